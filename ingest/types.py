@@ -1,0 +1,63 @@
+"""The ingestion vocabulary: documents, pages, page locators and chunks (frozen, content-derived)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PageLocator:
+    """Where a piece of text sits on one page: 0-based index to navigate, printed label to show,
+    and character offsets [char_start, char_end) into that page's extracted text."""
+
+    page_index: int
+    page_label: str
+    char_start: int
+    char_end: int
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page's extracted text."""
+
+    index: int
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of a document's text with every page it touches (one locator per page, in order)."""
+
+    chunk_id: str
+    doc_id: str
+    ordinal: int
+    text: str
+    locators: tuple[PageLocator, ...]
+
+    @property
+    def short_id(self) -> str:
+        """The first 7 hex characters of the chunk id (collisions are handled per answer)."""
+        return self.chunk_id[:7]
+
+    @property
+    def first(self) -> PageLocator:
+        return self.locators[0]
+
+    @property
+    def last(self) -> PageLocator:
+        return self.locators[-1]
+
+
+@dataclass(frozen=True)
+class Document:
+    """A PDF in the library."""
+
+    doc_id: str
+    title: str
+    file_name: str
+    pages: int
+    size_bytes: int
+    chunks: int = 0
+    added_at: str = ""
+    warnings: tuple[str, ...] = field(default=())

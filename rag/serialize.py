@@ -1,0 +1,63 @@
+"""Answers as plain data (JSON-safe dicts) and back, for saved turns and the CLI. No pickle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rag.types import Answer, AnswerMetrics, CitationSpan, Evidence, Footnote
+
+
+def _span_to_dict(span: CitationSpan) -> dict[str, Any]:
+    return {"id": span.id, "start": span.start, "end": span.end, "group_start": span.group_start,
+            "group_end": span.group_end}
+
+
+def answer_to_dict(answer: Answer) -> dict[str, Any]:
+    """Everything needed to render the answer again without the model or the index."""
+    return {
+        "question": answer.question,
+        "text": answer.text,
+        "evidence": [e.to_dict() for e in answer.evidence],
+        "footnotes": [
+            {"number": f.number, "short_id": f.short_id, "spans": [_span_to_dict(s) for s in f.spans]}
+            for f in answer.footnotes
+        ],
+        "unresolved": list(answer.unresolved),
+        "metrics": {
+            "sentences": answer.metrics.sentences,
+            "cited_sentences": answer.metrics.cited_sentences,
+            "markers": answer.metrics.markers,
+            "unresolved_markers": answer.metrics.unresolved_markers,
+        },
+        "unsupported": answer.unsupported,
+        "interrupted": answer.interrupted,
+        "provider": answer.provider,
+        "error": answer.error,
+    }
+
+
+def answer_from_dict(data: dict[str, Any]) -> Answer:
+    """Inverse of answer_to_dict."""
+    evidence = tuple(Evidence.from_dict(e) for e in data["evidence"])
+    by_id = {e.short_id: e for e in evidence}
+    footnotes = tuple(
+        Footnote(
+            number=f["number"],
+            short_id=f["short_id"],
+            evidence=by_id[f["short_id"]],
+            spans=tuple(CitationSpan(**s) for s in f["spans"]),
+        )
+        for f in data["footnotes"]
+    )
+    return Answer(
+        question=data["question"],
+        text=data["text"],
+        footnotes=footnotes,
+        unresolved=tuple(data["unresolved"]),
+        evidence=evidence,
+        metrics=AnswerMetrics(**data["metrics"]),
+        unsupported=data["unsupported"],
+        interrupted=data["interrupted"],
+        provider=data["provider"],
+        error=data.get("error"),
+    )

@@ -1,0 +1,222 @@
+"""The answering vocabulary: evidence, citation spans and events, footnotes, answers, stream events."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ingest.types import PageLocator
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One retrieved chunk that an answer may cite, under its short id, with its page locators."""
+
+    short_id: str
+    chunk_id: str
+    doc_id: str
+    title: str
+    file_name: str
+    text: str
+    score: float
+    locators: tuple[PageLocator, ...]
+
+    @property
+    def page_index(self) -> int:
+        return self.locators[0].page_index
+
+    @property
+    def page_label(self) -> str:
+        return self.locators[0].page_label
+
+    @property
+    def page_end_index(self) -> int:
+        return self.locators[-1].page_index
+
+    @property
+    def page_end_label(self) -> str:
+        return self.locators[-1].page_label
+
+    @property
+    def char_start(self) -> int:
+        """Offset into the start page's text."""
+        return self.locators[0].char_start
+
+    @property
+    def char_end(self) -> int:
+        """Offset into the end page's text (exclusive)."""
+        return self.locators[-1].char_end
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON: the fields plus the flattened page fields the CLI prints."""
+        data = asdict(self)
+        data["locators"] = [asdict(loc) for loc in self.locators]
+        data.update(
+            page_index=self.page_index,
+            page_label=self.page_label,
+            page_end_index=self.page_end_index,
+            char_start=self.char_start,
+            char_end=self.char_end,
+        )
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Evidence:
+        """Inverse of to_dict (extra flattened keys are ignored)."""
+        return cls(
+            short_id=data["short_id"],
+            chunk_id=data["chunk_id"],
+            doc_id=data["doc_id"],
+            title=data["title"],
+            file_name=data["file_name"],
+            text=data["text"],
+            score=float(data["score"]),
+            locators=tuple(PageLocator(**loc) for loc in data["locators"]),
+        )
+
+
+@dataclass(frozen=True)
+class CitationSpan:
+    """One cited id in the raw answer text. [start, end) covers the brackets for a single-id
+    bracket and just the id inside a grouped one; [group_start, group_end) is always the bracket."""
+
+    id: str
+    start: int
+    end: int
+    group_start: int
+    group_end: int
+
+
+@dataclass(frozen=True)
+class CitationEvent:
+    """A citation marker reported by CitationStream, once, when its closing bracket is confirmed."""
+
+    id: str
+    start: int
+    end: int
+    group_start: int
+    group_end: int
+    first: bool
+
+    @property
+    def span(self) -> CitationSpan:
+        return CitationSpan(self.id, self.start, self.end, self.group_start, self.group_end)
+
+
+@dataclass(frozen=True)
+class Footnote:
+    """A resolved citation: its number (by first appearance), the evidence, and every span citing it."""
+
+    number: int
+    short_id: str
+    evidence: Evidence
+    spans: tuple[CitationSpan, ...]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Citations of one text mapped onto an evidence table."""
+
+    footnotes: tuple[Footnote, ...]
+    unresolved: tuple[str, ...]  # distinct ids not in the table, by first appearance
+    unresolved_spans: tuple[CitationSpan, ...]
+
+    @property
+    def markers(self) -> int:
+        return sum(len(f.spans) for f in self.footnotes) + len(self.unresolved_spans)
+
+
+@dataclass(frozen=True)
+class AnswerMetrics:
+    """Citation quality of one answer."""
+
+    sentences: int = 0
+    cited_sentences: int = 0
+    markers: int = 0
+    unresolved_markers: int = 0
+
+    @property
+    def coverage(self) -> float:
+        """Sentences with at least one valid citation / sentences with content."""
+        return self.cited_sentences / self.sentences if self.sentences else 0.0
+
+    @property
+    def dangling_rate(self) -> float:
+        """Unresolved markers / all markers."""
+        return self.unresolved_markers / self.markers if self.markers else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "coverage": self.coverage, "dangling_rate": self.dangling_rate}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A finished answer: text, footnotes, unresolved ids, the whole evidence table and metrics."""
+
+    question: str
+    text: str
+    footnotes: tuple[Footnote, ...]
+    unresolved: tuple[str, ...]
+    evidence: tuple[Evidence, ...]
+    metrics: AnswerMetrics = field(default_factory=AnswerMetrics)
+    unsupported: bool = False
+    interrupted: bool = False
+    provider: str = ""
+    error: str | None = None
+
+    @property
+    def uncited(self) -> tuple[Evidence, ...]:
+        """Evidence that was retrieved and given to the model but not cited."""
+        cited = {f.short_id for f in self.footnotes}
+        return tuple(e for e in self.evidence if e.short_id not in cited)
+
+
+# --- The answer stream: what answer_stream() yields -------------------------------------
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """Raw text from the model, as it arrives."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Cited:
+    """A citation marker in the stream. The first occurrence of a resolved id carries its evidence
+    and footnote number; later ones carry id and span only; unresolved ids never carry evidence."""
+
+    citation: CitationEvent
+    resolved: bool
+    number: int | None = None
+    evidence: Evidence | None = None
+
+
+@dataclass(frozen=True)
+class Done:
+    """The final event: the whole Answer."""
+
+    answer: Answer
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The model or endpoint failed. partial is true when some text had already arrived."""
+
+    cause: str
+    message: str
+    partial: bool = False
+
+
+StreamEvent = TextDelta | Cited | Done | Failed
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One saved question and answer in a conversation, with its evidence snapshot."""
+
+    turn_id: str
+    conv_id: str
+    index: int
+    answer: Answer
+    created_at: str = ""

@@ -1,0 +1,65 @@
+"""The one settings object: environment variables prefixed FOOTNOTE_, with every field described."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything a user can configure. Core functions never read this; the edges pass values in."""
+
+    model_config = SettingsConfigDict(env_prefix="FOOTNOTE_", extra="ignore")
+
+    data_dir: Path = Field(Path("data"), description="Folder for the library (SQLite, FAISS, PDFs) and chats.")
+
+    embedding_provider: Literal["local", "openai", "fake"] = Field(
+        "local",
+        description="local: all-MiniLM-L6-v2 (int8 ONNX) shipped in a pip package, no network; "
+        "openai: an OpenAI-compatible embeddings endpoint; fake: deterministic hashing, for tests.",
+    )
+    embedding_model: str = Field(
+        "text-embedding-3-small", description="Model name for the openai embedding provider."
+    )
+    embed_batch_size: int = Field(16, ge=1, le=256, description="Chunks per embedding batch (16 keeps memory < 1 GB).")
+
+    llm_provider: Literal["extractive", "openai", "fake"] = Field(
+        "extractive",
+        description="extractive: offline answerer that quotes and cites evidence sentences; "
+        "openai: any OpenAI-compatible chat model; fake: scripted replies, for tests.",
+    )
+    llm_model: str = Field("gpt-4o-mini", description="Chat model name for the openai provider.")
+    llm_base_url: str | None = Field(
+        None, description="Base URL of an OpenAI-compatible server (Azure, Ollama, vLLM, llama.cpp); empty for OpenAI."
+    )
+    llm_api_key: SecretStr | None = Field(
+        None, description="API key for the chat model; falls back to OPENAI_API_KEY. Never logged."
+    )
+    llm_temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature of the chat model.")
+    llm_max_tokens: int = Field(800, ge=16, description="Longest answer, in tokens.")
+    llm_timeout_s: float = Field(60.0, gt=0, description="Seconds to wait for the model to start answering.")
+    llm_stall_timeout_s: float = Field(20.0, gt=0, description="Seconds of silence mid-answer before giving up.")
+    llm_retries: int = Field(2, ge=0, le=6, description="Retries (with backoff) on 429 and 5xx before the first token.")
+
+    retrieval_k: int = Field(6, ge=1, le=50, description="Pieces of evidence given to the model per question.")
+    chunk_size: int = Field(1000, ge=100, le=8000, description="Target chunk length in characters.")
+    chunk_overlap: int = Field(150, ge=0, le=2000, description="Characters shared by neighbouring chunks.")
+
+    max_file_mb: float = Field(100.0, gt=0, description="Largest PDF accepted, in megabytes.")
+    max_pages: int = Field(3000, ge=1, description="Most pages accepted in one PDF.")
+
+    def api_key(self) -> str | None:
+        """The chat model's API key: FOOTNOTE_LLM_API_KEY, else OPENAI_API_KEY."""
+        import os
+
+        if self.llm_api_key is not None:
+            return self.llm_api_key.get_secret_value()
+        return os.environ.get("OPENAI_API_KEY")
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment, with explicit overrides (for example from st.secrets) on top."""
+    return Settings(**{k: v for k, v in overrides.items() if v is not None})
