@@ -1,0 +1,149 @@
+"""Answers as safe markup: sanitised HTML for the interactive view, escaped markdown while streaming.
+
+Pure (no Streamlit), so it is unit-tested directly. Model output and PDF text are untrusted:
+markdown is rendered with raw HTML disabled, citation markers become buttons only for ids in
+the answer's footnotes, and the result passes an allow-list sanitiser (nh3) last.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import secrets
+from collections.abc import Iterable, Mapping
+
+import nh3
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+
+from rag.citations import citation_spans
+from rag.types import Answer, CitationSpan, Footnote
+
+_TAGS = {
+    "p", "br", "hr", "em", "strong", "del", "s", "code", "pre", "blockquote", "ul", "ol", "li",
+    "h1", "h2", "h3", "h4", "h5", "h6", "a", "table", "thead", "tbody", "tr", "th", "td",
+    "button", "span",
+}
+_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "button": {"data-n", "type", "title"},
+    "span": {"title"},
+    "ol": {"start"},
+    "th": {"style"},
+    "td": {"style"},
+}
+_CLASSES = {"button": {"fn-ref"}, "span": {"fn-unresolved"}}
+_SCHEMES = {"http", "https", "mailto"}
+_STREAM_ESCAPES = re.compile(r"([\\\[\]!<>$:&`*_~|#()])")
+
+
+def _markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table").enable("strikethrough")
+
+    def image_as_text(renderer, tokens, idx, options, env):  # noqa: ANN001 - markdown-it's rule signature
+        alt = renderer.renderInlineAsText(tokens[idx].children or [], options, env)
+        return f"[image: {escapeHtml(alt)}]"
+
+    md.add_render_rule("image", image_as_text)
+    return md
+
+
+_MD = _markdown()
+
+
+def sanitize_html(html: str) -> str:
+    """Keep only the tags, attributes, classes and URL schemes this module emits."""
+    return nh3.clean(
+        html,
+        tags=_TAGS,
+        clean_content_tags={"script", "style"},
+        attributes=_ATTRIBUTES,
+        allowed_classes=_CLASSES,
+        url_schemes=_SCHEMES,
+        link_rel="noopener noreferrer",
+        filter_style_properties={"text-align"},
+    )
+
+
+def _groups(spans: Iterable[CitationSpan]) -> list[tuple[int, int, list[str]]]:
+    """Markers as (group_start, group_end, ids), in text order (a grouped bracket is one entry)."""
+    groups: dict[tuple[int, int], list[str]] = {}
+    for span in spans:
+        groups.setdefault((span.group_start, span.group_end), []).append(span.id)
+    return [(start, end, ids) for (start, end), ids in sorted(groups.items())]
+
+
+def _button(number: int) -> str:
+    return f'<button type="button" class="fn-ref" data-n="{number}" title="Source {number}">{number}</button>'
+
+
+def _unresolved(cid: str) -> str:
+    return f'<span class="fn-unresolved" title="unresolved citation">{cid}?</span>'
+
+
+def render_answer_html(answer: Answer) -> str:
+    """The answer's markdown as sanitised HTML with numbered footnote buttons and marked
+    unresolved citations (grouped markers become adjacent buttons)."""
+    numbers = {f.short_id: f.number for f in answer.footnotes}
+    nonce = secrets.token_hex(8)
+    text = answer.text
+    swaps: dict[str, str] = {}
+    for start, end, ids in reversed(_groups(citation_spans(text))):
+        tokens = []
+        for cid in ids:
+            token = f"FNTOKEN{nonce}X{len(swaps)}X"
+            swaps[token] = _button(numbers[cid]) if cid in numbers else _unresolved(cid)
+            tokens.append(token)
+        text = text[:start] + "".join(tokens) + text[end:]
+    html = _MD.render(text)
+    if swaps:
+        html = re.sub(f"FNTOKEN{nonce}X\\d+X", lambda m: swaps.get(m.group(0), ""), html)
+    return sanitize_html(html)
+
+
+def escape_stream_text(text: str) -> str:
+    """Backslash-escape what would make streamed markdown a link, image, HTML, math or directive."""
+    return _STREAM_ESCAPES.sub(r"\\\1", text)
+
+
+def stream_badge(number: int | None) -> str:
+    """An inert markdown badge for a finished citation while the answer streams."""
+    return f":blue-badge[{number}]" if number is not None else ":gray-badge[?]"
+
+
+def cited_passage(answer: Answer, footnote: Footnote, min_chars: int = 24) -> tuple[int, int] | None:
+    """The stretch of the footnote's chunk text that the citing sentence repeats, as offsets, if any."""
+    chunk = footnote.evidence.text
+    best: tuple[int, int] | None = None
+    for span in footnote.spans:
+        sentence = _sentence_before(answer.text, span.group_start)
+        if not sentence:
+            continue
+        matcher = difflib.SequenceMatcher(None, chunk, sentence, autojunk=False)
+        match = matcher.find_longest_match(0, len(chunk), 0, len(sentence))
+        if match.size >= min(min_chars, len(sentence.strip())) and match.size > 0:
+            if best is None or match.size > best[1] - best[0]:
+                best = (match.a, match.a + match.size)
+    return best
+
+
+def _sentence_before(text: str, end: int) -> str:
+    """The sentence that ends at a citation marker, with other markers removed."""
+    head = text[:end]
+    for span in reversed(citation_spans(head)):
+        head = head[: span.group_start] + head[span.group_end :]
+    cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("? "), head.rfind("! "))
+    return head[cut + 1 :].strip() if cut >= 0 else head.strip()
+
+
+def split_passage(text: str, passage: tuple[int, int] | None) -> tuple[str, str, str]:
+    """Text before, inside and after the passage (all in the first when there is none)."""
+    if passage is None:
+        return text, "", ""
+    start, end = passage
+    return text[:start], text[start:end], text[end:]
+
+
+def footnote_numbers(answer: Answer) -> Mapping[str, int]:
+    """Short id -> footnote number."""
+    return {f.short_id: f.number for f in answer.footnotes}

@@ -1,0 +1,107 @@
+"""The streamed answer as display-safe markdown: finished citations as inert numbered badges,
+an unfinished marker held back. Pure (no Streamlit); the chat page feeds it to st.write_stream."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from components.render import escape_stream_text, stream_badge
+from rag.citations import CitationStream
+from rag.types import Cited, Done, Failed, StreamEvent, TextDelta
+
+
+@dataclass
+class StreamOutcome:
+    """What the stream ended with: the final answer (Done) or the failure, and the raw text so far."""
+
+    done: Done | None = None
+    failed: Failed | None = None
+    text: str = ""
+    events: int = 0
+
+
+@dataclass
+class _Chunk:
+    start: int
+    text: str
+    markers: list[tuple[int, int, list[str]]] = field(default_factory=list)
+
+
+class BadgeStream:
+    """Turns answer events into markdown pieces. A piece is released only once every marker in it
+    is known to be resolved or not (answer_stream reports that with Cited events)."""
+
+    def __init__(self) -> None:
+        self._citations = CitationStream()
+        self._numbers: dict[str, int | None] = {}
+        self._queue: list[_Chunk] = []
+        self._groups: dict[tuple[int, int], list[str]] = {}
+        self.outcome = StreamOutcome()
+
+    def pieces(self, events: Iterable[StreamEvent]) -> Iterator[str]:
+        """Markdown pieces to append, in order, as the events arrive."""
+        for event in events:
+            self.outcome.events += 1
+            if isinstance(event, TextDelta):
+                self._feed(event.text)
+            elif isinstance(event, Cited):
+                cid = event.citation.id
+                if event.resolved and event.number is not None:
+                    self._numbers[cid] = event.number
+                else:
+                    self._numbers.setdefault(cid, None)
+            elif isinstance(event, Done):
+                self.outcome.done = event
+                self._finish()
+                yield from self._release(final=True)
+                return
+            elif isinstance(event, Failed):
+                self.outcome.failed = event
+            out = "".join(self._release(final=False))
+            if out:
+                yield out
+        # Ended without Done (a failure): an unfinished marker at the end stays hidden.
+        self.outcome.text = self._citations.text
+        yield from self._release(final=True)
+
+    def _feed(self, delta: str) -> None:
+        for ev in self._citations.feed(delta):
+            self._groups.setdefault((ev.group_start, ev.group_end), []).append(ev.id)
+        self._take()
+
+    def _finish(self) -> None:
+        for ev in self._citations.finish():
+            self._groups.setdefault((ev.group_start, ev.group_end), []).append(ev.id)
+        self._take()
+        self.outcome.text = self._citations.text
+
+    def _take(self) -> None:
+        start = self._citations.safe_length
+        text = self._citations.take_safe()
+        if not text:
+            return
+        begin = start - len(text)
+        markers = [(s, e, ids) for (s, e), ids in self._groups.items() if begin <= s < start]
+        for key in [(s, e) for s, e, _ in markers]:
+            del self._groups[key]
+        self._queue.append(_Chunk(begin, text, sorted(markers)))
+
+    def _release(self, final: bool) -> Iterator[str]:
+        while self._queue:
+            chunk = self._queue[0]
+            ids = [cid for _s, _e, group in chunk.markers for cid in group]
+            if not final and any(cid not in self._numbers for cid in ids):
+                return
+            self._queue.pop(0)
+            yield self._render(chunk)
+
+    def _render(self, chunk: _Chunk) -> str:
+        out: list[str] = []
+        pos = 0
+        for start, end, ids in chunk.markers:
+            out.append(escape_stream_text(chunk.text[pos : start - chunk.start]))
+            out.append(" " + " ".join(stream_badge(self._numbers.get(cid)) for cid in ids))
+            pos = end - chunk.start
+        out.append(escape_stream_text(chunk.text[pos:]))
+        return "".join(out)

@@ -1,0 +1,106 @@
+"""Answer markdown becomes sanitised HTML with footnote buttons only for resolved ids."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from components.render import cited_passage, escape_stream_text, render_answer_html, split_passage
+from ingest.types import PageLocator
+from rag.citations import citation_spans, resolve
+from rag.types import Answer, Evidence
+
+
+def _evidence(short_id: str, text: str = "Chunk text.") -> Evidence:
+    return Evidence(short_id, short_id + "0" * 57, "d" * 64, "Doc", "doc.pdf", text, 0.5,
+                    (PageLocator(0, "1", 0, len(text)),))
+
+
+def _answer(text: str, ids: tuple[str, ...] = ("aaaa111", "bbbb222")) -> Answer:
+    evidence = tuple(_evidence(i) for i in ids)
+    res = resolve(citation_spans(text), evidence)
+    return Answer("q", text, res.footnotes, res.unresolved, evidence)
+
+
+def _buttons(html: str) -> list[str]:
+    return re.findall(r'<button[^>]*data-n="(\d+)"[^>]*>(\d+)</button>', html)
+
+
+def test_resolved_markers_become_numbered_buttons_by_first_appearance() -> None:
+    html = render_answer_html(_answer("One [bbbb222]. Two [aaaa111]. Again [bbbb222]."))
+    assert _buttons(html) == [("1", "1"), ("2", "2"), ("1", "1")]
+    assert "bbbb222" not in html and "[" not in html
+
+
+def test_grouped_marker_becomes_adjacent_buttons() -> None:
+    html = render_answer_html(_answer("Both [aaaa111, bbbb222] here."))
+    assert re.search(r'data-n="1"[^>]*>1</button><button[^>]*data-n="2"', html)
+
+
+def test_unresolved_ids_are_marked_and_never_buttons() -> None:
+    html = render_answer_html(_answer("Made up [zzzz999] and real [aaaa111]."))
+    assert _buttons(html) == [("1", "1")]
+    assert '<span class="fn-unresolved" title="unresolved citation">zzzz999?</span>' in html
+
+
+@pytest.mark.parametrize(
+    "hostile, forbidden",
+    [
+        ("<img src=x onerror=window.__pwned=1>", "<img"),
+        ("<script>window.__pwned=1</script>", "<script"),
+        ("[click](javascript:window.__pwned=1)", 'href="javascript'),
+        ("![pic](http://example.invalid/x.png)", "<img"),
+        ('<a href="#" onclick="x()">a</a>', '<a href="#"'),
+        ("<button class=fn-ref data-n=1>1</button>", "<button class=fn-ref"),
+        ("$$\\href{javascript:alert(1)}{x}$$", "<a"),
+    ],
+)
+def test_hostile_text_stays_inert(hostile: str, forbidden: str) -> None:
+    html = render_answer_html(_answer(f"Quote: {hostile} [aaaa111]."))
+    assert forbidden not in html.lower()
+    assert not re.search(r"<[^>]+\son\w+=", html), "an event-handler attribute survived"
+    assert _buttons(html) == [("1", "1")]
+
+
+def test_markdown_survives_and_links_get_rel_without_target() -> None:
+    html = render_answer_html(_answer("**Bold** and [a link](https://example.org) [aaaa111].\n\n- item"))
+    assert "<strong>Bold</strong>" in html and "<li>item</li>" in html
+    assert 'rel="noopener noreferrer"' in html and "target" not in html
+
+
+def test_image_becomes_text() -> None:
+    html = render_answer_html(_answer("See ![a chart](http://x.invalid/c.png) [aaaa111]."))
+    assert "[image: a chart]" in html
+
+
+def test_markers_in_code_are_not_citations() -> None:
+    html = render_answer_html(_answer("Use `[aaaa111]` literally."))
+    assert _buttons(html) == [] and "<code>[aaaa111]</code>" in html
+
+
+def test_stream_escaping_neutralises_links_html_and_math() -> None:
+    escaped = escape_stream_text("<b>x</b> [l](javascript:y) ![i](z) $a$ :red[t]")
+    assert "<" not in escaped.replace("\\<", "")
+    assert "](" not in escaped and "$" not in escaped.replace("\\$", "")
+
+
+def test_cited_passage_finds_the_quoted_sentence_in_the_chunk() -> None:
+    chunk = "Intro words here. The boiling point of water is 100 degrees at sea level. More text."
+    ev = _evidence("aaaa111", chunk)
+    text = "Earlier claim. The boiling point of water is 100 degrees at sea level [aaaa111]."
+    res = resolve(citation_spans(text), [ev])
+    answer = Answer("q", text, res.footnotes, res.unresolved, (ev,))
+    span = cited_passage(answer, answer.footnotes[0])
+    assert span is not None
+    before, inside, after = split_passage(chunk, span)
+    assert inside.startswith("The boiling point of water is 100 degrees at sea level")
+    assert before + inside + after == chunk
+
+
+def test_no_passage_when_the_sentence_is_not_quoted() -> None:
+    ev = _evidence("aaaa111", "Completely different content about birds and trees.")
+    text = "Quantum chromodynamics explains hadrons [aaaa111]."
+    res = resolve(citation_spans(text), [ev])
+    answer = Answer("q", text, res.footnotes, res.unresolved, (ev,))
+    assert cited_passage(answer, answer.footnotes[0]) is None

@@ -1,0 +1,62 @@
+"""While streaming, finished citations are inert badges and an unfinished marker is held back."""
+
+from __future__ import annotations
+
+from components.stream import BadgeStream
+from rag.citations import CitationStream, citation_spans, resolve
+from rag.types import Answer, Cited, Done, Failed, TextDelta
+
+from tests.pages.test_render import _evidence
+
+
+def _events(deltas: list[str], table: tuple[str, ...] = ("aaaa111",)) -> list:
+    """Events the way answer_stream reports them: each delta, then the markers it completed."""
+    evidence = {i: _evidence(i) for i in table}
+    stream, events, numbers = CitationStream(), [], {}
+    for delta in deltas:
+        events.append(TextDelta(delta))
+        for ev in stream.feed(delta):
+            events.append(_cited(ev, evidence, numbers))
+    for ev in stream.finish():
+        events.append(_cited(ev, evidence, numbers))
+    text = "".join(deltas)
+    res = resolve(citation_spans(text), evidence)
+    events.append(Done(Answer("q", text, res.footnotes, res.unresolved, tuple(evidence.values()))))
+    return events
+
+
+def _cited(ev, evidence, numbers) -> Cited:  # noqa: ANN001
+    if ev.id not in evidence:
+        return Cited(ev, resolved=False)
+    numbers.setdefault(ev.id, len(numbers) + 1)
+    return Cited(ev, resolved=True, number=numbers[ev.id], evidence=evidence[ev.id] if ev.first else None)
+
+
+def test_unfinished_marker_is_held_back_then_becomes_a_badge() -> None:
+    stream = BadgeStream()
+    pieces = list(stream.pieces(_events(["Water boils [aaa", "a111", "] at 100", " degrees."])))
+    shown = ""
+    for piece in pieces:
+        shown += piece
+        assert "[aaa" not in shown and "aaaa111" not in shown
+    assert shown == "Water boils  :blue-badge[1] at 100 degrees."
+    assert stream.outcome.done is not None
+
+
+def test_unresolved_and_grouped_markers() -> None:
+    pieces = BadgeStream().pieces(_events(["A [aaaa111, zzzz999] b [zzzz999]."]))
+    assert "".join(pieces) == "A  :blue-badge[1] :gray-badge[?] b  :gray-badge[?]."
+
+
+def test_model_text_is_escaped_and_links_do_not_become_markers() -> None:
+    out = "".join(BadgeStream().pieces(_events(["<img src=x> [see](javascript:x) [aaaa111]"])))
+    assert out.startswith("\\<img src=x\\> \\[see\\]\\(javascript\\:x\\)")
+    assert out.endswith(":blue-badge[1]")
+
+
+def test_failure_ends_the_stream_and_keeps_the_partial_text() -> None:
+    stream = BadgeStream()
+    out = "".join(stream.pieces([TextDelta("Partial [aaaa1"), Failed("timeout", "no reply", partial=True)]))
+    assert out == "Partial "
+    assert stream.outcome.failed is not None and stream.outcome.done is None
+    assert stream.outcome.text == "Partial [aaaa1"
