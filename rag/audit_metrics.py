@@ -1,0 +1,181 @@
+"""Citation-quality metrics over saved turns and verdicts: overall, per conversation, per document.
+
+- coverage: claim sentences with at least one resolved citation / claim sentences, over answers
+  that did not decline ("the documents do not answer") or fail;
+- dangling rate: unresolved markers / all markers;
+- supported share: citations marked supported / citations with a verdict;
+- score distribution: citations per automatic level and per tenth of the score;
+- agreement: citations whose automatic level matches the verdict (supported = high, partially
+  supported = medium, not supported and wrong location = low) / citations with both.
+
+A document's figures cover the answers whose evidence came from it (coverage, dangling rate)
+and the citations pointing into it (the rest).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rag.audit import LEVELS, CitationRecord, RecordKey, SupportScore
+from rag.audit_store import VERDICTS, Verdict
+from rag.audit_text import is_claim, marker_groups, sentence_spans
+from rag.citations import citation_spans
+from rag.types import Answer, Turn
+
+EXPECTED_LEVEL = {
+    "supported": "high",
+    "partially_supported": "medium",
+    "not_supported": "low",
+    "wrong_location": "low",
+}
+SCORE_BINS = 10
+
+
+@dataclass(frozen=True)
+class AnswerCounts:
+    """Sentence and marker counts of one answer, by the audit's own segmentation."""
+
+    sentences: int = 0
+    cited_sentences: int = 0
+    markers: int = 0
+    unresolved_markers: int = 0
+
+
+def count_answer(answer: Answer) -> AnswerCounts:
+    """Claim sentences, those with a resolved citation, markers and unresolved markers."""
+    spans = citation_spans(answer.text)
+    known = {e.short_id for e in answer.evidence}
+    resolved_at = [s.group_start for s in spans if s.id in known]
+    sentences = cited = 0
+    for start, end in sentence_spans(answer.text, marker_groups(answer.text)):
+        if not is_claim(answer.text[start:end]):
+            continue
+        sentences += 1
+        cited += any(start <= at < end for at in resolved_at)
+    unresolved = sum(1 for s in spans if s.id not in known)
+    return AnswerCounts(sentences, cited, len(spans), unresolved)
+
+
+@dataclass(frozen=True)
+class ScopeMetrics:
+    """The metrics of one scope: everything, one conversation or one document."""
+
+    scope: str  # "overall", "conversation" or "document"
+    key: str
+    label: str
+    answers: int = 0
+    sentences: int = 0
+    cited_sentences: int = 0
+    markers: int = 0
+    unresolved_markers: int = 0
+    citations: int = 0
+    verdicts: Mapping[str, int] = field(default_factory=dict)
+    levels: Mapping[str, int] = field(default_factory=dict)
+    score_bins: tuple[int, ...] = (0,) * SCORE_BINS
+    compared: int = 0
+    agreed: int = 0
+    confusion: Mapping[tuple[str, str], int] = field(default_factory=dict)  # (verdict, level) -> n
+
+    @property
+    def coverage(self) -> float:
+        return self.cited_sentences / self.sentences if self.sentences else 0.0
+
+    @property
+    def dangling_rate(self) -> float:
+        return self.unresolved_markers / self.markers if self.markers else 0.0
+
+    @property
+    def judged(self) -> int:
+        return sum(self.verdicts.values())
+
+    @property
+    def supported_share(self) -> float:
+        return self.verdicts.get("supported", 0) / self.judged if self.judged else 0.0
+
+    @property
+    def agreement(self) -> float:
+        return self.agreed / self.compared if self.compared else 0.0
+
+
+@dataclass(frozen=True)
+class AuditMetrics:
+    """Metrics overall, per conversation and per document."""
+
+    overall: ScopeMetrics
+    conversations: tuple[ScopeMetrics, ...]
+    documents: tuple[ScopeMetrics, ...]
+
+
+def _answer_part(turns: Sequence[Turn]) -> dict[str, int]:
+    counts = [count_answer(t.answer) for t in turns if not (t.answer.unsupported or t.answer.error)]
+    return {
+        "answers": len(turns),
+        "sentences": sum(c.sentences for c in counts),
+        "cited_sentences": sum(c.cited_sentences for c in counts),
+        "markers": sum(c.markers for c in counts),
+        "unresolved_markers": sum(c.unresolved_markers for c in counts),
+    }
+
+
+def _citation_part(
+    records: Sequence[CitationRecord], scores: Mapping[RecordKey, SupportScore], verdicts: Mapping[RecordKey, Verdict]
+) -> dict[str, object]:
+    judged = [verdicts[r.key].verdict for r in records if r.key in verdicts]
+    scored = [scores[r.key] for r in records if r.key in scores]
+    bins = [0] * SCORE_BINS
+    for s in scored:
+        bins[min(int(s.score * SCORE_BINS), SCORE_BINS - 1)] += 1
+    pairs = [(verdicts[r.key].verdict, scores[r.key].level) for r in records if r.key in verdicts and r.key in scores]
+    return {
+        "citations": len(records),
+        "verdicts": {v: n for v, n in Counter(judged).items()},
+        "levels": {lvl: n for lvl, n in Counter(s.level for s in scored).items()},
+        "score_bins": tuple(bins),
+        "compared": len(pairs),
+        "agreed": sum(1 for verdict, level in pairs if EXPECTED_LEVEL[verdict] == level),
+        "confusion": dict(Counter(pairs)),
+    }
+
+
+def scope_metrics(
+    scope: str, key: str, label: str, turns: Sequence[Turn], records: Sequence[CitationRecord],
+    scores: Mapping[RecordKey, SupportScore], verdicts: Mapping[RecordKey, Verdict],
+) -> ScopeMetrics:
+    """The metrics of one scope from its turns and its citations."""
+    return ScopeMetrics(scope, key, label, **_answer_part(turns),
+                        **_citation_part(records, scores, verdicts))  # type: ignore[arg-type]
+
+
+def audit_metrics(
+    turns: Iterable[Turn], records: Iterable[CitationRecord], scores: Mapping[RecordKey, SupportScore],
+    verdicts: Mapping[RecordKey, Verdict], conversation_titles: Mapping[str, str] | None = None,
+) -> AuditMetrics:
+    """Metrics overall, per conversation (in order of first turn) and per document (by title)."""
+    turns, records = list(turns), list(records)
+    titles = conversation_titles or {}
+    overall = scope_metrics("overall", "", "All answers", turns, records, scores, verdicts)
+    conv_ids = list(dict.fromkeys(t.conv_id for t in turns))
+    conversations = tuple(
+        scope_metrics("conversation", c, titles.get(c) or c,
+                      [t for t in turns if t.conv_id == c], [r for r in records if r.conv_id == c],
+                      scores, verdicts)
+        for c in conv_ids
+    )
+    doc_titles: dict[str, str] = {}
+    for t in turns:
+        for e in t.answer.evidence:
+            doc_titles.setdefault(e.doc_id, e.title or e.file_name or e.doc_id)
+    documents = tuple(
+        scope_metrics("document", d, title,
+                      [t for t in turns if any(e.doc_id == d for e in t.answer.evidence)],
+                      [r for r in records if r.evidence.doc_id == d], scores, verdicts)
+        for d, title in sorted(doc_titles.items(), key=lambda item: item[1].lower())
+    )
+    return AuditMetrics(overall, conversations, documents)
+
+
+def verdict_levels() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The rows and columns of the confusion table: verdicts, automatic levels."""
+    return VERDICTS, LEVELS

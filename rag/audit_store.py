@@ -1,0 +1,137 @@
+"""Auditors' verdicts per citation, in SQLite (<data_dir>/audit.sqlite3 by convention).
+
+A verdict is filed under (turn_id, footnote number, occurrence), the key of a CitationRecord.
+Verdicts outlive the conversations they judge: deleting a chat keeps its verdicts (exports list
+them with the context they still have).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+VERDICTS = ("supported", "partially_supported", "not_supported", "wrong_location")
+VERDICT_LABELS = {
+    "supported": "Supported",
+    "partially_supported": "Partially supported",
+    "not_supported": "Not supported",
+    "wrong_location": "Wrong location",
+}
+AUDIT_DB_NAME = "audit.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS audit_verdicts (
+    turn_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    occurrence INTEGER NOT NULL,
+    short_id TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    note TEXT NOT NULL DEFAULT '',
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (turn_id, number, occurrence)
+);
+"""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """An auditor's judgement of one citation."""
+
+    turn_id: str
+    number: int
+    occurrence: int
+    short_id: str
+    verdict: str
+    note: str = ""
+    updated_at: str = ""
+
+    @property
+    def key(self) -> tuple[str, int, int]:
+        return (self.turn_id, self.number, self.occurrence)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class VerdictStore:
+    """Verdicts in one SQLite file (a connection per call: safe across Streamlit sessions)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with self._connect() as db:
+                db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"{self.path} is not a usable verdict database: {exc}") from exc
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=30)
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            with db:
+                yield db
+        finally:
+            db.close()
+
+    def save(self, key: tuple[str, int, int], short_id: str, verdict: str, note: str | None = None) -> Verdict:
+        """File or replace the verdict for key; note=None keeps the note already there."""
+        if verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}; expected one of {', '.join(VERDICTS)}")
+        turn_id, number, occurrence = key
+        now = _now()
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO audit_verdicts VALUES (?, ?, ?, ?, ?, COALESCE(?, ''), ?) "
+                "ON CONFLICT (turn_id, number, occurrence) DO UPDATE SET short_id = excluded.short_id, "
+                "verdict = excluded.verdict, note = COALESCE(?, note), updated_at = excluded.updated_at",
+                (turn_id, number, occurrence, short_id, verdict, note, now, note),
+            )
+        found = self.get(key)
+        assert found is not None
+        return found
+
+    def set_note(self, key: tuple[str, int, int], note: str) -> bool:
+        """Change the note of an existing verdict; False when there is no verdict to annotate."""
+        with self._connect() as db:
+            done = db.execute(
+                "UPDATE audit_verdicts SET note = ?, updated_at = ? "
+                "WHERE turn_id = ? AND number = ? AND occurrence = ?",
+                (note, _now(), *key),
+            )
+        return done.rowcount > 0
+
+    def clear(self, key: tuple[str, int, int]) -> None:
+        """Forget the verdict for key."""
+        with self._connect() as db:
+            db.execute(
+                "DELETE FROM audit_verdicts WHERE turn_id = ? AND number = ? AND occurrence = ?", key
+            )
+
+    def get(self, key: tuple[str, int, int]) -> Verdict | None:
+        found = self._select("WHERE turn_id = ? AND number = ? AND occurrence = ?", key)
+        return found[0] if found else None
+
+    def all(self) -> list[Verdict]:
+        """Every verdict, in the order they were first filed."""
+        return self._select("ORDER BY rowid", ())
+
+    def by_key(self, turn_ids: Iterable[str] | None = None) -> dict[tuple[str, int, int], Verdict]:
+        """Verdicts by key, optionally only those of some turns."""
+        wanted = None if turn_ids is None else set(turn_ids)
+        return {v.key: v for v in self.all() if wanted is None or v.turn_id in wanted}
+
+    def _select(self, where: str, args: tuple[object, ...]) -> list[Verdict]:
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT turn_id, number, occurrence, short_id, verdict, note, updated_at "
+                f"FROM audit_verdicts {where}",
+                args,
+            ).fetchall()
+        return [Verdict(*row) for row in rows]
