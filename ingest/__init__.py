@@ -1,7 +1,9 @@
 """Ingestion core (no Streamlit): PDFs in, page-aware chunks and a persistent index out.
 
-Exports the vocabulary and stable ids; the reader, chunker, embeddings and store live in
-their own modules.
+Exports the vocabulary and stable ids. Heavier parts are imported from their modules so that
+``import ingest`` stays cheap: ``ingest.library.Library`` (the store: add, delete, search),
+``ingest.reader.read_pdf``, ``ingest.chunking.chunk_pages``, ``ingest.render.render_page``,
+``ingest.embeddings.make_embeddings`` and ``ingest.errors`` (the error policy).
 """
 
 from ingest.ids import chunk_id_for, doc_id_for

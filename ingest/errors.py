@@ -1,0 +1,84 @@
+"""What can go wrong while ingesting, and the one rule for handling it.
+
+Error policy
+------------
+- **Raise** (a subclass of ``IngestError``) when the user must act on the whole file: it is not a
+  PDF, is empty, is truncated or structurally unreadable, needs a (different) password, has no
+  text layer at all, is over the size or page limit, or the library was built with other
+  embedding or chunk settings. The message names the file and says what to do; the cause is
+  chained with ``raise ... from exc``. Nothing is written to the library for that file.
+- **Warn** (strings in ``ReadDocument.warnings`` / ``IngestResult.warnings``, stored with the
+  document and shown on the Library page) when the document is usable but partly degraded:
+  pages without text, pages whose text looks garbled (mojibake from CID fonts).
+- **Log and continue** (``logging`` at WARNING) for page-level damage: a page whose text cannot
+  be extracted is kept with empty text, so page indexes stay aligned, and the rest is ingested.
+  It is also summarised as a warning.
+- Never swallow an error silently, and never let one bad file stop the others (the CLI and the
+  Library page catch ``IngestError`` per file).
+"""
+
+from __future__ import annotations
+
+
+class IngestError(Exception):
+    """Base class: a file could not be ingested; ``str(err)`` is the user-facing message."""
+
+    reason = "could not be ingested"
+
+    def __init__(self, file_name: str, detail: str | None = None) -> None:
+        self.file_name = file_name
+        self.detail = detail
+        text = f"{file_name}: {self.reason}"
+        super().__init__(f"{text} ({detail})" if detail else text)
+
+    @property
+    def message(self) -> str:
+        """The user-facing message, naming the file."""
+        return str(self)
+
+
+class NotAPdf(IngestError):
+    """The bytes are not a PDF at all."""
+
+    reason = "is not a PDF file"
+
+
+class EmptyFile(IngestError):
+    """The file has no bytes."""
+
+    reason = "is empty"
+
+
+class BrokenPdf(IngestError):
+    """Truncated or structurally unreadable PDF."""
+
+    reason = "is damaged or truncated and cannot be read"
+
+
+class PasswordRequired(IngestError):
+    """Encrypted with a user password that was missing or wrong."""
+
+    def __init__(self, file_name: str, *, wrong_password: bool = False) -> None:
+        self.wrong_password = wrong_password
+        self.reason = (
+            "the password is wrong" if wrong_password else "is password-protected; enter its password"
+        )
+        super().__init__(file_name)
+
+
+class NoTextLayer(IngestError):
+    """No page has any extractable text."""
+
+    reason = "has no text layer (scanned or image-only; OCR is not done)"
+
+
+class TooLarge(IngestError):
+    """Over the size or page limit from settings."""
+
+    reason = "is over the limit"
+
+
+class IndexMismatch(IngestError):
+    """The library was built with another embedding model or other chunk settings."""
+
+    reason = "was built with different settings; re-index all documents (Library page or `python -m ingest --reindex`)"

@@ -1,0 +1,320 @@
+"""The persistent library: SQLite rows, FAISS vectors and the original PDFs in one folder.
+
+Layout of ``data_dir``: ``library.sqlite3``, ``index.faiss``, ``files/<doc_id>.pdf``, ``.lock``.
+
+Crash safety comes from the write order. Reading, chunking and embedding happen in memory
+(no lock held, so two sessions can embed at once); then, under the folder's file lock:
+PDF file (atomic rename) -> rows committed with status 'ingesting' -> index file replaced
+atomically -> status 'ready' and generation bumped. A process killed anywhere leaves the
+previous library loadable; the next ``open`` reports and removes a half-done document, and
+``check`` reconciles vectors with chunk rows. Readers reload the index when the generation
+stored in SQLite changes, and only ever return chunks of 'ready' documents.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import faiss
+import numpy as np
+from filelock import FileLock
+from langchain_core.embeddings import Embeddings
+
+from ingest import maintenance, store, vectors
+from ingest.chunking import chunk_pages
+from ingest.errors import IndexMismatch
+from ingest.ids import doc_id_for
+from ingest.reader import read_pdf
+from ingest.types import Chunk, Document, Page
+
+LOCK_TIMEOUT_S = 600.0
+
+
+@dataclass(frozen=True)
+class IngestProgress:
+    """Where an ingest is: stage is "read", "chunk", "embed" or "index"; done of total units."""
+
+    file_name: str
+    stage: str
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """The outcome for one file: status "ok" or "skipped" (errors raise IngestError)."""
+
+    status: str
+    doc: Document
+    chunks: int
+    warnings: tuple[str, ...] = field(default=())
+    message: str = ""
+
+
+ProgressFn = Callable[[IngestProgress], None]
+
+
+@dataclass(frozen=True)
+class LibrarySettings:
+    """What the index records, and the limits it enforces."""
+
+    embedding_name: str
+    chunk_size: int = 1000
+    chunk_overlap: int = 150
+    max_file_mb: float = 100.0
+    max_pages: int = 3000
+    batch_size: int = 16
+
+
+class Library:
+    """A folder of PDFs made searchable; safe across threads and processes."""
+
+    def __init__(self, data_dir: Path, embeddings: Embeddings, config: LibrarySettings) -> None:
+        self.data_dir = Path(data_dir)
+        self.embeddings = embeddings
+        self.config = config
+        self.db_path = self.data_dir / "library.sqlite3"
+        self.index_path = self.data_dir / "index.faiss"
+        self.files_dir = self.data_dir / "files"
+        self.open_report: list[str] = []  # what open() found and fixed, for the UI and CLI
+        self._mutex = threading.RLock()
+        self._index: faiss.Index | None = None
+        self._generation = -1
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._file_lock = FileLock(self.data_dir / ".lock", timeout=LOCK_TIMEOUT_S)
+
+    @classmethod
+    def open(
+        cls, data_dir: Path, embeddings: Embeddings, *, embedding_name: str, chunk_size: int = 1000,
+        chunk_overlap: int = 150, max_file_mb: float = 100.0, max_pages: int = 3000, batch_size: int = 16,
+    ) -> Library:
+        """Open (or create) a library; IndexMismatch when it was built with other settings."""
+        config = LibrarySettings(embedding_name, chunk_size, chunk_overlap, max_file_mb, max_pages, batch_size)
+        library = cls(data_dir, embeddings, config)
+        library._start(verify_settings=True)
+        return library
+
+    @classmethod
+    def rebuild(cls, data_dir: Path, embeddings: Embeddings, *, embedding_name: str,
+                progress: ProgressFn | None = None, **limits: float) -> Library:
+        """Re-chunk and re-embed every document with these settings (the way out of IndexMismatch)."""
+        library = cls(data_dir, embeddings, LibrarySettings(embedding_name, **limits))
+        library._start(verify_settings=False)
+        library.reindex_all(progress)
+        return library
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @property
+    def generation(self) -> int:
+        """Changes on every add, delete and re-index (in any process)."""
+        with store.connect(self.db_path) as conn:
+            return store.generation(conn)
+
+    def documents(self) -> list[Document]:
+        """Every ready document, in the order added."""
+        with store.connect(self.db_path) as conn:
+            return store.documents(conn)
+
+    def document(self, doc_id: str) -> Document | None:
+        """One ready document, or None."""
+        with store.connect(self.db_path) as conn:
+            found = store.document(conn, doc_id)
+        return found[0] if found and found[1] == store.READY else None
+
+    def pages(self, doc_id: str) -> list[Page]:
+        """A document's pages (text and printed labels)."""
+        with store.connect(self.db_path) as conn:
+            return store.pages(conn, doc_id)
+
+    def pdf_bytes(self, doc_id: str) -> bytes:
+        """The original PDF, for rendering pages."""
+        return (self.files_dir / f"{doc_id}.pdf").read_bytes()
+
+    def chunks(self, doc_ids: Sequence[str] | None = None) -> list[Chunk]:
+        """Chunks of ready documents, ordered by document and ordinal."""
+        with store.connect(self.db_path) as conn:
+            return [c for _, c in store.ready_chunks(conn, doc_ids)]
+
+    def chunk_count(self) -> int:
+        """How many chunks ready documents have."""
+        with store.connect(self.db_path) as conn:
+            row = conn.execute(
+                "SELECT COUNT(*) FROM chunks c JOIN documents d USING (doc_id) WHERE d.status = 'ready'"
+            ).fetchone()
+        return int(row[0])
+
+    def get_chunks(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """Chunks by id, in the order asked; unknown ids are left out."""
+        with store.connect(self.db_path) as conn:
+            found = {c.chunk_id: c for _, c in store.chunks_where(conn, "chunk_id", list(chunk_ids))}
+        return [found[i] for i in chunk_ids if i in found]
+
+    def search(self, query: str, k: int, doc_ids: Sequence[str] | None = None) -> list[tuple[Chunk, float]]:
+        """Dense search: the k chunks closest to the query (cosine), optionally within documents."""
+        return self.search_vector(self.embeddings.embed_query(query), k, doc_ids)
+
+    def search_vector(self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
+                      ) -> list[tuple[Chunk, float]]:
+        """Dense search with a ready-made query vector."""
+        query = vectors.as_matrix(vec)
+        with store.connect(self.db_path) as conn:
+            index = self._current_index(conn)
+            allowed = None
+            if doc_ids is not None:
+                allowed = [v for v, _ in store.ready_chunks(conn, doc_ids)]
+            # Vectors of half-written or just-deleted documents have no ready row: ask for more.
+            want = k
+            while True:
+                hits = vectors.search(index, query, want, allowed)
+                rows = dict(store.chunks_where(conn, "vec_id", [v for v, _ in hits]))
+                found = [(rows[v], s) for v, s in hits if v in rows]
+                if len(found) >= k or want >= index.ntotal:
+                    return found[:k]
+                want = min(index.ntotal, want * 2 + 16)
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def add_pdf(self, data: bytes, file_name: str, *, password: str | None = None,
+                progress: ProgressFn | None = None) -> IngestResult:
+        """Read, chunk, embed and store one PDF; the same bytes again are skipped."""
+        report = progress or (lambda _: None)
+        doc_id = doc_id_for(data)
+        existing = self.document(doc_id)
+        if existing is not None:
+            return _skipped(existing)
+        report(IngestProgress(file_name, "read", 0, 1))
+        read = read_pdf(data, file_name, password=password, max_bytes=int(self.config.max_file_mb * 1e6),
+                        max_pages=self.config.max_pages)
+        report(IngestProgress(file_name, "read", len(read.pages), len(read.pages)))
+        chunks = chunk_pages(doc_id, read.pages, self.config.chunk_size, self.config.chunk_overlap)
+        report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
+        matrix = self._embed([c.text for c in chunks], lambda d, t: report(IngestProgress(file_name, "embed", d, t)))
+        doc = Document(doc_id, read.title, file_name, len(read.pages), len(data), len(chunks),
+                       datetime.now(timezone.utc).isoformat(timespec="seconds"), read.warnings)
+        with self._write_lock(), store.connect(self.db_path) as conn:
+            found = store.document(conn, doc_id)
+            if found is not None and found[1] == store.READY:
+                return _skipped(found[0])
+            self._verify_settings(conn, matrix.shape[1])
+            self._commit_new(conn, doc, read.pages, chunks, matrix, data, report)
+        return IngestResult("ok", doc, len(chunks), read.warnings)
+
+    def delete(self, doc_id: str) -> bool:
+        """Remove a document's rows, vectors and file; False when it was not there."""
+        with self._write_lock(), store.connect(self.db_path) as conn:
+            if store.document(conn, doc_id) is None:
+                return False
+            with store.transaction(conn):
+                vec_ids = store.delete_document(conn, doc_id)
+            index = self._disk_index(conn)
+            vectors.remove_vectors(index, vec_ids)
+            self._save(conn, index)
+            (self.files_dir / f"{doc_id}.pdf").unlink(missing_ok=True)
+        return True
+
+    def reindex_all(self, progress: ProgressFn | None = None) -> int:
+        """Re-chunk every document from its stored pages and re-embed it; returns the chunk count."""
+        with self._write_lock():
+            return maintenance.reindex_all(self, progress or (lambda _: None))
+
+    def check(self) -> list[str]:
+        """Reconcile vectors with chunk rows and files with documents; returns what was done."""
+        with self._write_lock():
+            return maintenance.check(self)
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _start(self, *, verify_settings: bool) -> None:
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        with self._write_lock(), store.connect(self.db_path) as conn:
+            store.create_schema(conn)
+            self.open_report = maintenance.recover(self, conn)
+            if verify_settings:  # otherwise a re-index follows, which rebuilds every vector
+                self._verify_settings(conn, None)
+                self.open_report += maintenance.check(self)
+
+    def _write_lock(self) -> FileLock:
+        # One instance per Library: re-entrant within a thread, exclusive across threads and processes.
+        return self._file_lock
+
+    def _verify_settings(self, conn, dim: int | None) -> None:
+        """Refuse to mix settings; an empty library simply takes the current ones."""
+        wanted = {"embedding_name": self.config.embedding_name, "chunk_size": self.config.chunk_size,
+                  "chunk_overlap": self.config.chunk_overlap}
+        meta = store.read_meta(conn)
+        has_chunks = conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
+        if has_chunks:
+            stored = {key: meta.get(key) for key in wanted}
+            differs = [f"{k}: library {stored[k]}, now {v}" for k, v in wanted.items() if str(v) != stored[k]]
+            if dim is not None and meta.get("dim") and int(meta["dim"]) != dim:
+                differs.append(f"dimension: library {meta['dim']}, now {dim}")
+            if differs:
+                raise IndexMismatch(str(self.data_dir), "; ".join(differs))
+        elif any(meta.get(k) != str(v) for k, v in wanted.items()) or (dim and meta.get("dim") != str(dim)):
+            with store.transaction(conn):
+                store.write_meta(conn, wanted | ({"dim": dim} if dim else {}))
+
+    def _embed(self, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
+        """Embed in batches, shortest texts together (less padding), reporting progress."""
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        parts: list[np.ndarray] = []
+        report(0, len(texts))
+        for start in range(0, len(order), self.config.batch_size):
+            batch = [texts[i] for i in order[start : start + self.config.batch_size]]
+            parts.append(vectors.as_matrix(self.embeddings.embed_documents(batch)))
+            report(min(start + len(batch), len(texts)), len(texts))
+        if not parts:
+            return np.zeros((0, 1), dtype=np.float32)
+        matrix = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
+        matrix[order] = np.concatenate(parts)
+        return matrix
+
+    def _commit_new(self, conn, doc: Document, pages: list[Page], chunks: list[Chunk], matrix: np.ndarray,
+                    data: bytes, report: Callable[[IngestProgress], None]) -> None:
+        maintenance.write_file(self.files_dir / f"{doc.doc_id}.pdf", data)
+        with store.transaction(conn):
+            store.delete_document(conn, doc.doc_id)  # a stale half-done row from a crash, if any
+            store.insert_document(conn, doc, pages, store.INGESTING)
+            vec_ids = store.take_vec_ids(conn, len(chunks))
+            store.insert_chunks(conn, chunks, vec_ids)
+        report(IngestProgress(doc.file_name, "index", 0, len(chunks)))
+        index = self._disk_index(conn, dim=matrix.shape[1])
+        vectors.add_vectors(index, matrix, vec_ids)
+        self._save(conn, index, ready=doc.doc_id)
+        report(IngestProgress(doc.file_name, "index", len(chunks), len(chunks)))
+
+    def _disk_index(self, conn, dim: int | None = None) -> faiss.Index:
+        """A fresh copy of the index on disk (never the one readers are using)."""
+        index = vectors.load_index(self.index_path)
+        if index is None:
+            meta_dim = store.read_meta(conn).get("dim")
+            index = vectors.new_index(dim or int(meta_dim or 384))
+        return index
+
+    def _save(self, conn, index: faiss.Index, ready: str | None = None) -> None:
+        """Replace the index file, then (mark ``ready`` and) bump the generation so others reload."""
+        vectors.save_index(index, self.index_path)
+        with store.transaction(conn):
+            if ready is not None:
+                store.set_status(conn, ready, store.READY)
+            generation = store.bump_generation(conn)
+        with self._mutex:
+            self._index, self._generation = index, generation
+
+    def _current_index(self, conn) -> faiss.Index:
+        """The in-memory index, reloaded when another writer changed the library."""
+        generation = store.generation(conn)
+        with self._mutex:
+            if self._index is None or generation != self._generation:
+                self._index = self._disk_index(conn)
+                self._generation = generation
+            return self._index
+
+
+def _skipped(doc: Document) -> IngestResult:
+    return IngestResult("skipped", doc, doc.chunks, doc.warnings, "already in the library")

@@ -1,0 +1,139 @@
+"""Keeping a library whole: recovery after a crash, the consistency check, re-indexing.
+
+Every function here runs under the library's write lock (the ``Library`` methods take it).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ingest import store, vectors
+from ingest.chunking import chunk_pages
+
+if TYPE_CHECKING:
+    from ingest.library import IngestProgress, Library
+
+log = logging.getLogger(__name__)
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write bytes atomically (temporary file, fsync, rename); content-addressed, so skip if present."""
+    if path.exists() and path.stat().st_size == len(data):
+        return
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+    vectors.fsync_dir(path.parent)
+
+
+def recover(library: Library, conn) -> list[str]:
+    """Remove documents an interrupted ingest left half-written; returns what was removed."""
+    half_done = store.documents(conn, status=store.INGESTING)
+    if not half_done:
+        return []
+    removed: list[int] = []
+    with store.transaction(conn):
+        for doc in half_done:
+            removed += store.delete_document(conn, doc.doc_id)
+    index = vectors.load_index(library.index_path)
+    if index is not None and vectors.remove_vectors(index, removed):
+        library._save(conn, index)
+    for doc in half_done:
+        (library.files_dir / f"{doc.doc_id}.pdf").unlink(missing_ok=True)
+    messages = [f"Removed {doc.file_name}: an earlier ingest was interrupted; add it again." for doc in half_done]
+    for message in messages:
+        log.warning(message)
+    return messages
+
+
+def check(library: Library) -> list[str]:
+    """Make vectors match chunk rows (repairing either way) and files match documents."""
+    with store.connect(library.db_path) as conn:
+        actions = _check_vectors(library, conn)
+        actions += _check_files(library, conn)
+    for action in actions:
+        log.warning(action)
+    return actions
+
+
+def _check_vectors(library: Library, conn) -> list[str]:
+    row_ids = set(store.all_vec_ids(conn))
+    index = vectors.load_index(library.index_path)
+    if index is None and not row_ids:
+        return []
+    actions = []
+    if index is None:
+        index = vectors.new_index(int(store.read_meta(conn).get("dim") or 384))
+        actions.append("The vector index was missing or unreadable; rebuilding it from the stored chunks.")
+    have = set(vectors.index_ids(index).tolist())
+    extra, missing = sorted(have - row_ids), sorted(row_ids - have)
+    if extra:
+        vectors.remove_vectors(index, extra)
+        actions.append(f"Removed {len(extra)} vectors that belonged to no chunk.")
+    if missing:
+        found = dict(store.chunks_where(conn, "vec_id", missing))
+        texts = [found[v].text for v in missing]
+        vectors.add_vectors(index, library._embed(texts, lambda done, total: None), missing)
+        actions.append(f"Re-embedded {len(missing)} chunks whose vectors were missing.")
+    if extra or missing or not library.index_path.exists():
+        library._save(conn, index)
+    return actions
+
+
+def _check_files(library: Library, conn) -> list[str]:
+    known = {row[0] for row in conn.execute("SELECT doc_id FROM documents")}
+    actions = []
+    for path in library.files_dir.iterdir():
+        if path.suffix == ".tmp" or path.stem not in known:
+            path.unlink(missing_ok=True)
+            if path.suffix != ".tmp":
+                actions.append(f"Removed {path.name}, a PDF file that belonged to no document.")
+    for doc in store.documents(conn):
+        if not (library.files_dir / f"{doc.doc_id}.pdf").exists():
+            actions.append(
+                f"The PDF of {doc.file_name} is missing, so its pages cannot be shown: delete it and add it again."
+            )
+    index_tmp = library.index_path.with_name(library.index_path.name + ".tmp")
+    index_tmp.unlink(missing_ok=True)
+    return actions
+
+
+def reindex_all(library: Library, report: Callable[[IngestProgress], None]) -> int:
+    """Re-chunk every document from its stored pages with the library's settings and re-embed it."""
+    from ingest.library import IngestProgress
+
+    config = library.config
+    with store.connect(library.db_path) as conn:
+        docs = store.documents(conn)
+        chunks = []
+        for doc in docs:
+            chunks += chunk_pages(doc.doc_id, store.pages(conn, doc.doc_id), config.chunk_size, config.chunk_overlap)
+        report(IngestProgress("all documents", "chunk", len(chunks), len(chunks)))
+        matrix = library._embed(
+            [c.text for c in chunks], lambda d, t: report(IngestProgress("all documents", "embed", d, t))
+        )
+        dim = matrix.shape[1] if chunks else len(library.embeddings.embed_query("dimension probe"))
+        index = vectors.new_index(dim)
+        with store.transaction(conn):
+            conn.execute("DELETE FROM chunks")
+            vec_ids = store.take_vec_ids(conn, len(chunks))
+            store.insert_chunks(conn, chunks, vec_ids)
+            conn.execute("UPDATE documents SET chunks = (SELECT COUNT(*) FROM chunks c WHERE c.doc_id = documents.doc_id)")
+            store.write_meta(conn, {"embedding_name": config.embedding_name, "chunk_size": config.chunk_size,
+                                    "chunk_overlap": config.chunk_overlap, "dim": dim})
+            vectors.add_vectors(index, matrix, vec_ids)
+            # Replaced before COMMIT: a crash in between leaves old rows with new vectors, which
+            # the next check notices (ids differ) and repairs by re-embedding.
+            vectors.save_index(index, library.index_path)
+            generation = store.bump_generation(conn)
+        report(IngestProgress("all documents", "index", len(chunks), len(chunks)))
+    with library._mutex:
+        library._index, library._generation = index, generation
+    return len(chunks)

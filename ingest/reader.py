@@ -1,0 +1,190 @@
+"""Read a PDF's pages: pypdf validates and gives title, encryption and labels; pypdfium2 the text.
+
+Page text is exactly one character per pypdfium2 character index, so a chunk's character
+offsets are the indexes ``ingest.render`` highlights. To keep that 1:1 mapping a few pdfium
+characters are replaced in place, never removed: the generated line-end ``\\r`` becomes a space,
+pdfium's hyphen-at-line-end marker becomes a soft hyphen (U+00AD: invisible, and dropped by
+BERT tokenizers, so "recog\\u00adnition" embeds as one word; strip it before lexical
+tokenising), and other control characters become spaces.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import unicodedata
+from dataclasses import dataclass, field
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from pypdf import PdfReader
+from pypdf import PasswordType
+
+from ingest.errors import BrokenPdf, EmptyFile, NoTextLayer, NotAPdf, PasswordRequired, TooLarge
+from ingest.types import Page
+
+log = logging.getLogger(__name__)
+
+SOFT_HYPHEN = "\u00ad"
+_REPLACE = {"\r": " ", "\x02": SOFT_HYPHEN, "\ufffe": SOFT_HYPHEN}
+MIN_READABLE_SHARE = 0.6  # below this share of letters, digits and punctuation a page is garbled
+MIN_CHARS_TO_JUDGE = 40
+
+
+@dataclass(frozen=True)
+class ReadDocument:
+    """A PDF's title, pages (text and printed labels) and warnings about degraded pages."""
+
+    title: str
+    pages: list[Page]
+    warnings: tuple[str, ...] = field(default=())
+
+
+def read_pdf(
+    data: bytes,
+    file_name: str,
+    *,
+    password: str | None = None,
+    max_bytes: int | None = None,
+    max_pages: int | None = None,
+) -> ReadDocument:
+    """Validate and read a PDF, raising an ``IngestError`` the user can act on."""
+    _check_bytes(data, file_name, max_bytes)
+    reader = _open_pypdf(data, file_name, password)
+    labels = _labels(reader, file_name)
+    if max_pages is not None and len(labels) > max_pages:
+        raise TooLarge(file_name, f"{len(labels)} pages, the limit is {max_pages}")
+    title = _title(reader) or file_name
+    pages, warnings = _extract_pages(data, file_name, password, labels)
+    if not any(p.text.strip() for p in pages):
+        raise NoTextLayer(file_name)
+    return ReadDocument(title=title, pages=pages, warnings=tuple(warnings))
+
+
+def _check_bytes(data: bytes, file_name: str, max_bytes: int | None) -> None:
+    if not data.strip():
+        raise EmptyFile(file_name)
+    if max_bytes is not None and len(data) > max_bytes:
+        raise TooLarge(file_name, f"{len(data) / 1e6:.1f} MB, the limit is {max_bytes / 1e6:.1f} MB")
+    if b"%PDF-" not in data[:1024]:
+        raise NotAPdf(file_name)
+
+
+def _open_pypdf(data: bytes, file_name: str, password: str | None) -> PdfReader:
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            # Empty user password (common: RC4/AES "no-copy" files) opens without asking.
+            if reader.decrypt(password or "") == PasswordType.NOT_DECRYPTED:
+                raise PasswordRequired(file_name, wrong_password=bool(password))
+        return reader
+    except PasswordRequired:
+        raise
+    except Exception as exc:  # pypdf raises many types on damaged input
+        raise BrokenPdf(file_name, _short(exc)) from exc
+
+
+def _labels(reader: PdfReader, file_name: str) -> list[str]:
+    try:
+        count = len(reader.pages)
+    except Exception as exc:
+        raise BrokenPdf(file_name, _short(exc)) from exc
+    if count == 0:
+        raise BrokenPdf(file_name, "it has no pages")
+    try:
+        labels = list(reader.page_labels)
+    except Exception as exc:  # a bad /PageLabels tree only costs the printed labels
+        log.warning("%s: page labels unreadable (%s); using page numbers", file_name, exc)
+        labels = []
+    if len(labels) != count:
+        labels = [str(i + 1) for i in range(count)]
+    return [label or str(i + 1) for i, label in enumerate(labels)]
+
+
+def _title(reader: PdfReader) -> str:
+    try:
+        title = reader.metadata.title if reader.metadata else None
+    except Exception:  # unreadable metadata: fall back to the file name
+        return ""
+    if not title:
+        return ""
+    visible = "".join(c if unicodedata.category(c)[0] != "C" else " " for c in str(title))
+    return " ".join(visible.split())
+
+
+def _extract_pages(
+    data: bytes, file_name: str, password: str | None, labels: list[str]
+) -> tuple[list[Page], list[str]]:
+    try:
+        pdf = pdfium.PdfDocument(data, password=password)
+    except pdfium.PdfiumError as exc:
+        raise BrokenPdf(file_name, _short(exc)) from exc
+    try:
+        if len(pdf) != len(labels):
+            log.warning("%s: pypdf sees %d pages, pdfium %d", file_name, len(labels), len(pdf))
+            labels = [labels[i] if i < len(labels) else str(i + 1) for i in range(len(pdf))]
+        pages, damaged, garbled = [], [], []
+        for index, label in enumerate(labels):
+            try:
+                text = page_text(pdf, index)
+            except Exception as exc:  # page-level damage: keep the page, empty
+                log.warning("%s: page %s unreadable: %s", file_name, label, exc)
+                damaged.append(label)
+                text = ""
+            if _looks_garbled(text):
+                garbled.append(label)
+            pages.append(Page(index=index, label=label, text=text))
+    finally:
+        pdf.close()
+    return pages, _summarise(pages, damaged, garbled)
+
+
+def page_text(pdf: pdfium.PdfDocument, index: int) -> str:
+    """One page's text, one character per pdfium character index (see the module docstring)."""
+    page = pdf[index]
+    textpage = page.get_textpage()
+    try:
+        get = pdfium_c.FPDFText_GetUnicode
+        chars = [chr(get(textpage, i)) for i in range(textpage.count_chars())]
+    finally:
+        textpage.close()
+        page.close()
+    return "".join(_clean(c) for c in chars)
+
+
+def _clean(char: str) -> str:
+    if char in _REPLACE:
+        return _REPLACE[char]
+    if char in "\n\t" or unicodedata.category(char) != "Cc":
+        return char
+    return " "
+
+
+def _looks_garbled(text: str) -> bool:
+    visible = [c for c in text if not c.isspace() and c != SOFT_HYPHEN]
+    if len(visible) < MIN_CHARS_TO_JUDGE:
+        return False
+    readable = sum(1 for c in visible if unicodedata.category(c)[0] in "LNPS" and c != "\ufffd")
+    return readable / len(visible) < MIN_READABLE_SHARE
+
+
+def _summarise(pages: list[Page], damaged: list[str], garbled: list[str]) -> list[str]:
+    warnings = []
+    empty = [p.label for p in pages if not p.text.strip()]
+    if empty:
+        warnings.append(f"{len(empty)} of {len(pages)} pages have no text (p. {_some(empty)})")
+    if damaged:
+        warnings.append(f"{len(damaged)} pages could not be read (p. {_some(damaged)})")
+    if garbled:
+        warnings.append(f"{len(garbled)} pages have mostly unreadable text (p. {_some(garbled)})")
+    return warnings
+
+
+def _some(labels: list[str], limit: int = 8) -> str:
+    shown = ", ".join(labels[:limit])
+    return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."

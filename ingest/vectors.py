@@ -1,0 +1,92 @@
+"""FAISS half of the library: an exact inner-product index keyed by chunk vector ids, on disk.
+
+Saved with ``faiss.write_index`` (never pickle) to a temporary file that replaces the old one
+atomically, so a crash leaves either the old or the new index, never half of one.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+
+def new_index(dim: int) -> faiss.Index:
+    """An empty id-mapped flat inner-product index (exact; ids allow deleting)."""
+    return faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+
+
+def load_index(path: Path) -> faiss.Index | None:
+    """The index saved at ``path``; None when absent or unreadable (the check repairs it)."""
+    if not path.exists():
+        return None
+    try:
+        return faiss.read_index(str(path))
+    except RuntimeError as exc:
+        log.warning("%s is unreadable (%s); vectors will be rebuilt", path, exc)
+        return None
+
+
+def save_index(index: faiss.Index, path: Path) -> None:
+    """Write atomically: temporary file, fsync, rename, fsync the folder."""
+    tmp = path.with_name(path.name + ".tmp")
+    faiss.write_index(index, str(tmp))
+    with open(tmp, "rb+") as handle:
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def index_ids(index: faiss.Index) -> np.ndarray:
+    """Every id stored in an id-mapped index."""
+    return faiss.vector_to_array(index.id_map).astype(np.int64)
+
+
+def as_matrix(vectors: object) -> np.ndarray:
+    """Float32, C-contiguous, unit-length rows (inner product = cosine)."""
+    matrix = np.ascontiguousarray(np.asarray(vectors, dtype=np.float32))
+    if matrix.ndim == 1:
+        matrix = matrix.reshape(1, -1)
+    if matrix.size:
+        faiss.normalize_L2(matrix)
+    return matrix
+
+
+def add_vectors(index: faiss.Index, vectors: np.ndarray, ids: list[int]) -> None:
+    """Add rows under the given ids."""
+    if ids:
+        index.add_with_ids(vectors, np.asarray(ids, dtype=np.int64))
+
+
+def remove_vectors(index: faiss.Index, ids: list[int]) -> int:
+    """Remove ids; returns how many were present."""
+    if not ids:
+        return 0
+    return int(index.remove_ids(np.asarray(ids, dtype=np.int64)))
+
+
+def search(index: faiss.Index, query: np.ndarray, k: int, allowed: list[int] | None = None) -> list[tuple[int, float]]:
+    """(vector id, score) best first, optionally only among ``allowed`` ids."""
+    if index.ntotal == 0 or k <= 0:
+        return []
+    params = None
+    if allowed is not None:
+        if not allowed:
+            return []
+        params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(np.asarray(allowed, dtype=np.int64)))
+    scores, ids = index.search(query, min(k, index.ntotal), params=params)
+    return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
