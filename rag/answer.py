@@ -1,0 +1,185 @@
+"""The answer stream: a question in, text deltas, citation events and one final Answer out."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+
+from rag.citations import CitationStream, citation_spans, resolve
+from rag.failures import ModelFailure, classify, is_retryable
+from rag.lexical import tokenize
+from rag.metrics import measure
+from rag.prompts import NOT_IN_DOCUMENTS, build_messages
+from rag.retrieve import Retrieval, search_evidence
+from rag.types import Answer, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
+
+# Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
+MIN_DENSE = 0.3
+MIN_COVERAGE = 0.4
+SHORT_FOLLOW_UP = 4  # content words; shorter questions are read with the previous question
+
+
+def retrieval_query(question: str, history: Sequence[Answer]) -> str:
+    """The question, preceded by the previous one when it is a short follow-up ("and in 1066?")."""
+    if history and len(tokenize(question)) < SHORT_FOLLOW_UP:
+        return f"{history[-1].question} {question}"
+    return question
+
+
+def build_answer(
+    question: str,
+    text: str,
+    evidence: Sequence[Evidence],
+    *,
+    provider: str,
+    unsupported: bool = False,
+    interrupted: bool = False,
+    error: str | None = None,
+) -> Answer:
+    """The Answer for finished (or interrupted) text: footnotes, unresolved ids and metrics."""
+    resolution = resolve(citation_spans(text), evidence)
+    return Answer(
+        question=question,
+        text=text,
+        footnotes=resolution.footnotes,
+        unresolved=resolution.unresolved,
+        evidence=tuple(evidence),
+        metrics=measure(text, resolution),
+        unsupported=unsupported or not resolution.footnotes,
+        interrupted=interrupted,
+        provider=provider,
+        error=error,
+    )
+
+
+def _pump(model: BaseChatModel, messages: list[BaseMessage], out: queue.Queue, stop: threading.Event) -> None:
+    """Run the model's stream in a thread so that the caller can time out a silent stream."""
+    try:
+        for chunk in model.stream(messages):
+            if stop.is_set():
+                return
+            text = chunk.text if isinstance(chunk.text, str) else str(chunk.content)
+            if text:
+                out.put(("delta", text))
+        out.put(("end", None))
+    except BaseException as exc:  # noqa: BLE001 - handed to the consumer, which classifies it
+        out.put(("error", exc))
+
+
+def _model_deltas(
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    *,
+    retries: int,
+    backoff_s: float,
+    first_token_timeout_s: float,
+    stall_timeout_s: float,
+) -> Iterator[str]:
+    """The model's text deltas; 429/5xx retried before the first token; raises ModelFailure."""
+    for attempt in range(retries + 1):
+        out: queue.Queue = queue.Queue()
+        stop = threading.Event()
+        threading.Thread(target=_pump, args=(model, messages, out, stop), daemon=True).start()
+        started = False
+        try:
+            while True:
+                wait = stall_timeout_s if started else first_token_timeout_s
+                try:
+                    kind, value = out.get(timeout=wait)
+                except queue.Empty:
+                    cause = "stall" if started else "timeout"
+                    raise ModelFailure(cause, f"the model sent nothing for {wait:g} s") from None
+                if kind == "end":
+                    return
+                if kind == "delta":
+                    started = True
+                    yield value
+                    continue
+                if not started and attempt < retries and is_retryable(value):
+                    break
+                raise classify(value) from value
+        finally:
+            stop.set()
+        time.sleep(backoff_s * 2**attempt)
+
+
+def stream_answer(
+    question: str,
+    retrieval: Retrieval,
+    *,
+    chat_model: BaseChatModel,
+    provider_label: str,
+    history: Sequence[Answer] = (),
+    check_relevance: bool = True,
+    min_dense: float = MIN_DENSE,
+    min_coverage: float = MIN_COVERAGE,
+    **timing: Any,
+) -> Iterator[StreamEvent]:
+    """Events for one question whose evidence is already retrieved (see answer_stream)."""
+    evidence = retrieval.evidence
+    if not evidence or (check_relevance and not retrieval.is_relevant(min_dense, min_coverage)):
+        yield TextDelta(NOT_IN_DOCUMENTS)
+        yield Done(build_answer(question, NOT_IN_DOCUMENTS, evidence, provider=provider_label, unsupported=True))
+        return
+    table = {e.short_id: e for e in evidence}
+    numbers: dict[str, int] = {}
+    cites = CitationStream()
+
+    def cited(events: list) -> Iterator[Cited]:
+        for event in events:
+            item = table.get(event.id)
+            if item is not None and event.first:
+                numbers[event.id] = len(numbers) + 1
+                yield Cited(event, True, numbers[event.id], item)
+            else:
+                yield Cited(event, item is not None)
+
+    messages = build_messages(question, evidence, history)
+    try:
+        for delta in _model_deltas(chat_model, messages, **_timing(timing)):
+            events = cites.feed(delta)
+            yield TextDelta(delta)
+            yield from cited(events)
+    except ModelFailure as failure:
+        partial = bool(cites.text)
+        yield Failed(failure.cause, failure.message, partial=partial)
+        if partial:
+            yield from cited(cites.finish())
+            yield Done(build_answer(question, cites.text, evidence, provider=provider_label,
+                                    interrupted=True, error=failure.message))
+        return
+    yield from cited(cites.finish())
+    yield Done(build_answer(question, cites.text, evidence, provider=provider_label))
+
+
+def _timing(options: dict[str, Any]) -> dict[str, Any]:
+    defaults = {"retries": 2, "backoff_s": 1.0, "first_token_timeout_s": 60.0, "stall_timeout_s": 20.0}
+    unknown = set(options) - set(defaults)
+    if unknown:
+        raise TypeError(f"unknown answer options: {sorted(unknown)}")
+    return {**defaults, **options}
+
+
+def answer_stream(
+    question: str,
+    *,
+    library: Any,
+    chat_model: BaseChatModel,
+    provider_label: str,
+    k: int,
+    history: Sequence[Answer] = (),
+    doc_ids: Sequence[str] | None = None,
+    **options: Any,
+) -> Iterator[StreamEvent]:
+    """Retrieve evidence for the question and stream the cited answer: TextDelta and Cited
+    events, then Done; Failed (then Done with interrupted=True if text had arrived) on errors.
+    options: retries, backoff_s, first_token_timeout_s, stall_timeout_s, min_dense, min_coverage."""
+    retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
+    yield from stream_answer(question, retrieval, chat_model=chat_model, provider_label=provider_label,
+                             history=history, **options)

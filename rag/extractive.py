@@ -1,0 +1,169 @@
+"""The offline answerer: a LangChain chat model that quotes the evidence sentences most relevant to
+the question, each cited by its source id, and says so plainly when nothing relevant is found."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+
+from rag.lexical import SOFT_HYPHEN, stem, tokenize
+from rag.prompts import NOT_IN_DOCUMENTS, QUESTION_HEADER, SOURCES_END
+
+LABEL = "offline extractive mode"
+_HEADER = re.compile(r"^Source ID \[([A-Za-z0-9]{7,8})\]:.*$", re.MULTILINE)
+_WORD = re.compile(r"[\w']+")
+# Words that flip or narrow a question's meaning: SQuAD 2.0's unanswerable questions are mostly
+# answerable ones with such a word added, a number changed or a name swapped.
+POLARITY = frozenset(
+    "not never no cannot none nothing neither nor without least only always fewest fewer less "
+    "smallest lowest worst".split()
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One `Source ID [...]` block read back from the prompt."""
+
+    short_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate sentence with its relevance to the question (0..1)."""
+
+    score: float
+    source: str
+    sentence: str
+
+
+def parse_task(messages: Sequence[BaseMessage]) -> tuple[list[Source], str]:
+    """The sources and the question from the last message laid out by rag.prompts."""
+    text = str(messages[-1].content) if messages else ""
+    body, _, tail = text.rpartition(SOURCES_END)
+    if not _:
+        body, tail = "", text
+    headers = list(_HEADER.finditer(body))
+    sources = [
+        Source(m.group(1), body[m.end() : headers[i + 1].start() if i + 1 < len(headers) else len(body)].strip())
+        for i, m in enumerate(headers)
+    ]
+    _before, found, question = tail.rpartition(QUESTION_HEADER)
+    return sources, (question if found else tail).strip()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a passage, whitespace (including PDF line breaks) collapsed."""
+    flat = " ".join(text.replace(SOFT_HYPHEN, "").split())
+    return [s.strip() for s in _SENTENCE_END.split(flat) if s.strip()]
+
+
+def score_sentences(question: str, sources: Sequence[Source]) -> list[Scored]:
+    """Every sentence scored by the IDF-weighted share of the question's words it contains."""
+    sentences = [(src.short_id, s) for src in sources for s in split_sentences(src.text)]
+    terms = set(tokenize(question))
+    if not sentences or not terms:
+        return []
+    bags = [set(tokenize(s)) for _sid, s in sentences]
+    df = Counter(t for bag in bags for t in bag if t in terms)
+    n = len(bags)
+    idf = {t: math.log(1.0 + (n + 1) / (df[t] + 0.5)) for t in terms}
+    total = sum(idf.values())
+    out = [
+        Scored(sum(idf[t] for t in terms & bag) / total, sid, sentence)
+        for (sid, sentence), bag in zip(sentences, bags)
+    ]
+    return sorted(out, key=lambda s: -s.score)
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower().removesuffix("'s") for w in _WORD.findall(text.replace(SOFT_HYPHEN, ""))}
+
+
+def conflicts(question: str, sentence: str, passage: str) -> list[str]:
+    """Question words the chosen sentence cannot stand for: a negation or limiting word missing
+    from the sentence, or a number or name missing from the whole passage."""
+    in_sentence, in_passage = _words(sentence), _words(passage)
+    stems = {stem(w) for w in in_passage}
+    out = []
+    for i, word in enumerate(_WORD.findall(question.replace(SOFT_HYPHEN, ""))):
+        low = word.lower().removesuffix("'s")
+        if low in POLARITY or low.endswith("n't"):
+            missing = low not in in_sentence
+        elif any(ch.isdigit() for ch in low):
+            missing = low not in in_passage
+        elif i > 0 and word[0].isupper():
+            missing = low not in in_passage and stem(low) not in stems
+        else:
+            continue
+        if missing:
+            out.append(word)
+    return out
+
+
+def compose_answer(question: str, sources: Sequence[Source], min_score: float, max_sentences: int) -> str:
+    """The cited sentences, best first, or the plain statement that the documents do not answer."""
+    ranked = score_sentences(question, sources)
+    if not ranked or ranked[0].score < min_score:
+        return NOT_IN_DOCUMENTS
+    passages = {src.short_id: src.text for src in sources}
+    if conflicts(question, ranked[0].sentence, passages[ranked[0].source]):
+        return NOT_IN_DOCUMENTS
+    best = ranked[0].score
+    chosen = [s for s in ranked[:max_sentences] if s.score >= max(min_score, 0.75 * best)]
+    lines = []
+    for item in chosen:
+        sentence = item.sentence.replace("[", "(").replace("]", ")")
+        lines.append(f"{sentence} [{item.source}]")
+    return " ".join(lines)
+
+
+class ExtractiveChatModel(BaseChatModel):
+    """Answers from the prompt's sources alone: no network, no model weights, deterministic."""
+
+    min_score: float = 0.35
+    """Least IDF-weighted share of the question's words a sentence must contain to be quoted."""
+    max_sentences: int = 2
+
+    @property
+    def _llm_type(self) -> str:
+        return "footnote-extractive"
+
+    def answer_text(self, messages: Sequence[BaseMessage]) -> str:
+        """The full answer for these messages."""
+        sources, question = parse_task(messages)
+        return compose_answer(question, sources, self.min_score, self.max_sentences)
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.answer_text(messages)))])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        for token in re.split(r"(?<=\s)", self.answer_text(messages)):
+            if not token:
+                continue
+            chunk = ChatGenerationChunk(message=AIMessageChunk(content=token))
+            if run_manager is not None:
+                run_manager.on_llm_new_token(token, chunk=chunk)
+            yield chunk

@@ -1,0 +1,85 @@
+"""Lexical matching: one tokenizer for BM25 and the extractive answerer, and a BM25 index over a
+library's chunks that is rebuilt whenever the library's generation changes."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import bm25s
+import numpy as np
+
+from ingest.types import Chunk
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+SOFT_HYPHEN = "\u00ad"  # ingest marks words hyphenated across lines with it
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it its
+    itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them themselves
+    then there these they this those through to too under until up very was we were what when where
+    which while who whom why will with would you your yours yourself yourselves s t""".split()
+)
+
+
+def stem(word: str) -> str:
+    """A deliberately small suffix stripper, enough to match plurals and simple verb forms."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercased, stemmed content words (stopwords and single characters dropped)."""
+    words = (w for w in _WORD.findall(text.replace(SOFT_HYPHEN, "").lower()) if w not in STOPWORDS)
+    return [stem(w) for w in words if len(w) > 1 or w.isdigit()]
+
+
+class LexicalIndex:
+    """BM25 over every chunk of a library, for one library generation."""
+
+    def __init__(self, chunks: Sequence[Chunk], generation: Any = None) -> None:
+        self.generation = generation
+        self.chunks = list(chunks)
+        self._bm25 = bm25s.BM25()
+        if self.chunks:
+            self._bm25.index([tokenize(c.text) for c in self.chunks], show_progress=False)
+
+    def search(
+        self, query: str, k: int, doc_ids: Iterable[str] | None = None
+    ) -> list[tuple[Chunk, float]]:
+        """The k best chunks by BM25 (positive scores only), optionally only from doc_ids."""
+        terms = tokenize(query)
+        if not self.chunks or not terms:
+            return []
+        scores = np.asarray(self._bm25.get_scores(terms), dtype=float)
+        if doc_ids is not None:
+            wanted = set(doc_ids)
+            mask = np.fromiter((c.doc_id in wanted for c in self.chunks), bool, len(self.chunks))
+            scores = np.where(mask, scores, 0.0)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [(self.chunks[i], float(scores[i])) for i in order if scores[i] > 0]
+
+
+class LexicalCache:
+    """Holds one LexicalIndex per library, rebuilt when library.generation changes (deletes too)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._index: LexicalIndex | None = None
+        self._owner: Any = None
+
+    def get(self, library: Any) -> LexicalIndex:
+        """The index for library's current generation, built if needed."""
+        generation = library.generation
+        with self._lock:
+            index = self._index
+            if index is None or self._owner is not library or index.generation != generation:
+                index = LexicalIndex(library.chunks(), generation)
+                self._index, self._owner = index, library
+            return index

@@ -1,0 +1,66 @@
+"""Chat models from settings: any OpenAI-compatible endpoint, the offline extractive answerer, or
+the scripted fake. Each comes with the label the UI and the CLI show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from rag.extractive import LABEL as EXTRACTIVE_LABEL
+from rag.extractive import ExtractiveChatModel
+from rag.scripted import LABEL as SCRIPTED_LABEL
+from rag.scripted import ScriptedChatModel
+
+
+def openai_chat_model(
+    *,
+    model: str,
+    api_key: str | None,
+    base_url: str | None = None,
+    temperature: float = 0.0,
+    max_tokens: int = 800,
+    timeout_s: float = 60.0,
+) -> BaseChatModel:
+    """A streaming ChatOpenAI that never retries by itself (answer_stream retries before the
+    first token) and never asks tiktoken for anything (that would try to download it)."""
+    from langchain_openai import ChatOpenAI
+
+    options: dict[str, Any] = {}
+    if base_url:
+        # ChatOpenAI sends max_tokens as max_completion_tokens, which llama.cpp and other
+        # OpenAI-compatible servers ignore; the plain field goes through extra_body.
+        options["extra_body"] = {"max_tokens": max_tokens}
+    else:
+        options["max_tokens"] = max_tokens
+    return ChatOpenAI(
+        model=model,
+        api_key=api_key or "not-needed",  # local servers accept any key; the SDK insists on one
+        base_url=base_url or None,
+        temperature=temperature,
+        timeout=timeout_s,
+        max_retries=0,
+        streaming=True,
+        **options,
+    )
+
+
+def make_chat_model(settings: Any) -> tuple[BaseChatModel, str]:
+    """The chat model the settings ask for, and its label."""
+    provider = settings.llm_provider
+    if provider == "openai":
+        model = openai_chat_model(
+            model=settings.llm_model,
+            api_key=settings.api_key(),
+            base_url=settings.llm_base_url,
+            temperature=settings.llm_temperature,
+            max_tokens=settings.llm_max_tokens,
+            timeout_s=settings.llm_timeout_s,
+        )
+        where = settings.llm_base_url or "OpenAI"
+        return model, f"{settings.llm_model} at {where}"
+    if provider == "fake":
+        return ScriptedChatModel(), SCRIPTED_LABEL
+    if provider == "extractive":
+        return ExtractiveChatModel(), EXTRACTIVE_LABEL
+    raise ValueError(f"unknown llm_provider {provider!r}: use extractive, openai or fake")

@@ -1,0 +1,96 @@
+"""Every prompt in one place: the system prompt, the task prompt and how evidence is laid out.
+
+The offline extractive answerer reads the same messages back (rag.extractive.parse_task), so the
+layout here is a contract: a `Source ID [<id>]:` header line per piece of evidence, and the
+question after QUESTION_HEADER at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from rag.types import Answer, Evidence
+
+SOURCE_HEADER = "Source ID [{short_id}]: {title}, page {pages}"
+SOURCES_END = "--- end of sources ---"
+QUESTION_HEADER = "Question:"
+NOT_IN_DOCUMENTS = "The documents do not answer this question."
+HISTORY_TURNS = 3
+HISTORY_ANSWER_CHARS = 600
+
+# Never put a real-looking id here: models copy example ids from prompts (R2R issue 2224).
+SYSTEM_PROMPT = """\
+You answer questions using only the sources the user gives you, and you cite them.
+
+Rules:
+- After each sentence or claim, cite the source that supports it by writing its ID in square \
+brackets, exactly as it appears after "Source ID", for example [<source id>].
+- Use only the IDs of the sources listed. Never invent an ID, never cite a page number, a title \
+or a number like [1] instead of an ID.
+- When a claim rests on several sources, write one bracket per ID, one after the other: \
+[<source id>][<other source id>].
+- If the sources do not contain the answer, say "{not_found}" and do not guess.
+- Be brief and factual. Answer in the language of the question.
+""".format(not_found=NOT_IN_DOCUMENTS)
+
+TASK_PROMPT = """\
+Sources:
+
+{sources}
+{sources_end}
+
+{history}{question_header} {question}"""
+
+HISTORY_TEMPLATE = """\
+Earlier in this conversation (for context only; cite only the sources above):
+{turns}
+
+"""
+
+
+def page_span(evidence: Evidence) -> str:
+    """The printed page label, or a range when the evidence crosses a page break."""
+    if evidence.page_end_index != evidence.page_index:
+        return f"{evidence.page_label}-{evidence.page_end_label}"
+    return evidence.page_label
+
+
+def format_sources(evidence: Sequence[Evidence]) -> str:
+    """Each piece of evidence under its `Source ID [<id>]:` header line."""
+    blocks = []
+    for item in evidence:
+        title = " ".join((item.title or item.file_name).split())
+        header = SOURCE_HEADER.format(short_id=item.short_id, title=title, pages=page_span(item))
+        blocks.append(f"{header}\n{item.text.strip()}")
+    return "\n\n".join(blocks)
+
+
+def format_history(history: Sequence[Answer]) -> str:
+    """The last few questions and answers, answers trimmed, or an empty string."""
+    recent = list(history)[-HISTORY_TURNS:]
+    if not recent:
+        return ""
+    lines = []
+    for turn in recent:
+        text = turn.text.strip()
+        if len(text) > HISTORY_ANSWER_CHARS:
+            text = text[:HISTORY_ANSWER_CHARS].rstrip() + " ..."
+        lines.append(f"User: {turn.question.strip()}\nAssistant: {text}")
+    return HISTORY_TEMPLATE.format(turns="\n".join(lines))
+
+
+def build_messages(
+    question: str, evidence: Sequence[Evidence], history: Sequence[Answer] = ()
+) -> list[BaseMessage]:
+    """The system and task messages for one question."""
+    task = TASK_PROMPT.format(
+        sources=format_sources(evidence),
+        sources_end=SOURCES_END,
+        history=format_history(history),
+        question_header=QUESTION_HEADER,
+        question=" ".join(question.split()),
+    )
+    return [SystemMessage(content=SYSTEM_PROMPT), HumanMessage(content=task)]
+

@@ -1,0 +1,149 @@
+"""Hybrid retrieval: dense search plus BM25, fused by reciprocal rank, neighbours merged, top k."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ingest.types import Chunk, PageLocator
+from rag.evidence import build_evidence
+from rag.lexical import LexicalCache, tokenize
+from rag.types import Evidence
+
+RRF_K = 60
+MAX_MERGED = 3
+_DEFAULT_CACHE = LexicalCache()
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """The evidence table of one question plus how relevant the best candidates looked."""
+
+    evidence: tuple[Evidence, ...]
+    best_dense: float = 0.0  # highest cosine similarity among the dense hits
+    best_coverage: float = 0.0  # highest share of the question's words found in one candidate
+
+    def is_relevant(self, min_dense: float, min_coverage: float) -> bool:
+        """Whether anything retrieved looks related enough to be worth asking the model."""
+        return bool(self.evidence) and (self.best_dense >= min_dense or self.best_coverage >= min_coverage)
+
+
+def fuse(rankings: Iterable[Sequence[Chunk]], rrf_k: int = RRF_K) -> list[tuple[Chunk, float]]:
+    """Reciprocal rank fusion: each chunk scores sum(1 / (rrf_k + rank)) over the rankings."""
+    scores: dict[str, float] = {}
+    by_id: dict[str, Chunk] = {}
+    for ranking in rankings:
+        for rank, chunk in enumerate(ranking, start=1):
+            by_id.setdefault(chunk.chunk_id, chunk)
+            scores[chunk.chunk_id] = scores.get(chunk.chunk_id, 0.0) + 1.0 / (rrf_k + rank)
+    ordered = sorted(scores, key=lambda cid: -scores[cid])
+    return [(by_id[cid], scores[cid]) for cid in ordered]
+
+
+def _overlap_join(left: str, right: str) -> str | None:
+    """left + the part of right after their shared overlap, or None when they do not overlap."""
+    probe = right[: min(40, len(right))]
+    if not probe:
+        return None
+    pos = left.find(probe, max(0, len(left) - len(right) - 1))
+    while pos != -1:
+        if right.startswith(left[pos:]):
+            return left + right[len(left) - pos :]
+        pos = left.find(probe, pos + 1)
+    return None
+
+
+def _merge_locators(chunks: Sequence[Chunk]) -> tuple[PageLocator, ...]:
+    pages: dict[int, PageLocator] = {}
+    for loc in (loc for chunk in chunks for loc in chunk.locators):
+        old = pages.get(loc.page_index)
+        if old is not None:
+            loc = PageLocator(loc.page_index, old.page_label, min(old.char_start, loc.char_start),
+                              max(old.char_end, loc.char_end))
+        pages[loc.page_index] = loc
+    return tuple(pages[i] for i in sorted(pages))
+
+
+def _merged(members: list[Chunk], best: Chunk) -> Chunk:
+    """One chunk for overlapping neighbours, under the best-ranked member's id."""
+    if len(members) == 1:
+        return members[0]
+    ordered = sorted(members, key=lambda c: c.ordinal)
+    text = ordered[0].text
+    for chunk in ordered[1:]:
+        text = _overlap_join(text, chunk.text) or f"{text} {chunk.text}"
+    return Chunk(best.chunk_id, best.doc_id, ordered[0].ordinal, text, _merge_locators(ordered))
+
+
+def _joins(group: list[Chunk], chunk: Chunk) -> bool:
+    """Whether chunk is a neighbour of the group whose text overlaps it."""
+    if chunk.doc_id != group[0].doc_id or len(group) >= MAX_MERGED:
+        return False
+    for member in group:
+        if chunk.ordinal == member.ordinal + 1 and _overlap_join(member.text, chunk.text):
+            return True
+        if chunk.ordinal == member.ordinal - 1 and _overlap_join(chunk.text, member.text):
+            return True
+    return False
+
+
+def select(fused: Sequence[tuple[Chunk, float]], k: int) -> list[tuple[Chunk, float]]:
+    """The top k after dropping duplicate texts and merging overlapping neighbours."""
+    groups: list[list[Chunk]] = []
+    best: list[tuple[Chunk, float]] = []
+    seen_text: set[str] = set()
+    for chunk, score in fused:
+        key = " ".join(chunk.text.split()).lower()
+        if key in seen_text:
+            continue
+        seen_text.add(key)
+        home = next((g for g in groups if _joins(g, chunk)), None)
+        if home is not None:
+            home.append(chunk)
+            continue
+        if len(groups) == k:
+            continue  # keep scanning: a later candidate may still merge into a chosen group
+        groups.append([chunk])
+        best.append((chunk, score))
+    return [(_merged(group, top), score) for group, (top, score) in zip(groups, best)]
+
+
+def coverage(question_terms: set[str], text: str) -> float:
+    """Share of the question's distinct content words that appear in text."""
+    if not question_terms:
+        return 0.0
+    return len(question_terms & set(tokenize(text))) / len(question_terms)
+
+
+def search_evidence(
+    library: Any,
+    question: str,
+    *,
+    k: int,
+    doc_ids: Sequence[str] | None = None,
+    candidates: int | None = None,
+    lexical: LexicalCache | None = None,
+) -> Retrieval:
+    """Dense + BM25 candidates fused by reciprocal rank, merged, cut to k, with short ids."""
+    n = candidates or max(4 * k, 20)
+    dense = library.search(question, n, doc_ids=doc_ids) if question.strip() else []
+    index = (lexical or _DEFAULT_CACHE).get(library)
+    bm25 = index.search(question, n, doc_ids=doc_ids)
+    fused = fuse([[c for c, _ in dense], [c for c, _ in bm25]])
+    chosen = select(fused, k)
+    terms = set(tokenize(question))
+    docs = {doc_id: library.document(doc_id) for doc_id in {c.doc_id for c, _ in chosen}}
+    hits = [(chunk, docs[chunk.doc_id], score) for chunk, score in chosen if docs[chunk.doc_id] is not None]
+    return Retrieval(
+        evidence=build_evidence(hits),
+        best_dense=max((float(s) for _, s in dense), default=0.0),
+        best_coverage=max((coverage(terms, c.text) for c, _ in fused[: 2 * k]), default=0.0),
+    )
+
+
+def retrieve(
+    library: Any, question: str, *, k: int, doc_ids: Sequence[str] | None = None, **options: Any
+) -> tuple[Evidence, ...]:
+    """The evidence table for a question (see search_evidence for the relevance signal)."""
+    return search_evidence(library, question, k=k, doc_ids=doc_ids, **options).evidence
