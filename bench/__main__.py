@@ -1,0 +1,68 @@
+"""`python -m bench all|NAME [--quick]`, and `python -m bench eval --qa PATH.jsonl [...]`.
+
+Full runs save bench/results/NAME.json and rewrite bench/README.md from every saved result;
+--quick runs tiny inputs, prints the sections and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bench.report import render_record, write_readme
+from bench.runner import BENCHMARKS, BY_NAME, Record, load_records, run_benchmark, save_record
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("name", choices=["all", *BY_NAME], help="which benchmark (all: every one)")
+    parser.add_argument("--quick", action="store_true", help="tiny inputs; print only, write nothing")
+    return parser.parse_args(argv)
+
+
+def run_eval_command(argv: list[str]) -> int:
+    """`python -m bench eval --qa ...`: bench/eval.py's own command line, saved when it returns data."""
+    try:
+        from bench import eval as evaluation
+    except ModuleNotFoundError as exc:
+        if exc.name != "bench.eval":
+            raise
+        print("bench/eval.py is not there yet", file=sys.stderr)
+        return 2
+    returned = evaluation.main(argv)
+    return int(returned) if isinstance(returned, int) else 0
+
+
+def run_names(names: list[str], quick: bool, command: str) -> list[Record]:
+    """Run the benchmarks one after the other, each in its own process; save full runs."""
+    records = []
+    for name in names:
+        print(f"bench: {name} ...", file=sys.stderr, flush=True)
+        record = run_benchmark(name, quick, command)
+        print(f"bench: {name} {record.status} in {record.seconds:g} s", file=sys.stderr, flush=True)
+        records.append(record)
+        if not quick:
+            save_record(record)
+    return records
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run what was asked; exit 1 when a benchmark failed (missing ones are not failures)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["eval"] and any(a.startswith("--qa") for a in argv[1:]):
+        return run_eval_command(argv[1:])
+    args = parse_args(argv)
+    names = [b.name for b in BENCHMARKS] if args.name == "all" else [args.name]
+    command = "python -m bench " + " ".join(argv)
+    records = run_names(names, args.quick, command)
+    for record in records:
+        print(f"\n## {BY_NAME[record.name].title}\n\n{render_record(record)}")
+    if not args.quick:
+        write_readme(load_records())
+        print("\nbench: wrote bench/README.md", file=sys.stderr)
+    return 1 if any(r.status == "failed" for r in records) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

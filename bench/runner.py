@@ -1,0 +1,142 @@
+"""Runs one benchmark in its own process and records what happened, measured or not.
+
+Every benchmark module offers `run(quick: bool = False) -> dict`; the dict may carry a
+"markdown" string, which becomes its README section. bench/eval.py may instead offer only
+`main(argv)` (for `python -m bench eval --qa PATH.jsonl`); then `all` calls it on the squad-dev
+questions and keeps what it prints. A module that is missing or fails is recorded as such, with
+the reason, and the other benchmarks still run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import json
+import time
+import traceback
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from bench.common import ROOT, machine_info, run_child
+
+RESULTS_DIR = ROOT / "bench" / "results"
+DEFAULT_QA = ROOT.parent / "shared" / "corpus" / "squad-dev" / "questions.jsonl"
+CHILD_TIMEOUT_S = 1800
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One benchmark: its command name, README title and module."""
+
+    name: str
+    title: str
+    module: str
+    owner_note: str
+
+
+BENCHMARKS = (
+    Benchmark("ingest", "Ingestion: this pipeline vs the plain LangChain recipe", "bench.ingest", "issue 3"),
+    Benchmark("retrieval", "Retrieval at scale", "bench.retrieval", "issue 7"),
+    Benchmark("citations", "Streaming citation parsing", "bench.citations", "issue 7"),
+    Benchmark("answer", "Answer latency (offline extractive answerer)", "bench.answer", "issue 7"),
+    Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui", "issue 5"),
+    Benchmark("eval", "Answer quality on squad-dev", "bench.eval", "issue 4"),
+)
+BY_NAME = {b.name: b for b in BENCHMARKS}
+
+
+@dataclass(frozen=True)
+class Record:
+    """What one benchmark run produced: status ok / missing / failed, and the result or reason."""
+
+    name: str
+    status: str
+    seconds: float
+    command: str
+    quick: bool
+    machine: dict[str, Any]
+    result: dict[str, Any] | None = None
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return asdict(self)
+
+
+def call_benchmark(name: str, quick: bool = False) -> dict[str, Any]:
+    """Child-process body: import the module and run it; a missing module is reported, not raised."""
+    bench = BY_NAME[name]
+    try:
+        module = importlib.import_module(bench.module)
+    except ModuleNotFoundError as exc:
+        if exc.name == bench.module:
+            return {"status": "missing", "reason": f"{bench.module.replace('.', '/')}.py is not there yet"}
+        raise
+    if hasattr(module, "run"):
+        return {"status": "ok", "result": module.run(quick=quick)}
+    if name == "eval" and hasattr(module, "main"):
+        return _call_eval_main(module, quick)
+    return {"status": "missing", "reason": f"{bench.module} has no run(quick) function"}
+
+
+def _call_eval_main(module: Any, quick: bool) -> dict[str, Any]:
+    if quick:
+        return {"status": "missing", "reason": "bench.eval has no run(quick=True); not run with --quick"}
+    argv = ["--qa", str(DEFAULT_QA)]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        returned = module.main(argv)
+    if isinstance(returned, dict):
+        return {"status": "ok", "result": returned}
+    if returned not in (None, 0):
+        return {"status": "failed", "reason": f"bench.eval.main({argv}) returned {returned}:\n{out.getvalue()}"}
+    return {"status": "ok", "result": {"markdown": "```\n" + out.getvalue().strip() + "\n```"}}
+
+
+def child_entry(name: str, quick: bool = False) -> dict[str, Any]:
+    """Run call_benchmark and turn an exception into a failed status with its traceback tail."""
+    try:
+        return call_benchmark(name, quick)
+    except Exception as exc:  # noqa: BLE001  (a failing benchmark is a result to record)
+        tail = "".join(traceback.format_exception(exc)[-6:])
+        return {"status": "failed", "reason": f"{type(exc).__name__}: {exc}", "traceback": tail}
+
+
+def run_benchmark(name: str, quick: bool, command: str) -> Record:
+    """Run one benchmark in a child process and record the outcome, crash or not."""
+    start = time.perf_counter()
+    try:
+        outcome = run_child("bench.runner:child_entry", {"name": name, "quick": quick}, CHILD_TIMEOUT_S)
+    except Exception as exc:  # noqa: BLE001  (a crashed child is a result to record)
+        outcome = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"}
+    reason = outcome.get("reason")
+    if outcome.get("traceback"):
+        reason = f"{reason}\n{outcome['traceback']}"
+    return Record(
+        name=name,
+        status=outcome["status"],
+        seconds=round(time.perf_counter() - start, 1),
+        command=command,
+        quick=quick,
+        machine=machine_info(),
+        result=outcome.get("result"),
+        reason=reason,
+    )
+
+
+def save_record(record: Record) -> None:
+    """Keep a full run's record in bench/results/NAME.json (quick runs are never saved)."""
+    RESULTS_DIR.mkdir(exist_ok=True)
+    path = RESULTS_DIR / f"{record.name}.json"
+    path.write_text(json.dumps(record.to_dict(), indent=1, default=str) + "\n", encoding="utf-8")
+
+
+def load_records() -> dict[str, Record]:
+    """The last saved record of every benchmark that has one."""
+    records = {}
+    for bench in BENCHMARKS:
+        path = RESULTS_DIR / f"{bench.name}.json"
+        if path.exists():
+            records[bench.name] = Record(**json.loads(path.read_text(encoding="utf-8")))
+    return records
