@@ -1,0 +1,160 @@
+"""`python -m rag ask QUESTION`: answer from the library on a terminal, or as one JSON object."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from rag.types import Answer, Cited, Done, Evidence, Failed, TextDelta
+
+EXIT_MODEL_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+class CliError(Exception):
+    """Something the user must fix; the message says what."""
+
+
+def evidence_json(item: Evidence) -> dict[str, Any]:
+    """The per-source fields the CLI prints."""
+    return {
+        "short_id": item.short_id,
+        "doc_id": item.doc_id,
+        "file": item.file_name,
+        "title": item.title,
+        "page_index": item.page_index,
+        "page_label": item.page_label,
+        "page_end_index": item.page_end_index,
+        "char_start": item.char_start,
+        "char_end": item.char_end,
+        "text": item.text,
+        "score": item.score,
+    }
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    """The --json object."""
+    return {
+        "answer": answer.text,
+        "unsupported": answer.unsupported,
+        "footnotes": [{"n": f.number, **evidence_json(f.evidence)} for f in answer.footnotes],
+        "unresolved": list(answer.unresolved),
+        "retrieved": [evidence_json(e) for e in answer.evidence],
+        "metrics": answer.metrics.to_dict(),
+    }
+
+
+def print_sources(answer: Answer, out: TextIO) -> None:
+    """The numbered sources under an answer."""
+    if answer.unsupported:
+        print("\n(Not supported by the documents.)", file=out)
+    if answer.footnotes:
+        print("\nSources:", file=out)
+    for f in answer.footnotes:
+        e = f.evidence
+        pages = e.page_label if e.page_end_index == e.page_index else f"{e.page_label}-{e.page_end_label}"
+        print(f"  [{f.number}] {e.title} ({e.file_name}), page {pages} [{f.short_id}]", file=out)
+    if answer.unresolved:
+        print(f"  Unknown source ids (ignored): {', '.join(answer.unresolved)}", file=out)
+
+
+def open_library(settings: Any) -> Any:
+    """The library the settings point at, with its embeddings."""
+    from ingest.embeddings import make_embeddings
+    from ingest.errors import IngestError
+    from ingest.library import Library
+
+    embeddings, name = make_embeddings(settings)
+    try:
+        return Library.open(settings.data_dir, embeddings, embedding_name=name,
+                            chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap)
+    except IngestError as exc:
+        raise CliError(str(exc)) from exc
+
+
+def pick_documents(library: Any, wanted: Sequence[str] | None) -> list[str] | None:
+    """Full document ids for --doc values (a unique prefix is enough)."""
+    if not wanted:
+        return None
+    ids = [d.doc_id for d in library.documents()]
+    chosen = []
+    for prefix in wanted:
+        matches = [i for i in ids if i.startswith(prefix.lower())]
+        if len(matches) != 1:
+            problem = "matches no document" if not matches else "matches several documents"
+            raise CliError(f"--doc {prefix} {problem} in the library")
+        chosen.append(matches[0])
+    return chosen
+
+
+def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run one question; the exit status."""
+    from rag.answer import answer_stream
+    from rag.models import make_chat_model
+    from settings import load_settings
+
+    try:
+        settings = load_settings(data_dir=args.data_dir, retrieval_k=args.k)
+    except ValueError as exc:  # pydantic's ValidationError names the field and the rule
+        raise CliError(f"bad setting: {exc}") from exc
+    library = open_library(settings)
+    if not library.documents():
+        raise CliError(f"The library in {Path(settings.data_dir).resolve()} is empty: add PDFs first.")
+    doc_ids = pick_documents(library, args.doc)
+    model, label = make_chat_model(settings)
+    if not args.json:
+        print(f"({label})", file=err)
+    events = answer_stream(
+        " ".join(args.question), library=library, chat_model=model, provider_label=label,
+        k=settings.retrieval_k, doc_ids=doc_ids, retries=settings.llm_retries,
+        first_token_timeout_s=settings.llm_timeout_s, stall_timeout_s=settings.llm_stall_timeout_s,
+    )
+    failure = None
+    for event in events:
+        if isinstance(event, TextDelta) and not args.json:
+            out.write(event.text)
+            out.flush()
+        elif isinstance(event, Failed):
+            failure = event
+        elif isinstance(event, Done):
+            if args.json:
+                print(json.dumps(answer_json(event.answer), ensure_ascii=False), file=out)
+            else:
+                print(file=out)
+                print_sources(event.answer, out)
+        elif isinstance(event, Cited):
+            pass  # the terminal shows raw markers; sources are listed at the end
+    if failure is not None:
+        print(f"error: {failure.message}", file=err)
+        return EXIT_MODEL_FAILED
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m rag", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    ask_cmd = commands.add_parser("ask", help="answer a question from the library, with sources")
+    ask_cmd.add_argument("--data-dir", type=Path, default=None, help="library folder (FOOTNOTE_DATA_DIR)")
+    ask_cmd.add_argument("--k", type=int, default=None, help="pieces of evidence to retrieve")
+    ask_cmd.add_argument("--doc", action="append", metavar="DOC_ID", help="only this document (repeatable)")
+    ask_cmd.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    ask_cmd.add_argument("question", nargs="+", metavar="QUESTION")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """Entry point; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return ask(args, out, err)
+    except CliError as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

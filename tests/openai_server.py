@@ -1,0 +1,130 @@
+"""A scripted OpenAI-compatible chat server on 127.0.0.1: real HTTP and server-sent events.
+
+Queue replies, point ChatOpenAI at `server.base_url`, and each POST to /v1/chat/completions
+takes the next reply: a token stream (a number among the deltas pauses that many seconds,
+which is how a stall is scripted) or an HTTP error with an OpenAI-style JSON body.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Stream:
+    """A 200 reply streamed as SSE chunks, one per delta (numbers are pauses in seconds)."""
+
+    deltas: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Error:
+    """An HTTP error reply."""
+
+    status: int
+    message: str = "scripted error"
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def stream(*deltas: Any) -> Stream:
+    """A Stream of these deltas."""
+    return Stream(tuple(deltas))
+
+
+class ScriptedOpenAIServer:
+    """Start with `with ScriptedOpenAIServer() as server:`; queue with push(); read requests."""
+
+    def __init__(self) -> None:
+        self.replies: deque[Stream | Error] = deque()
+        self.requests: list[dict[str, Any]] = []
+        self.closing = threading.Event()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def push(self, *replies: Stream | Error) -> None:
+        """Queue replies for the next requests, in order."""
+        self.replies.extend(replies)
+
+    def __enter__(self) -> ScriptedOpenAIServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.closing.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+
+def _chunk(model: str, delta: dict[str, Any], finish: str | None = None) -> bytes:
+    body = {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    return f"data: {json.dumps(body)}\n\n".encode()
+
+
+def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+            pass
+
+        def do_POST(self) -> None:  # noqa: N802 - stdlib name
+            length = int(self.headers.get("Content-Length") or 0)
+            body = json.loads(self.rfile.read(length) or b"{}")
+            server.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+            if self.path.rstrip("/") != "/v1/chat/completions":
+                return self._error(Error(404, f"no route {self.path}"))
+            reply = server.replies.popleft() if server.replies else Error(500, "no scripted reply left")
+            if isinstance(reply, Error):
+                return self._error(reply)
+            try:
+                self._stream(reply, body.get("model", "scripted"))
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (a stall test): nothing to do
+
+        def _error(self, error: Error) -> None:
+            data = json.dumps({"error": {"message": error.message, "type": "scripted", "code": error.status}})
+            self.send_response(error.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in error.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data.encode())
+
+        def _stream(self, reply: Stream, model: str) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            self.wfile.write(_chunk(model, {"role": "assistant", "content": ""}))
+            for delta in reply.deltas:
+                if isinstance(delta, (int, float)):
+                    self.wfile.flush()
+                    if server.closing.wait(delta):
+                        return
+                    continue
+                self.wfile.write(_chunk(model, {"content": delta}))
+                self.wfile.flush()
+            self.wfile.write(_chunk(model, {}, "stop"))
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+
+    return Handler

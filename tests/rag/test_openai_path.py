@@ -1,0 +1,169 @@
+"""The real ChatOpenAI path (HTTP + SSE) against a scripted OpenAI-compatible server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from ingest.types import PageLocator
+from rag.answer import stream_answer
+from rag.citations import extract_citations
+from rag.models import make_chat_model
+from rag.prompts import SYSTEM_PROMPT
+from rag.retrieve import Retrieval
+from rag.types import Cited, Done, Evidence, Failed, TextDelta
+from settings import load_settings
+from tests.openai_server import Error, ScriptedOpenAIServer, stream
+
+NORMANDY = Evidence("abc1234", "abc1234" + "0" * 57, "d" * 64, "Normans", "normans.pdf",
+                    "Normandy is a region in France. The Normans gave it their name.", 0.9,
+                    (PageLocator(0, "1", 0, 63),))
+ROLLO = Evidence("def5678", "def5678" + "0" * 57, "d" * 64, "Normans", "normans.pdf",
+                 "Rollo swore fealty to King Charles III.", 0.8, (PageLocator(1, "2", 10, 49),))
+RETRIEVAL = Retrieval((NORMANDY, ROLLO), best_dense=0.8, best_coverage=1.0)
+FAST = {"retries": 2, "backoff_s": 0.01, "first_token_timeout_s": 5.0, "stall_timeout_s": 0.5}
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedOpenAIServer]:
+    with ScriptedOpenAIServer() as running:
+        yield running
+
+
+def run(server: ScriptedOpenAIServer, **timing: float) -> list:
+    settings = load_settings(llm_provider="openai", llm_base_url=server.base_url, llm_api_key="sk-test",
+                             llm_model="scripted-model", llm_timeout_s=5.0, llm_max_tokens=123)
+    model, label = make_chat_model(settings)
+    assert label == f"scripted-model at {server.base_url}"
+    return list(stream_answer("Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label,
+                              **{**FAST, **timing}))
+
+
+def text_of(events: list) -> str:
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+def test_a_normal_answer_streams_text_then_one_footnote(server: ScriptedOpenAIServer) -> None:
+    server.push(stream("Normandy ", "is in ", "France ", "[abc1234].", " Rollo swore fealty ", "[def5678]."))
+    events = run(server)
+    done = events[-1]
+    assert isinstance(done, Done)
+    answer = done.answer
+    assert text_of(events) == answer.text == "Normandy is in France [abc1234]. Rollo swore fealty [def5678]."
+    assert [(f.number, f.short_id) for f in answer.footnotes] == [(1, "abc1234"), (2, "def5678")]
+    assert answer.footnotes[0].evidence == NORMANDY
+    assert not answer.unsupported and not answer.interrupted and answer.unresolved == ()
+    assert (answer.metrics.sentences, answer.metrics.cited_sentences, answer.metrics.markers) == (2, 2, 2)
+    request = server.requests[0]["body"]
+    assert request["stream"] is True and request["model"] == "scripted-model"
+    assert request["max_tokens"] == 123  # extra_body: servers behind a base URL ignore the new name
+    assert request["messages"][0]["role"] == "system"
+    assert "Source ID [abc1234]: Normans, page 1" in request["messages"][1]["content"]
+    assert server.requests[0]["headers"]["authorization"] == "Bearer sk-test"
+
+
+def test_an_id_split_across_deltas_is_reported_once_when_complete(server: ScriptedOpenAIServer) -> None:
+    server.push(stream("Normandy is in France [ab", "c12", "34", "]", " and more [abc", "1234]."))
+    events = run(server)
+    cited = [e for e in events if isinstance(e, Cited)]
+    assert [(c.citation.id, c.number, c.evidence is not None) for c in cited] == [
+        ("abc1234", 1, True),
+        ("abc1234", None, False),  # later occurrences are light: id and span only
+    ]
+    text = text_of(events)
+    first = cited[0].citation
+    assert text[first.start : first.end] == "[abc1234]"
+    assert events.index(cited[0]) > 4  # confirmed only after the character following "]"
+    assert len(events[-1].answer.footnotes[0].spans) == 2
+
+
+def test_grouped_and_adjacent_ids_give_one_footnote_each(server: ScriptedOpenAIServer) -> None:
+    server.push(stream("Both [abc1234, def5678]. Again [def5678][abc1234]."))
+    answer = run(server)[-1].answer
+    assert [f.short_id for f in answer.footnotes] == ["abc1234", "def5678"]
+    assert [len(f.spans) for f in answer.footnotes] == [2, 2]
+    assert answer.metrics.markers == 4 and answer.metrics.coverage == 1.0
+
+
+def test_invented_ids_are_unresolved_and_never_carry_evidence(server: ScriptedOpenAIServer) -> None:
+    server.push(stream("Normandy is in France [abc1234]. Paris is its capital [zzz9999]."))
+    events = run(server)
+    cited = {e.citation.id: e for e in events if isinstance(e, Cited)}
+    assert cited["zzz9999"].resolved is False and cited["zzz9999"].evidence is None
+    answer = events[-1].answer
+    assert answer.unresolved == ("zzz9999",) and [f.short_id for f in answer.footnotes] == ["abc1234"]
+    assert answer.metrics.dangling_rate == 0.5 and answer.metrics.coverage == 0.5
+    assert not answer.unsupported
+
+
+def test_only_invented_ids_leave_the_answer_unsupported(server: ScriptedOpenAIServer) -> None:
+    server.push(stream("Normandy is in France [zzz9999]."))
+    answer = run(server)[-1].answer
+    assert answer.unsupported and answer.footnotes == ()
+
+
+def test_an_answer_without_citations_is_unsupported(server: ScriptedOpenAIServer) -> None:
+    server.push(stream("Normandy is ", "in France, ", "I believe."))
+    events = run(server)
+    assert not any(isinstance(e, Cited) for e in events)
+    answer = events[-1].answer
+    assert answer.unsupported and answer.metrics.sentences == 1 and answer.metrics.coverage == 0.0
+
+
+def test_401_fails_at_once_naming_the_key(server: ScriptedOpenAIServer) -> None:
+    server.push(Error(401, "Incorrect API key provided"), stream("never sent"))
+    events = run(server)
+    assert len(events) == 1 and isinstance(events[0], Failed)
+    assert events[0].cause == "auth" and "API key" in events[0].message and not events[0].partial
+    assert len(server.requests) == 1  # not retried
+
+
+def test_429_is_retried_before_the_first_token(server: ScriptedOpenAIServer) -> None:
+    server.push(Error(429, "slow down"), stream("Normandy is in France [abc1234]."))
+    events = run(server)
+    assert not any(isinstance(e, Failed) for e in events)
+    assert events[-1].answer.footnotes[0].short_id == "abc1234"
+    assert len(server.requests) == 2
+
+
+def test_5xx_fails_after_the_retries(server: ScriptedOpenAIServer) -> None:
+    server.push(Error(500, "boom"), Error(502, "bad gateway"), Error(503, "overloaded"))
+    events = run(server, retries=2)
+    assert len(events) == 1 and events[0].cause == "server_error" and "503" in events[0].message
+    assert len(server.requests) == 3
+
+
+def test_a_stall_after_the_first_token_keeps_the_partial_answer(server: ScriptedOpenAIServer) -> None:
+    server.push(stream("Normandy is in France [abc1234]. ", "Rollo", 30.0, " never arrives"))
+    events = run(server, stall_timeout_s=0.5)
+    failed = [e for e in events if isinstance(e, Failed)]
+    assert len(failed) == 1 and failed[0].cause == "stall" and failed[0].partial
+    done = events[-1]
+    assert isinstance(done, Done) and events.index(failed[0]) < len(events) - 1
+    assert done.answer.interrupted and done.answer.text == "Normandy is in France [abc1234]. Rollo"
+    assert done.answer.footnotes[0].short_id == "abc1234" and done.answer.error == failed[0].message
+
+
+def test_silence_before_the_first_token_times_out(server: ScriptedOpenAIServer) -> None:
+    server.push(stream(30.0, "late"))
+    events = run(server, first_token_timeout_s=0.5)
+    assert len(events) == 1 and events[0].cause == "timeout" and not events[0].partial
+
+
+def test_an_unreachable_endpoint_is_named() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = load_settings(llm_provider="openai", llm_base_url=f"http://127.0.0.1:{port}/v1",
+                             llm_api_key="sk-test", llm_timeout_s=2.0)
+    model, label = make_chat_model(settings)
+    events = list(stream_answer("Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label, **FAST))
+    assert len(events) == 1 and events[0].cause == "unreachable"
+    assert f"127.0.0.1:{port}" in events[0].message
+
+
+def test_the_system_prompt_shows_no_real_looking_id() -> None:
+    assert extract_citations(SYSTEM_PROMPT) == []
+    assert "[<source id>]" in SYSTEM_PROMPT
