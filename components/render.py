@@ -147,3 +147,9 @@ def split_passage(text: str, passage: tuple[int, int] | None) -> tuple[str, str,
 def footnote_numbers(answer: Answer) -> Mapping[str, int]:
     """Short id -> footnote number."""
     return {f.short_id: f.number for f in answer.footnotes}
+
+
+def escape_markdown(text: str) -> str:
+    """Untrusted text as markdown that renders literally on one line (for widget labels)."""
+    flat = " ".join(text.split())
+    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", flat)

@@ -26,3 +26,110 @@ def settings() -> Settings:
     except FileNotFoundError:  # no secrets.toml: environment only
         secrets = {}
     return load_settings(**secrets)
+
+
+# --- Chat page (issue 5) -----------------------------------------------------------------
+# The footnote selection is (turn_id, footnote number): the panel always shows that turn's own
+# saved evidence, so a click in an older answer can never show a newer answer's chunk.
+
+SELECTION = "chat_selection"
+DOC_FILTER = "chat_doc_filter"
+TOP_K = "chat_k"
+_DEFAULTS.update({SELECTION: None, DOC_FILTER: []})
+
+
+def selection() -> tuple[str, int] | None:
+    """The selected footnote as (turn_id, number), or None when the panel is closed."""
+    value = st.session_state.get(SELECTION)
+    return (value[0], int(value[1])) if value else None
+
+
+def select(turn_id: str, number: int) -> None:
+    """Open the panel on a footnote of a turn."""
+    st.session_state[SELECTION] = (turn_id, int(number))
+
+
+def clear_selection() -> None:
+    """Close the panel."""
+    st.session_state[SELECTION] = None
+
+
+def answer_key(turn_id: str) -> str:
+    """The widget key of a turn's interactive answer."""
+    return f"answer_{turn_id}"
+
+
+def on_cite(turn_id: str) -> None:
+    """Callback of a turn's answer component: its 'cite' trigger carries the clicked number."""
+    value = st.session_state.get(answer_key(turn_id))
+    number = value.get("cite") if value is not None else None
+    if number is not None:
+        select(turn_id, int(number))
+
+
+def doc_filter() -> list[str]:
+    """Document ids the chat is limited to (empty: all)."""
+    return list(st.session_state.get(DOC_FILTER) or [])
+
+
+def top_k(default: int) -> int:
+    """Pieces of evidence per question, from the sidebar slider."""
+    st.session_state.setdefault(TOP_K, default)
+    return int(st.session_state[TOP_K])
+
+
+# --- Audit page (issue 6) ----------------------------------------------------------------
+# The auditor's place in the list of citations, the filters, and LLM judgements of this session.
+# Verdicts themselves live in SQLite (rag.audit_store), never here.
+
+AUDIT_POS = "audit_pos"
+AUDIT_CONV = "audit_conv"
+AUDIT_DOC = "audit_doc"
+AUDIT_DATES = "audit_dates"
+AUDIT_EXPORT_TURN = "audit_export_turn"
+AUDIT_JUDGEMENTS = "audit_judgements"
+_DEFAULTS.update({AUDIT_POS: 0, AUDIT_JUDGEMENTS: {}})
+
+
+def audit_position(count: int) -> int:
+    """The citation on screen, kept within 0..count-1."""
+    pos = min(max(int(st.session_state.get(AUDIT_POS, 0)), 0), max(count - 1, 0))
+    st.session_state[AUDIT_POS] = pos
+    return pos
+
+
+def audit_step(delta: int, count: int) -> None:
+    """Move to the previous (-1) or next (+1) citation, staying in range."""
+    st.session_state[AUDIT_POS] = min(max(int(st.session_state.get(AUDIT_POS, 0)) + delta, 0), max(count - 1, 0))
+
+
+def audit_restart() -> None:
+    """Back to the first citation (the filters changed)."""
+    st.session_state[AUDIT_POS] = 0
+
+
+def audit_note_key(record_key: tuple[str, int, int]) -> str:
+    """The widget key of the note field of one citation."""
+    turn_id, number, occurrence = record_key
+    return f"audit_note_{turn_id}_{number}_{occurrence}"
+
+
+def audit_note(record_key: tuple[str, int, int]) -> str | None:
+    """What the auditor typed in a citation's note field this session, or None if untouched."""
+    value = st.session_state.get(audit_note_key(record_key))
+    return None if value is None else str(value)
+
+
+def audit_judgement(record_key: tuple[str, int, int]) -> tuple[str, str] | None:
+    """The LLM judge's (verdict, reason) for a citation, asked this session."""
+    found = st.session_state.setdefault(AUDIT_JUDGEMENTS, {}).get("|".join(map(str, record_key)))
+    return (found[0], found[1]) if found else None
+
+
+def set_audit_judgement(record_key: tuple[str, int, int], verdict: str, reason: str) -> None:
+    st.session_state.setdefault(AUDIT_JUDGEMENTS, {})["|".join(map(str, record_key))] = (verdict, reason)
+
+
+def seed_audit_note(record_key: tuple[str, int, int], saved: str) -> None:
+    """Fill a citation's note field with its saved note, unless the auditor is editing it."""
+    st.session_state.setdefault(audit_note_key(record_key), saved)

@@ -1,6 +1,45 @@
-"""Chat page (placeholder until the answering and chat issues land: it never pretends to answer)."""
+"""Chat page: ask, watch the answer stream, click a footnote to open its passage beside the chat."""
 
 import streamlit as st
 
-st.title("Footnote")
-st.info("No documents yet. Answering is not built yet; the Library page will take your PDFs.")
+from components import chat_view, resources, side_panel, state
+from rag.answer import answer_stream
+
+state.init()
+settings = state.settings()
+library = resources.get_library()
+store = resources.get_conversations(str(settings.data_dir))
+chat_model, provider = resources.get_chat_model(settings)
+
+documents = library.documents()
+conv_id = chat_view.current_conversation(store)
+chat_view.show_sidebar(store, documents, provider, settings.retrieval_k)
+turns = store.turns(conv_id) if conv_id else []
+prompt = st.chat_input("Ask about your documents", disabled=not documents)
+
+picked = side_panel.selected_footnote({t.turn_id: t for t in turns})
+chat_col, panel_col = st.columns([3, 2], gap="medium") if picked else (st.container(), None)
+
+with chat_col:
+    if not documents:
+        st.info("The library is empty: add PDFs first, then ask about them here.", icon=":material/info:")
+        st.page_link("pages/library.py", label="Open the Library", icon=":material/library_books:")
+    elif not turns and not prompt:
+        st.caption(f"Ask a question about your {len(documents)} document(s). Answering with: {provider}.")
+    chat_view.show_history(turns, state.selection())
+    if prompt and documents:
+        if conv_id is None:
+            conv_id = store.create()
+            st.query_params[chat_view.CONV_PARAM] = conv_id
+        chat_view.stream_answer(
+            prompt,
+            lambda: answer_stream(prompt, library=library, chat_model=chat_model, provider_label=provider,
+                                  k=state.top_k(settings.retrieval_k), history=[t.answer for t in turns],
+                                  doc_ids=state.doc_filter() or None),
+            lambda answer: store.add_turn(conv_id, answer),
+            provider,
+        )
+
+if panel_col is not None and picked is not None:
+    with panel_col:
+        side_panel.show_panel(*picked, resources.page_picture(library))

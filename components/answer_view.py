@@ -1,0 +1,79 @@
+"""The interactive answer: a Custom Components v2 element showing sanitised answer HTML whose
+footnote buttons report the clicked number back to Python as a one-shot 'cite' trigger."""
+
+from __future__ import annotations
+
+import functools
+
+import streamlit as st
+
+from components import state
+from components.render import render_answer_html
+from rag.types import Answer
+
+# Static and trusted: per-answer content arrives through `data`, already sanitised.
+_HTML = '<div class="fn-answer"></div>'
+
+_CSS = """
+.fn-answer { font-family: "Source Sans Pro", "Source Sans 3", sans-serif; font-size: 1rem;
+  line-height: 1.6; color: rgb(49, 51, 63); }
+.fn-answer p { margin: 0 0 0.6em 0; }
+.fn-answer p:last-child { margin-bottom: 0; }
+.fn-answer code { background: rgba(151, 166, 195, 0.15); padding: 0.1em 0.25em; border-radius: 0.25rem; }
+.fn-answer pre { background: rgba(151, 166, 195, 0.15); padding: 0.6em; overflow-x: auto; }
+.fn-ref { display: inline-block; min-width: 1.35em; height: 1.35em; margin: 0 0.1em; padding: 0 0.3em;
+  font-size: 0.72em; font-weight: 600; line-height: 1.35em; vertical-align: super; text-align: center;
+  color: #1c4ed8; background: #e0e9ff; border: 1px solid #b6c8f7; border-radius: 0.7em; cursor: pointer; }
+.fn-ref:hover, .fn-ref:focus-visible { background: #1c4ed8; color: #fff; outline: none; }
+.fn-ref.fn-active { background: #1c4ed8; color: #fff; border-color: #1c4ed8; }
+.fn-unresolved { font-size: 0.72em; vertical-align: super; color: #a23b00; background: #fff1e6;
+  border: 1px dashed #e08a4b; border-radius: 0.3em; padding: 0 0.25em; text-decoration: line-through; }
+"""
+
+_JS = """
+export default function ({ data, parentElement, setTriggerValue }) {
+  const root = parentElement.querySelector(".fn-answer");
+  if (!root) return;
+  const html = (data && data.html) || "";
+  if (root.dataset.html !== html) {
+    root.innerHTML = html;  // sanitised server side (allow-list, no event attributes)
+    root.dataset.html = html;
+  }
+  const active = data ? data.active : null;
+  root.querySelectorAll("button.fn-ref").forEach((b) => {
+    b.classList.toggle("fn-active", active !== null && b.dataset.n === String(active));
+  });
+  const onClick = (event) => {
+    const button = event.target.closest("button.fn-ref");
+    if (button) {
+      event.preventDefault();
+      setTriggerValue("cite", Number(button.dataset.n));
+      return;
+    }
+    const link = event.target.closest("a[href]");
+    if (link) {
+      event.preventDefault();
+      window.open(link.href, "_blank", "noopener,noreferrer");
+    }
+  };
+  root.addEventListener("click", onClick);
+  return () => root.removeEventListener("click", onClick);
+}
+"""
+
+_mount = st.components.v2.component("footnote_answer", html=_HTML, css=_CSS, js=_JS, isolate_styles=True)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _html_for(turn_id: str, answer_text: str, _answer: Answer) -> str:
+    """Rendered once per turn: a saved answer never changes."""
+    return render_answer_html(_answer)
+
+
+def show_answer(turn_id: str, answer: Answer, active: int | None = None) -> None:
+    """Mount a saved turn's interactive answer; a footnote click selects (turn_id, number)."""
+    _mount(
+        key=state.answer_key(turn_id),
+        data={"html": _html_for(turn_id, answer.text, answer), "active": active},
+        on_cite_change=functools.partial(state.on_cite, turn_id),
+    )

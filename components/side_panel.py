@@ -1,0 +1,84 @@
+"""The source side panel: the selected footnote's saved evidence, its page picture(s) with the
+chunk highlighted, and previous / next / close controls. All untrusted text goes through st.text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import streamlit as st
+
+from components import state
+from components.render import cited_passage, split_passage
+from rag.types import Answer, Footnote, Turn
+
+PANEL_HEIGHT = 760
+
+# (doc_id, page_index, char_start, char_end) -> PNG bytes, or None when the document is gone.
+PictureFn = Callable[[str, int, int, int], bytes | None]
+
+
+def selected_footnote(turns: Mapping[str, Turn]) -> tuple[Turn, Footnote] | None:
+    """The selection if it points at a footnote of a turn on screen; a stale selection is cleared."""
+    chosen = state.selection()
+    if chosen is None:
+        return None
+    turn_id, number = chosen
+    turn = turns.get(turn_id)
+    if turn is not None and 1 <= number <= len(turn.answer.footnotes):
+        return turn, turn.answer.footnotes[number - 1]
+    state.clear_selection()
+    return None
+
+
+def _step(turn_id: str, number: int) -> None:
+    state.select(turn_id, number)
+
+
+def _controls(turn: Turn, footnote: Footnote) -> None:
+    count = len(turn.answer.footnotes)
+    head, prev_col, next_col, close_col = st.columns([5, 1, 1, 1], vertical_alignment="center")
+    head.markdown(f"**Source {footnote.number}** of {count}")
+    prev_col.button(":material/chevron_left:", key="panel_prev", help="Previous footnote",
+                    disabled=footnote.number <= 1, on_click=_step, args=(turn.turn_id, footnote.number - 1))
+    next_col.button(":material/chevron_right:", key="panel_next", help="Next footnote",
+                    disabled=footnote.number >= count, on_click=_step, args=(turn.turn_id, footnote.number + 1))
+    close_col.button(":material/close:", key="panel_close", help="Close", on_click=state.clear_selection)
+
+
+def _chunk_text(answer: Answer, footnote: Footnote) -> None:
+    before, inside, after = split_passage(footnote.evidence.text, cited_passage(answer, footnote))
+    if before.strip():
+        st.text(before.strip())
+    if inside:
+        with st.container(key="cited_passage"):
+            st.text(inside.strip())
+    if after.strip():
+        st.text(after.strip())
+
+
+def _pages(footnote: Footnote, picture: PictureFn) -> None:
+    ev = footnote.evidence
+    for loc in ev.locators:
+        png = picture(ev.doc_id, loc.page_index, loc.char_start, loc.char_end)
+        if png is None:
+            st.warning("This document is no longer in the library, so its page cannot be drawn. "
+                       "The passage above is the text saved with this answer.", icon=":material/hide_image:")
+            return
+        st.text(f"Page {loc.page_label} (index {loc.page_index})")
+        st.image(png, width="stretch")
+
+
+def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn) -> None:
+    """Draw the panel for one footnote of one turn, from that turn's saved evidence snapshot."""
+    ev = footnote.evidence
+    with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
+        _controls(turn, footnote)
+        with st.container(key="panel_title"):
+            st.text(ev.title or ev.file_name)
+        pages = ev.page_label if ev.page_index == ev.page_end_index else f"{ev.page_label}-{ev.page_end_label}"
+        index = str(ev.page_index) if ev.page_index == ev.page_end_index else f"{ev.page_index}-{ev.page_end_index}"
+        st.text(f"Page {pages} (index {index}) · id {ev.short_id} · score {ev.score:.3f}")
+        with st.container(key="panel_chunk"):
+            _chunk_text(turn.answer, footnote)
+        with st.container(key="panel_pages"):
+            _pages(footnote, picture)

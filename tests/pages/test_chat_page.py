@@ -1,0 +1,144 @@
+"""The chat page in AppTest: ask, saved turns, history without the model, the panel, reloads."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from components import resources, state
+from rag.conversations import ConversationStore
+from settings import load_settings
+from tests.pages.conftest import ROOT, build_library
+
+TIMEOUT = 60
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _model():  # noqa: ANN202 - the ScriptedChatModel the page uses (same process, same cache)
+    model, _label = resources.get_chat_model(load_settings())
+    return model
+
+
+def _short_id(data_dir: Path, phrase: str) -> str:
+    """The short id of the chunk holding phrase (few chunks: 7-character prefixes are unique)."""
+    library = build_library(data_dir, [])
+    return next(c.chunk_id[:7] for c in library.chunks() if phrase in c.text)
+
+
+def _ask(at: AppTest, question: str) -> AppTest:
+    at.chat_input[0].set_value(question).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _payloads(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.json) for el in at.get("bidi_component")]
+
+
+def _script_two_sources(data_dir: Path) -> tuple[str, str]:
+    water, ice = _short_id(data_dir, "Water boils"), _short_id(data_dir, "Ice melts")
+    _model().replies.append(
+        f"Water boils at one hundred degrees Celsius at sea level [{water}]. "
+        f"Salt lowers the freezing point [{ice}, zzzz999]. Again [{water}]."
+    )
+    return water, ice
+
+
+def test_ask_saves_the_turn_and_renders_buttons_for_resolved_ids(app_env: Path) -> None:
+    at = _app()
+    water, ice = _script_two_sources(app_env)
+    _ask(at, "When does water boil?")
+    [payload] = _payloads(at)
+    html = payload["html"]
+    assert re.findall(r'class="fn-ref" data-n="(\d)"', html) == ["1", "2", "1"]
+    assert '<span class="fn-unresolved" title="unresolved citation">zzzz999?</span>' in html
+    assert water not in html and ice not in html
+    conv = at.query_params["conv"][0] if isinstance(at.query_params["conv"], list) else at.query_params["conv"]
+    [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(conv)
+    assert [f.short_id for f in turn.answer.footnotes] == [water, ice]
+    assert turn.answer.unresolved == ("zzzz999",)
+    sources = [t.value for t in at.text if t.value.startswith("[1]")]
+    assert sources == ["[1] Water facts · p. 1\n[2] Water facts · p. 2"]
+    assert any("1 unresolved citation" in m.value for m in at.markdown)
+
+
+def test_reruns_render_history_without_calling_the_model(app_env: Path) -> None:
+    at = _app()
+    _script_two_sources(app_env)
+    _ask(at, "When does water boil?")
+    calls = len(_model().calls)
+    at.run()
+    at.run()
+    assert len(_model().calls) == calls
+    assert len(_payloads(at)) == 1 and [m.value for m in at.chat_message[0].text] == ["When does water boil?"]
+
+
+def test_panel_shows_the_selected_turns_own_evidence(app_env: Path) -> None:
+    at = _app()
+    water, ice = _script_two_sources(app_env)
+    _ask(at, "When does water boil?")
+    _model().replies.append(f"Only ice here [{ice}].")
+    _ask(at, "When does ice melt?")
+    store = ConversationStore(app_env / resources.CONVERSATIONS_FILE)
+    first, second = store.turns(store.list_recent()[0].conv_id)
+    at.session_state[state.SELECTION] = (first.turn_id, 2)
+    at.run()
+    assert not at.exception, at.exception
+    texts = [t.value for t in at.text]
+    assert any(t.startswith("Ice melts at zero degrees Celsius") or "Ice melts" in t for t in texts)
+    assert f"id {ice}" in " ".join(texts) and "Water facts" in texts
+    assert len(at.image) >= 1
+    # Select footnote 1 of the second answer: its evidence is the ice chunk, not the first turn's water.
+    at.session_state[state.SELECTION] = (second.turn_id, 1)
+    at.run()
+    assert f"id {ice}" in " ".join(t.value for t in at.text)
+    at.button(key="panel_close").click().run()
+    assert at.session_state[state.SELECTION] is None
+    assert not any(t.value.startswith("Page ") for t in at.text)
+
+
+def test_reload_via_conv_query_param_restores_the_chat(app_env: Path) -> None:
+    at = _app()
+    _script_two_sources(app_env)
+    _ask(at, "When does water boil?")
+    conv = at.query_params["conv"]
+    conv = conv[0] if isinstance(conv, list) else conv
+    calls = len(_model().calls)
+    fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    fresh.query_params["conv"] = conv
+    fresh.run()
+    assert not fresh.exception
+    assert len(_payloads(fresh)) == 1 and "fn-ref" in _payloads(fresh)[0]["html"]
+    assert len(_model().calls) == calls
+
+
+def test_empty_library_says_so_and_links_to_the_library(tmp_path: Path, app_env: Path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("FOOTNOTE_DATA_DIR", str(tmp_path / "empty"))
+    at = _app()
+    assert any("library is empty" in i.value for i in at.info)
+    assert at.chat_input[0].disabled
+
+
+def test_model_failure_is_shown_and_the_chat_survives(app_env: Path) -> None:
+    at = _app()
+    _model().replies.append(RuntimeError("endpoint exploded"))
+    _ask(at, "When does water boil?")
+    errors = " ".join(e.value for e in at.error)
+    assert "endpoint exploded" in errors
+    _model().replies.append("Fine now.")
+    _ask(at, "When does ice melt?")
+    assert not at.exception
+    # The failed question stays in the history with its cause; the next answer rendered normally.
+    assert [m.value for m in at.text if m.value.startswith("When does")] == [
+        "When does water boil?", "When does ice melt?"]
+    assert "endpoint exploded" in " ".join(e.value for e in at.error)
+    assert len(_payloads(at)) == 1
