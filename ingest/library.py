@@ -132,7 +132,7 @@ class Library:
             return store.pages(conn, doc_id)
 
     def pdf_bytes(self, doc_id: str) -> bytes:
-        """The original PDF, for rendering pages."""
+        """The PDF for rendering pages (the original; decrypted when it needed a password)."""
         return (self.files_dir / f"{doc_id}.pdf").read_bytes()
 
     def chunks(self, doc_ids: Sequence[str] | None = None) -> list[Chunk]:
@@ -201,7 +201,7 @@ class Library:
             if found is not None and found[1] == store.READY:
                 return _skipped(found[0])
             self._verify_settings(conn, matrix.shape[1])
-            self._commit_new(conn, doc, read.pages, chunks, matrix, data, report)
+            self._commit_new(conn, doc, read.pages, chunks, matrix, read.unlocked or data, report)
         return IngestResult("ok", doc, len(chunks), read.warnings)
 
     def delete(self, doc_id: str) -> bool:

@@ -38,6 +38,9 @@ class ReadDocument:
     title: str
     pages: list[Page]
     warnings: tuple[str, ...] = field(default=())
+    # For a file that needed a password: the same PDF without encryption (same text and char
+    # indexes), stored so pages can be rendered later without asking for the password again.
+    unlocked: bytes | None = None
 
 
 def read_pdf(
@@ -55,10 +58,11 @@ def read_pdf(
     if max_pages is not None and len(labels) > max_pages:
         raise TooLarge(file_name, f"{len(labels)} pages, the limit is {max_pages}")
     title = _title(reader) or file_name
-    pages, warnings = _extract_pages(data, file_name, password, labels)
+    needs_password = bool(password) and reader.is_encrypted
+    pages, warnings, unlocked = _extract_pages(data, file_name, password if needs_password else None, labels)
     if not any(p.text.strip() for p in pages):
         raise NoTextLayer(file_name)
-    return ReadDocument(title=title, pages=pages, warnings=tuple(warnings))
+    return ReadDocument(title=title, pages=pages, warnings=tuple(warnings), unlocked=unlocked)
 
 
 def _check_bytes(data: bytes, file_name: str, max_bytes: int | None) -> None:
@@ -114,7 +118,7 @@ def _title(reader: PdfReader) -> str:
 
 def _extract_pages(
     data: bytes, file_name: str, password: str | None, labels: list[str]
-) -> tuple[list[Page], list[str]]:
+) -> tuple[list[Page], list[str], bytes | None]:
     try:
         pdf = pdfium.PdfDocument(data, password=password)
     except pdfium.PdfiumError as exc:
@@ -134,9 +138,16 @@ def _extract_pages(
             if _looks_garbled(text):
                 garbled.append(label)
             pages.append(Page(index=index, label=label, text=text))
+        unlocked = _without_security(pdf) if password else None
     finally:
         pdf.close()
-    return pages, _summarise(pages, damaged, garbled)
+    return pages, _summarise(pages, damaged, garbled), unlocked
+
+
+def _without_security(pdf: pdfium.PdfDocument) -> bytes:
+    out = io.BytesIO()
+    pdf.save(out, flags=pdfium_c.FPDF_REMOVE_SECURITY)
+    return out.getvalue()
 
 
 def page_text(pdf: pdfium.PdfDocument, index: int) -> str:

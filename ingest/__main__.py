@@ -1,0 +1,145 @@
+"""Command line: ``python -m ingest [--data-dir DIR] [--password PW] [--json] PATH...``
+
+One line per file (ok / skipped / error), or one JSON object per file with ``--json``.
+Exit status: 0 when every file was added or already present, 1 when any failed, 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from ingest.errors import IngestError
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """Command-line arguments (argparse exits with status 2 on usage errors)."""
+    parser = argparse.ArgumentParser(prog="python -m ingest", description="Add PDFs to the Footnote library.")
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="PDF files or folders (searched recursively)")
+    parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
+    parser.add_argument("--password", help="password for password-protected PDFs")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per file")
+    parser.add_argument("--reindex", action="store_true",
+                        help="re-chunk and re-embed every document with the current settings first")
+    args = parser.parse_args(argv)
+    if not args.paths and not args.reindex:
+        parser.error("give at least one PATH (or --reindex)")
+    return args
+
+
+def find_pdfs(paths: list[Path]) -> Iterator[Path]:
+    """Files as given (any extension), and *.pdf inside folders, recursively and sorted."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf")
+        else:
+            yield path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit status."""
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.ERROR, format="%(message)s")
+    from ingest.library import Library  # imported after argument checks: --help stays fast
+
+    library = _open_library(Library, args)
+    if library is None:
+        return 1
+    failed = 0
+    for path in find_pdfs(args.paths):
+        record = _ingest_one(library, path, args.password)
+        failed += record["status"] == "error"
+        _print(record, args.json)
+    return 1 if failed else 0
+
+
+def _open_library(library_cls: type, args: argparse.Namespace):
+    from ingest.embeddings import make_embeddings
+    from settings import load_settings
+
+    settings = load_settings(data_dir=args.data_dir)
+    embeddings, name = make_embeddings(settings)
+    options = dict(embedding_name=name, chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap,
+                   max_file_mb=settings.max_file_mb, max_pages=settings.max_pages,
+                   batch_size=settings.embed_batch_size)
+    try:
+        if args.reindex:
+            library = library_cls.rebuild(settings.data_dir, embeddings, **options)
+            print(f"re-indexed {library.chunk_count()} chunks in {settings.data_dir}", file=sys.stderr)
+        else:
+            library = library_cls.open(settings.data_dir, embeddings, **options)
+    except IngestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+    for line in library.open_report:
+        print(f"note: {line}", file=sys.stderr)
+    return library
+
+
+def _ingest_one(library, path: Path, password: str | None) -> dict:
+    record = {"file": str(path), "status": "error", "doc_id": None, "pages": None, "chunks": None, "error": None}
+    try:
+        data = path.read_bytes()
+        with _progress_bar(path.name) as report:
+            result = library.add_pdf(data, path.name, password=password, progress=report)
+    except IngestError as exc:
+        record["error"] = exc.message
+        return record
+    except OSError as exc:
+        record["error"] = f"{path.name}: cannot be read ({exc.strerror or exc})"
+        return record
+    doc = result.doc
+    record.update(status=result.status, doc_id=doc.doc_id, pages=doc.pages, chunks=result.chunks,
+                  warnings=list(result.warnings))
+    return record
+
+
+class _progress_bar:
+    """A tqdm bar over the embedding stage, only when stderr is a terminal."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.bar = name, None
+
+    def __enter__(self):
+        if not sys.stderr.isatty():
+            return None
+        return self._report
+
+    def _report(self, progress) -> None:
+        from tqdm import tqdm
+
+        if self.bar is None:
+            self.bar = tqdm(total=progress.total or 1, desc=self.name[:30], unit="chunk", leave=False)
+        self.bar.set_postfix_str(progress.stage)
+        if progress.stage == "embed":
+            self.bar.total = progress.total or 1
+            self.bar.n = progress.done
+            self.bar.refresh()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _print(record: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(record, ensure_ascii=False), flush=True)
+        return
+    status = record["status"]
+    if status == "error":
+        detail = record["error"]
+    elif status == "skipped":
+        detail = "already in the library"
+    else:
+        detail = f"{record['pages']} pages, {record['chunks']} chunks"
+        if record.get("warnings"):
+            detail += "; " + "; ".join(record["warnings"])
+    print(f"{status:<8} {record['file']}  ({detail})", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
