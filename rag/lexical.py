@@ -28,7 +28,11 @@ STOPWORDS = frozenset(
 
 def stem(word: str) -> str:
     """A deliberately small suffix stripper, enough to match plurals and simple verb forms."""
-    for suffix in ("ing", "ed", "es", "s"):
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word

@@ -1,0 +1,124 @@
+"""answer_stream over a real library with the scripted and extractive models; answer metrics."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.library import Library
+from ingest.types import PageLocator
+from rag.answer import answer_stream, build_answer, retrieval_query
+from rag.citations import citation_spans, resolve
+from rag.extractive import ExtractiveChatModel
+from rag.metrics import measure
+from rag.prompts import NOT_IN_DOCUMENTS
+from rag.scripted import ScriptedChatModel
+from rag.types import Answer, Cited, Done, Evidence, Failed, TextDelta
+
+
+class StatusError(Exception):
+    """Stands in for an SDK error that carries an HTTP status."""
+
+    def __init__(self, status_code: int) -> None:
+        super().__init__(f"HTTP {status_code}")
+        self.status_code = status_code
+
+
+FAST = {"backoff_s": 0.01, "first_token_timeout_s": 5.0, "stall_timeout_s": 5.0}
+
+
+def ask(library: Library, question: str, model, **options) -> list:
+    return list(answer_stream(question, library=library, chat_model=model, provider_label="test", k=3,
+                              **{**FAST, **options}))
+
+
+def test_an_unrelated_question_never_reaches_the_model(hash_library: Library) -> None:
+    model = ScriptedChatModel()
+    events = ask(hash_library, "Which violinist played Paganini caprices?", model, min_dense=0.99)
+    assert model.calls == []
+    assert [type(e) for e in events] == [TextDelta, Done]
+    answer = events[-1].answer
+    assert answer.unsupported and answer.text == NOT_IN_DOCUMENTS and answer.footnotes == ()
+
+
+def test_a_cited_answer_carries_evidence_on_the_first_citation_only(hash_library: Library) -> None:
+    model = ScriptedChatModel()  # with nothing queued it quotes the first source and cites it
+    events = ask(hash_library, "When was the greenhouse built?", model)
+    cited = [e for e in events if isinstance(e, Cited)]
+    assert len(cited) == 1 and cited[0].resolved and cited[0].number == 1
+    answer = events[-1].answer
+    assert not answer.unsupported and answer.provider == "test"
+    assert cited[0].evidence == answer.footnotes[0].evidence == answer.evidence[0]
+    assert answer.uncited == answer.evidence[1:]
+    assert "Source ID [" in model.calls[0][1].content
+
+
+def test_the_extractive_model_answers_end_to_end_with_the_right_page(hash_library: Library) -> None:
+    answer = ask(hash_library, "When was the greenhouse built?", ExtractiveChatModel())[-1].answer
+    assert "1987" in answer.text and answer.metrics.coverage == 1.0
+    assert [f.evidence.page_label for f in answer.footnotes] == ["3"]
+
+
+def test_follow_ups_see_the_recent_turns(hash_library: Library) -> None:
+    earlier = Answer("When was the greenhouse built?", "In 1987 [aaaa111].", (), (), ())
+    assert retrieval_query("And why?", [earlier]) == "When was the greenhouse built? And why?"
+    assert retrieval_query("What do diesel engines power?", [earlier]) == "What do diesel engines power?"
+    model = ScriptedChatModel()
+    ask(hash_library, "What was it built from?", model, history=[earlier])
+    prompt = model.calls[0][1].content
+    assert "User: When was the greenhouse built?" in prompt and prompt.rstrip().endswith("What was it built from?")
+
+
+def test_rate_limits_are_retried_before_the_first_token(hash_library: Library) -> None:
+    model = ScriptedChatModel(replies=[StatusError(429), StatusError(503)])
+    events = ask(hash_library, "When was the greenhouse built?", model, retries=2)
+    assert len(model.calls) == 3 and isinstance(events[-1], Done) and not events[-1].answer.unsupported
+
+
+def test_other_errors_are_not_retried(hash_library: Library) -> None:
+    model = ScriptedChatModel(replies=[StatusError(404)])
+    events = ask(hash_library, "When was the greenhouse built?", model, retries=2)
+    assert len(model.calls) == 1 and len(events) == 1
+    assert events[0].cause == "http_error" and "404" in events[0].message
+
+
+def test_a_failure_mid_answer_keeps_the_partial_text(hash_library: Library) -> None:
+    model = ScriptedChatModel(replies=[["Built ", "in 1987 ", StatusError(500), "never"]])
+    events = ask(hash_library, "When was the greenhouse built?", model, retries=2)
+    assert len(model.calls) == 1  # no retry once text has arrived
+    failed = [e for e in events if isinstance(e, Failed)]
+    assert failed[0].partial and failed[0].cause == "server_error"
+    answer = events[-1].answer
+    assert answer.interrupted and answer.text == "Built in 1987 " and answer.unsupported
+
+
+def test_unknown_options_are_refused(hash_library: Library) -> None:
+    with pytest.raises(TypeError, match="stall_timeout"):
+        ask(hash_library, "When was the greenhouse built?", ScriptedChatModel(), stall_timeout=1)
+
+
+EVIDENCE = (Evidence("abc1234", "abc1234" + "0" * 57, "d" * 64, "T", "t.pdf", "x", 1.0,
+                     (PageLocator(0, "1", 0, 1),)),)
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences", "cited", "markers", "unresolved"),
+    [
+        ("One [abc1234]. Two.", 2, 1, 1, 0),
+        ("One. [abc1234] Two. [abc1234]", 2, 2, 2, 0),  # a marker after the full stop belongs to it
+        ("One [zzz9999]. Two [abc1234].", 2, 1, 2, 1),
+        ("- one [abc1234]\n- two [abc1234, zzz9999]\n", 2, 2, 3, 1),
+        ("Pi is 3.14 [abc1234]! Really?", 2, 1, 1, 0),
+        ("[abc1234]", 0, 0, 1, 0),
+        ("", 0, 0, 0, 0),
+    ],
+)
+def test_metrics_count_sentences_and_markers(text: str, sentences: int, cited: int, markers: int,
+                                             unresolved: int) -> None:
+    metrics = measure(text, resolve(citation_spans(text), EVIDENCE))
+    assert (metrics.sentences, metrics.cited_sentences, metrics.markers, metrics.unresolved_markers) == (
+        sentences, cited, markers, unresolved)
+
+
+def test_build_answer_marks_answers_without_valid_citations_unsupported() -> None:
+    assert build_answer("q", "Fine [abc1234].", EVIDENCE, provider="p").unsupported is False
+    assert build_answer("q", "Fine [zzz9999].", EVIDENCE, provider="p").unsupported is True

@@ -1,0 +1,100 @@
+"""Hybrid retrieval on small real PDFs in a real library (SQLite + FAISS)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest.chunking import chunk_pages, locator_text
+from ingest.embeddings import LocalEmbeddings
+from ingest.library import Library
+from ingest.types import Chunk, Page, PageLocator
+from rag.lexical import LexicalCache, LexicalIndex, stem, tokenize
+from rag.retrieve import fuse, retrieve, search_evidence, select
+from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
+
+
+def chunk(cid: str, text: str = "text", doc: str = "d", ordinal: int = 0) -> Chunk:
+    return Chunk(cid * 8, doc, ordinal, text, (PageLocator(0, "1", 0, len(text)),))
+
+
+def test_fuse_adds_reciprocal_ranks_across_rankings() -> None:
+    a, b, c = chunk("a"), chunk("b"), chunk("c")
+    fused = fuse([[a, b], [b, c]], rrf_k=60)
+    assert [x.chunk_id[0] for x, _ in fused] == ["b", "a", "c"]
+    assert fused[0][1] == 1 / 62 + 1 / 61
+
+
+def test_select_merges_overlapping_neighbours_into_one_passage() -> None:
+    pages = [Page(0, "i", "Alpha beta gamma delta. " * 20), Page(1, "ii", "Epsilon zeta eta theta. " * 20)]
+    chunks = chunk_pages("d" * 64, pages, chunk_size=200, chunk_overlap=60)
+    second, third = chunks[1], chunks[2]
+    merged = select([(third, 0.5), (second, 0.4), (chunks[5], 0.3)], k=2)
+    assert len(merged) == 2
+    joined, _score = merged[0]
+    assert joined.chunk_id == third.chunk_id  # under the best-ranked member's id
+    assert joined.locators[0].char_start == second.locators[0].char_start
+    assert joined.locators[-1].char_end == third.locators[-1].char_end
+    assert joined.text == locator_text(pages, joined.locators)  # still exactly the page text
+    assert merged[1][0] == chunks[5]
+
+
+def test_select_drops_duplicate_text_and_keeps_k() -> None:
+    a, twin, b, c = chunk("a", "same words"), chunk("t", "Same  words", doc="e"), chunk("b", "x"), chunk("c", "y")
+    assert [x.chunk_id[0] for x, _ in select([(a, 3), (twin, 2), (b, 1), (c, 0.5)], k=2)] == ["a", "b"]
+
+
+def test_tokenize_drops_stopwords_and_matches_simple_forms() -> None:
+    assert tokenize("The gardeners were watering tomatoes") == ["gardener", "water", "tomatoe"]
+    assert stem("cities") == "city" and stem("glass") == "glass"
+    assert tokenize("recog\u00adnition") == ["recognition"]
+
+
+def test_a_keyword_finds_its_page_with_locators(hash_library: Library) -> None:
+    found = retrieve(hash_library, "When was the greenhouse built?", k=2)
+    best = found[0]
+    assert "1987" in best.text and best.title == "Garden guide" and best.file_name == "garden.pdf"
+    assert best.page_index == 2 and best.page_label == "3"
+    page_text = hash_library.pages(best.doc_id)[2].text
+    assert page_text[best.char_start : best.char_end] in best.text
+    assert len({e.short_id for e in found}) == len(found) == 2
+    assert all(e.chunk_id.startswith(e.short_id) for e in found)
+
+
+def test_the_document_filter_keeps_other_documents_out(hash_library: Library) -> None:
+    engines = next(d.doc_id for d in hash_library.documents() if d.file_name == "engines.pdf")
+    found = retrieve(hash_library, "When was the greenhouse built?", k=5, doc_ids=[engines])
+    assert found and {e.doc_id for e in found} == {engines}
+
+
+def test_relevance_signal_separates_related_from_unrelated(hash_library: Library) -> None:
+    related = search_evidence(hash_library, "When must a compost heap be turned?", k=3)
+    unrelated = search_evidence(hash_library, "Which violinist played Paganini caprices?", k=3)
+    assert related.best_coverage == 1.0 and unrelated.best_coverage == 0.0
+    assert related.is_relevant(0.9, 0.5) and not unrelated.is_relevant(0.9, 0.5)
+
+
+def test_the_lexical_index_follows_adds_and_deletes(tmp_path: Path) -> None:
+    library = open_hash_library(tmp_path / "lib")
+    cache = LexicalCache()
+    assert search_evidence(library, "compost heap", k=3, lexical=cache).evidence == ()
+    garden = library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf").doc
+    library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
+    assert cache.get(library).search("compost heap", 3)[0][0].doc_id == garden.doc_id
+    library.delete(garden.doc_id)
+    assert all(c.doc_id != garden.doc_id for c, _ in cache.get(library).search("compost heap", 3))
+    assert all(e.doc_id != garden.doc_id for e in retrieve(library, "compost heap", k=3))
+
+
+def test_lexical_index_on_an_empty_library_finds_nothing() -> None:
+    assert LexicalIndex([]).search("anything", 3) == []
+
+
+def test_dense_half_finds_a_paraphrase_with_local_embeddings(tmp_path: Path) -> None:
+    library = Library.open(tmp_path / "lib", LocalEmbeddings(), embedding_name="local-test",
+                           chunk_size=200, chunk_overlap=0)
+    library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
+    library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
+    # No content word shared with the passage: only the dense half can find it.
+    found = search_evidence(library, "motors firing gasoil through pressure", k=1)
+    assert "Diesel" in found.evidence[0].text
+    assert found.best_dense > 0.3
