@@ -1,0 +1,97 @@
+"""`python -m rag ask` end to end in a subprocess, on a real library; model choice from settings."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rag.extractive import ExtractiveChatModel
+from rag.models import make_chat_model
+from rag.scripted import ScriptedChatModel
+from settings import load_settings
+from tests.openai_server import Error, ScriptedOpenAIServer
+from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
+
+ROOT = Path(__file__).resolve().parents[2]
+FOOTNOTE_KEYS = {"n", "short_id", "doc_id", "file", "title", "page_index", "page_label", "page_end_index",
+                 "char_start", "char_end", "text", "score"}
+
+
+def run_cli(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
+    environ.update(FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400", FOOTNOTE_CHUNK_OVERLAP="60",
+                   **env)
+    return subprocess.run([sys.executable, "-m", "rag", "ask", "--data-dir", str(data_dir), *args],
+                          cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "lib"
+    library = open_hash_library(path)
+    library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
+    library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
+    return path
+
+
+def test_json_answer_has_the_documented_keys(data_dir: Path) -> None:
+    done = run_cli(data_dir, "--json", "--k", "2", "When was the greenhouse built?")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert set(data) == {"answer", "unsupported", "footnotes", "unresolved", "retrieved", "metrics"}
+    assert "1987" in data["answer"] and data["unsupported"] is False and data["unresolved"] == []
+    footnote = data["footnotes"][0]
+    assert set(footnote) == FOOTNOTE_KEYS
+    assert (footnote["n"], footnote["file"], footnote["page_index"], footnote["page_label"]) == (
+        1, "garden.pdf", 2, "3")
+    assert f"[{footnote['short_id']}]" in data["answer"]
+    assert len(data["retrieved"]) == 2 and data["metrics"]["coverage"] == 1.0
+
+
+def test_terminal_answer_then_numbered_sources(data_dir: Path) -> None:
+    done = run_cli(data_dir, "When was the greenhouse built?")
+    assert done.returncode == 0, done.stderr
+    assert "1987" in done.stdout and "Sources:" in done.stdout
+    assert "[1] Garden guide (garden.pdf), page 3" in done.stdout
+    assert "offline extractive mode" in done.stderr
+
+
+def test_the_document_filter_takes_an_id_prefix(data_dir: Path) -> None:
+    library = open_hash_library(data_dir)
+    engines = next(d.doc_id for d in library.documents() if d.file_name == "engines.pdf")
+    done = run_cli(data_dir, "--json", "--doc", engines[:12], "When was the greenhouse built?")
+    data = json.loads(done.stdout)
+    assert {e["doc_id"] for e in data["retrieved"]} == {engines}
+    assert data["unsupported"] is True
+    bad = run_cli(data_dir, "--doc", "ffffffffff", "When?")
+    assert bad.returncode == 2 and "--doc ffffffffff matches no document" in bad.stderr
+
+
+def test_an_empty_library_is_a_clear_error(tmp_path: Path) -> None:
+    done = run_cli(tmp_path / "empty", "Anything?")
+    assert done.returncode == 2 and "is empty" in done.stderr and done.stdout == ""
+
+
+def test_a_model_failure_exits_non_zero_with_the_cause(data_dir: Path) -> None:
+    with ScriptedOpenAIServer() as server:
+        server.push(Error(401, "bad key"))
+        done = run_cli(data_dir, "When was the greenhouse built?", FOOTNOTE_LLM_PROVIDER="openai",
+                       FOOTNOTE_LLM_BASE_URL=server.base_url, FOOTNOTE_LLM_API_KEY="sk-wrong")
+    assert done.returncode == 1
+    assert "error: The model endpoint refused the API key (HTTP 401)" in done.stderr
+    assert "sk-wrong" not in done.stderr + done.stdout
+
+
+def test_make_chat_model_follows_the_provider_setting() -> None:
+    model, label = make_chat_model(load_settings(llm_provider="extractive"))
+    assert isinstance(model, ExtractiveChatModel) and label == "offline extractive mode"
+    assert isinstance(make_chat_model(load_settings(llm_provider="fake"))[0], ScriptedChatModel)
+    chat, label = make_chat_model(load_settings(llm_provider="openai", llm_api_key="sk-x", llm_model="m1",
+                                                llm_max_tokens=99))
+    assert label == "m1 at OpenAI"
+    assert chat.max_retries == 0 and chat.streaming and chat.max_tokens == 99 and not chat.extra_body
