@@ -1,0 +1,76 @@
+"""python -m ingest: one line or JSON object per file, and the exit statuses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.ingest.pdfs import PARAGRAPH, make_image_pdf, make_pdf, rewrite
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    environ = os.environ | {"FOOTNOTE_EMBEDDING_PROVIDER": "fake"} | (env or {})
+    return subprocess.run([sys.executable, "-m", "ingest", *args], cwd=ROOT, env=environ,
+                          capture_output=True, text=True, timeout=120)
+
+
+def _files(tmp_path: Path) -> Path:
+    folder = tmp_path / "in" / "nested"
+    folder.mkdir(parents=True)
+    (folder / "good.pdf").write_bytes(make_pdf([PARAGRAPH * 3], title="Good"))
+    (folder / "LOUD.PDF").write_bytes(make_pdf(["Another document entirely."]))
+    (folder / "notes.txt").write_text("not picked up from folders")
+    return tmp_path / "in"
+
+
+def test_folder_is_ingested_recursively_then_skipped(tmp_path: Path) -> None:
+    folder, data = _files(tmp_path), tmp_path / "data"
+    first = run("--data-dir", str(data), str(folder))
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.splitlines()
+    assert len(lines) == 2 and all(line.startswith("ok ") for line in lines)
+    assert "good.pdf  (1 pages, " in first.stdout
+    again = run("--data-dir", str(data), "--json", str(folder))
+    records = [json.loads(line) for line in again.stdout.splitlines()]
+    assert again.returncode == 0 and [r["status"] for r in records] == ["skipped", "skipped"]
+    assert set(records[0]) >= {"file", "status", "doc_id", "pages", "chunks", "error"}
+
+
+def test_one_bad_file_fails_the_run_but_not_the_others(tmp_path: Path) -> None:
+    scan, good = tmp_path / "scan.pdf", tmp_path / "good.pdf"
+    scan.write_bytes(make_image_pdf())
+    good.write_bytes(make_pdf(["Fine text here."]))
+    done = run("--data-dir", str(tmp_path / "data"), "--json", str(scan), str(tmp_path / "missing.pdf"), str(good))
+    assert done.returncode == 1
+    records = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
+    assert records["scan.pdf"]["status"] == "error" and "no text layer" in records["scan.pdf"]["error"]
+    assert records["missing.pdf"]["error"].startswith("missing.pdf: cannot be read")
+    assert records["good.pdf"]["status"] == "ok" and records["good.pdf"]["chunks"] == 1
+
+
+def test_password_option(tmp_path: Path) -> None:
+    locked = tmp_path / "locked.pdf"
+    locked.write_bytes(rewrite(make_pdf(["Secret harbour plans."]), user_password="pw"))
+    refused = run("--data-dir", str(tmp_path / "d"), str(locked))
+    assert refused.returncode == 1 and "password-protected" in refused.stdout
+    accepted = run("--data-dir", str(tmp_path / "d"), "--password", "pw", str(locked))
+    assert accepted.returncode == 0 and accepted.stdout.startswith("ok ")
+
+
+def test_usage_errors_and_reindex(tmp_path: Path) -> None:
+    assert run().returncode == 2
+    assert run("--no-such-flag", "x.pdf").returncode == 2
+    good = tmp_path / "good.pdf"
+    good.write_bytes(make_pdf([PARAGRAPH * 4]))
+    assert run("--data-dir", str(tmp_path / "d"), str(good)).returncode == 0
+    changed = {"FOOTNOTE_CHUNK_SIZE": "300"}
+    refused = run("--data-dir", str(tmp_path / "d"), str(good), env=changed)
+    assert refused.returncode == 1 and "re-index" in refused.stderr
+    reindexed = run("--data-dir", str(tmp_path / "d"), "--reindex", env=changed)
+    assert reindexed.returncode == 0 and "re-indexed" in reindexed.stderr
+    assert run("--data-dir", str(tmp_path / "d"), str(good), env=changed).stdout.startswith("skipped ")
