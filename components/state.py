@@ -133,3 +133,48 @@ def set_audit_judgement(record_key: tuple[str, int, int], verdict: str, reason: 
 def seed_audit_note(record_key: tuple[str, int, int], saved: str) -> None:
     """Fill a citation's note field with its saved note, unless the auditor is editing it."""
     st.session_state.setdefault(audit_note_key(record_key), saved)
+
+
+# --- Library page (issue 3) ---------------------------------------------------------------
+# Result lines of the last batch survive reruns; a delete waits for a second click.
+
+LIBRARY_RESULTS = "library_results"
+LIBRARY_CONFIRM_DELETE = "library_confirm_delete"
+LIBRARY_TABLE = "library_table"
+LIBRARY_PASSWORD = "library_password"
+LIBRARY_UPLOADS = "library_uploads"
+_DEFAULTS.update({LIBRARY_RESULTS: [], LIBRARY_CONFIRM_DELETE: None})
+
+
+def library_results() -> list[dict]:
+    """Per-file result lines of the last upload: {file, status, text}."""
+    return list(st.session_state.get(LIBRARY_RESULTS) or [])
+
+
+def set_library_results(results: list[dict]) -> None:
+    """Keep the last upload's result lines (plain dicts)."""
+    st.session_state[LIBRARY_RESULTS] = list(results)
+
+
+def pending_delete() -> str | None:
+    """The document id waiting for delete confirmation, if any."""
+    return st.session_state.get(LIBRARY_CONFIRM_DELETE)
+
+
+def ask_delete(doc_id: str | None) -> None:
+    """Ask to confirm deleting a document (None cancels)."""
+    st.session_state[LIBRARY_CONFIRM_DELETE] = doc_id
+
+
+def library_selected_rows() -> list[int]:
+    """Row positions selected in the documents table."""
+    value = st.session_state.get(LIBRARY_TABLE)
+    try:
+        return list(value["selection"]["rows"])
+    except (KeyError, TypeError):
+        return []
+
+
+def library_password() -> str | None:
+    """The password typed for protected PDFs, or None."""
+    return st.session_state.get(LIBRARY_PASSWORD) or None
