@@ -8,6 +8,7 @@ rag.audit_export.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -113,26 +114,63 @@ def _combine(sentence: str, passage: str, cosine: float | None) -> SupportScore:
 
 def support_score(sentence: str, chunk_text: str, embeddings: EmbeddingsLike | None = None) -> SupportScore:
     """Offline support of a sentence by a passage: the share of the sentence's content words
-    found in the passage, averaged with the embedding cosine when embeddings are given.
+    found in the passage, averaged with the best embedding cosine between the sentence and one
+    of the passage's sentences when embeddings are given.
     Thresholds (high >= 0.6, medium >= 0.3) are a heuristic: the score ranks, it does not judge."""
     cosine = None
     if embeddings is not None:
-        first, second = embeddings.embed_documents([sentence, chunk_text])
-        cosine = _cosine(first, second)
+        pieces = passage_pieces(chunk_text)
+        first, *others = embeddings.embed_documents([sentence, *pieces])
+        cosine = max(_cosine(first, other) for other in others)
     return _combine(sentence, chunk_text, cosine)
 
 
-def score_records(
-    records: Sequence[CitationRecord], embeddings: EmbeddingsLike | None = None
-) -> dict[RecordKey, SupportScore]:
-    """support_score for many records, embedding each distinct text once in one call."""
-    vectors: dict[str, Sequence[float]] = {}
-    if embeddings is not None and records:
-        texts = sorted({r.sentence for r in records} | {r.evidence.text for r in records})
+class CosineCache(Protocol):
+    """Where computed cosines are kept between runs (rag.audit_store.VerdictStore is one)."""
+
+    def get_cosines(self, method: str, pairs: Iterable[str]) -> dict[str, float]: ...
+
+    def put_cosines(self, method: str, values: dict[str, float]) -> None: ...
+
+
+def pair_hash(sentence: str, passage: str) -> str:
+    """A stable name for a (sentence, passage) pair."""
+    return hashlib.sha256(f"{sentence}\0{passage}".encode("utf-8")).hexdigest()[:32]
+
+
+def passage_pieces(passage: str) -> list[str]:
+    """The sentences of a passage (at most 64), which a cited sentence is compared with one by one."""
+    pieces = [" ".join(passage[a:b].split()) for a, b in sentence_spans(passage, [])]
+    return [p for p in pieces if p][:64] or [passage]
+
+
+def _cosines(records: Sequence[CitationRecord], embeddings: EmbeddingsLike, cache: CosineCache | None,
+             method: str) -> dict[str, float]:
+    pairs = {pair_hash(r.sentence, r.evidence.text): (r.sentence, r.evidence.text) for r in records}
+    known = cache.get_cosines(method, pairs) if cache is not None else {}
+    missing = {p: texts for p, texts in pairs.items() if p not in known}
+    if missing:
+        pieces = {passage: passage_pieces(passage) for _s, passage in missing.values()}
+        texts = sorted({s for s, _p in missing.values()} | {t for group in pieces.values() for t in group})
         vectors = dict(zip(texts, embeddings.embed_documents(texts)))
+        fresh = {p: max(_cosine(vectors[s], vectors[t]) for t in pieces[passage])
+                 for p, (s, passage) in missing.items()}
+        if cache is not None:
+            cache.put_cosines(method, fresh)
+        known = {**known, **fresh}
+    return known
+
+
+def score_records(
+    records: Sequence[CitationRecord], embeddings: EmbeddingsLike | None = None,
+    cache: CosineCache | None = None, method: str = "",
+) -> dict[RecordKey, SupportScore]:
+    """support_score for many records, embedding each distinct text once in one call; with a
+    cache, cosines computed before under the same method (embedding model name) are reused."""
+    cosines = _cosines(records, embeddings, cache, method) if embeddings is not None and records else {}
     out = {}
     for r in records:
-        cosine = _cosine(vectors[r.sentence], vectors[r.evidence.text]) if vectors else None
+        cosine = cosines.get(pair_hash(r.sentence, r.evidence.text)) if embeddings is not None else None
         out[r.key] = _combine(r.sentence, r.evidence.text, cosine)
     return out
 

@@ -34,6 +34,12 @@ CREATE TABLE IF NOT EXISTS audit_verdicts (
     updated_at TEXT NOT NULL,
     PRIMARY KEY (turn_id, number, occurrence)
 );
+CREATE TABLE IF NOT EXISTS audit_cosines (
+    method TEXT NOT NULL,
+    pair TEXT NOT NULL,
+    cosine REAL NOT NULL,
+    PRIMARY KEY (method, pair)
+);
 """
 
 
@@ -126,6 +132,19 @@ class VerdictStore:
         """Verdicts by key, optionally only those of some turns."""
         wanted = None if turn_ids is None else set(turn_ids)
         return {v.key: v for v in self.all() if wanted is None or v.turn_id in wanted}
+
+    def get_cosines(self, method: str, pairs: Iterable[str]) -> dict[str, float]:
+        """Embedding cosines already computed with method (an embedding model's name), by pair hash."""
+        wanted = set(pairs)
+        with self._connect() as db:
+            rows = db.execute("SELECT pair, cosine FROM audit_cosines WHERE method = ?", (method,)).fetchall()
+        return {pair: cosine for pair, cosine in rows if pair in wanted}
+
+    def put_cosines(self, method: str, values: dict[str, float]) -> None:
+        """Remember cosines computed with method, so the page does not embed them again."""
+        with self._connect() as db:
+            db.executemany("INSERT OR REPLACE INTO audit_cosines VALUES (?, ?, ?)",
+                           [(method, pair, cosine) for pair, cosine in values.items()])
 
     def _select(self, where: str, args: tuple[object, ...]) -> list[Verdict]:
         with self._connect() as db:

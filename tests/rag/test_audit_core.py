@@ -102,6 +102,13 @@ def test_embedding_cosine_is_averaged_with_overlap() -> None:
     assert scored.score == pytest.approx(0.5 * 1.0 + 0.5 / math.sqrt(2), abs=1e-4)
 
 
+def test_cosine_is_the_best_match_among_the_passage_sentences() -> None:
+    passage = "Salt is cheap. Water boils at 100 degrees."
+    fake = TableEmbeddings({"Water boils.": [1.0, 0.0], "Salt is cheap.": [0.0, 1.0],
+                            "Water boils at 100 degrees.": [0.8, 0.6]})
+    assert support_score("Water boils.", passage, fake).cosine == pytest.approx(0.8)
+
+
 def test_score_records_embeds_each_distinct_text_once() -> None:
     records = citation_records([make_turn(migration_answer())])
     texts = {r.sentence for r in records} | {EV_BIRDS.text}
@@ -167,3 +174,17 @@ def test_judge_sends_passage_and_sentence_and_parses_the_reply() -> None:
     assert (verdict, reason) == ("partially_supported", "The passage does not mention pressure.")
     prompt = chat.seen[-1].content
     assert WATER in prompt and "Water boils at 100 C at any pressure." in prompt
+
+
+def test_cosines_are_cached_per_method(tmp_path) -> None:
+    from rag.audit_store import VerdictStore
+
+    records = citation_records([make_turn(migration_answer())])
+    texts = {r.sentence for r in records} | {EV_BIRDS.text}
+    fake = TableEmbeddings({t: [1.0, float(i)] for i, t in enumerate(sorted(texts))})
+    store = VerdictStore(tmp_path / "audit.sqlite3")
+    first = score_records(records, fake, store, "fake:table")
+    again = score_records(records, fake, VerdictStore(tmp_path / "audit.sqlite3"), "fake:table")
+    assert fake.calls == 1 and again == first
+    score_records(records, fake, store, "another-model")
+    assert fake.calls == 2

@@ -66,3 +66,54 @@ def seed_store(data_dir: Path) -> list[Turn]:
     first = store.add_turn(store.create(), boiling_answer())
     second = store.add_turn(store.create(), migration_answer())
     return [first, second]
+
+
+# --- A real library and saved turns citing its chunks (page tests, browser test) -------------
+
+# Each page is longer than one chunk, so the two cited chunks sit on different pages.
+PDF_PAGES = [
+    "Water boils at one hundred degrees Celsius at sea level. At higher altitudes the boiling point "
+    "drops because the air pressure is lower. "
+    + " ".join(f"Filler sentence number {i} about kettles and steam." for i in range(20)),
+    "Ice melts at zero degrees Celsius. Salt lowers the freezing point of water, which is why roads "
+    "are salted in winter. " + " ".join(f"Filler sentence number {i} about frost and snow." for i in range(20)),
+]
+
+
+def make_pdf(pages: list[str], title: str) -> bytes:
+    """A text PDF made with fpdf2, one string per page."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=12)
+    pdf.set_title(title)
+    for text in pages:
+        pdf.add_page()
+        pdf.multi_cell(0, 8, text)
+    return bytes(pdf.output())
+
+
+def seed_app_data(data_dir: Path, conversations_file: str) -> list[Turn]:
+    """A real library (hash embeddings, as FOOTNOTE_EMBEDDING_PROVIDER=fake opens it) holding one
+    two-page PDF, and two saved turns citing its chunks: one right, one wrong, one uncited claim."""
+    from ingest.embeddings import HashEmbeddings
+    from ingest.library import Library
+    from rag.evidence import build_evidence
+
+    library = Library.open(data_dir, HashEmbeddings(384), embedding_name="fake:hash:384")
+    library.add_pdf(make_pdf(PDF_PAGES, "Water <b>facts</b>"), "water.pdf")
+    doc = library.documents()[0]
+    chunks = library.chunks()
+    boil = next(c for c in chunks if "Water boils" in c.text)
+    ice = next(c for c in chunks if "Ice melts" in c.text)
+    assert boil.chunk_id != ice.chunk_id, "the fixture PDF must give the two facts separate chunks"
+    ev_boil, ev_ice = build_evidence([(boil, doc, 0.9), (ice, doc, 0.8)])
+    store = ConversationStore(data_dir / conversations_file)
+    first = store.add_turn(store.create(), make_answer(
+        "When does water boil?",
+        f"Water boils at one hundred degrees Celsius at sea level [{ev_boil.short_id}]. "
+        f"Roads are salted in winter [{ev_boil.short_id}]. Nobody knows why.",
+        (ev_boil, ev_ice)))
+    second = store.add_turn(store.create(), make_answer(
+        "When does ice melt?", f"Ice melts at zero degrees Celsius [{ev_ice.short_id}].", (ev_boil, ev_ice)))
+    return [first, second]
