@@ -9,34 +9,59 @@ from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from components import state
 from ingest.embeddings import make_embeddings
-from ingest.library import Library
+from ingest.library import IngestProgress, Library
 from rag.conversations import ConversationStore
 from rag.models import make_chat_model
 from settings import Settings
 
 # --- Library and embeddings (issue 3, ingestion) ------------------------------------------
-# Stand-in written by the chat engineer so the chat page runs; the ingestion engineer owns
-# this section and may replace it (keep get_library() with no arguments, or tell the chat page).
+# One Library per data dir and settings, shared by every session: its own file lock guards
+# writes and it reloads itself when another process changes the folder, so sessions may call
+# add_pdf/delete on it; never replace its attributes.
 
 
 @st.cache_resource(show_spinner=False)
-def _library(data_dir: str, embedding_provider: str, embedding_model: str, chunk_size: int,
-             chunk_overlap: int) -> Library:
-    settings = state.settings()
-    embeddings, name = make_embeddings(settings)
+def get_embeddings(provider: str, model: str, batch_size: int) -> tuple[Embeddings, str]:
+    """The embedding model and the name the index records for it (loaded once per process)."""
+    settings = state.settings().model_copy(
+        update={"embedding_provider": provider, "embedding_model": model, "embed_batch_size": batch_size}
+    )
+    return make_embeddings(settings)
+
+
+def _library_options(s: Settings) -> tuple:
+    return (str(s.data_dir), s.embedding_provider, s.embedding_model, s.embed_batch_size, s.chunk_size,
+            s.chunk_overlap, s.max_file_mb, s.max_pages)
+
+
+@st.cache_resource(show_spinner=False)
+def _library(data_dir: str, provider: str, model: str, batch_size: int, chunk_size: int, chunk_overlap: int,
+             max_file_mb: float, max_pages: int) -> Library:
+    embeddings, name = get_embeddings(provider, model, batch_size)
     return Library.open(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
-                        chunk_overlap=chunk_overlap, max_file_mb=settings.max_file_mb,
-                        max_pages=settings.max_pages, batch_size=settings.embed_batch_size)
+                        chunk_overlap=chunk_overlap, max_file_mb=max_file_mb, max_pages=max_pages,
+                        batch_size=batch_size)
 
 
 def get_library() -> Library:
-    """The library the settings point at (one per data dir and embedding/chunk settings)."""
-    s = state.settings()
-    return _library(str(s.data_dir), s.embedding_provider, s.embedding_model, s.chunk_size, s.chunk_overlap)
+    """The library the settings point at; raises IndexMismatch when it needs re-indexing."""
+    return _library(*_library_options(state.settings()))
+
+
+def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) -> int:
+    """Re-index every document with the current settings; returns the number of chunks."""
+    data_dir, provider, model, batch_size, chunk_size, overlap, max_mb, max_pages = _library_options(state.settings())
+    embeddings, name = get_embeddings(provider, model, batch_size)
+    library = Library.rebuild(Path(data_dir), embeddings, embedding_name=name, progress=progress,
+                              chunk_size=chunk_size, chunk_overlap=overlap, max_file_mb=max_mb,
+                              max_pages=max_pages, batch_size=batch_size)
+    _library.clear()  # the next get_library() opens the re-indexed folder
+    return library.chunk_count()
 
 
 # --- Chat page (issue 5) ------------------------------------------------------------------

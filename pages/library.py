@@ -1,6 +1,63 @@
-"""Library page (placeholder until the ingestion issue lands)."""
+"""Library page: add PDFs (upload or the samples), list them, delete, re-index after a settings change."""
 
 import streamlit as st
 
+from components import library_view, resources, state
+from components.render import escape_markdown
+from ingest.errors import IndexMismatch
+
+state.init()
 st.title("Library")
-st.info("Uploading PDFs is not built yet.")
+
+try:
+    library = resources.get_library()
+except IndexMismatch as exc:
+    st.warning(escape_markdown(str(exc)), icon=":material/sync_problem:")
+    if st.button("Re-index all documents", type="primary", icon=":material/sync:"):
+        bar = st.progress(0.0, text="Re-indexing")
+        done = resources.rebuild_library(
+            lambda p: bar.progress(p.done / p.total if p.total else 0.0, text=f"{p.stage}: {p.done} of {p.total}")
+        )
+        st.success(f"Re-indexed {done} chunks.")
+        st.rerun()
+    st.stop()
+
+for line in library.open_report:
+    st.warning(escape_markdown(line), icon=":material/build:")
+
+with st.container(border=True):
+    uploads = st.file_uploader("Add PDFs", type=["pdf"], accept_multiple_files=True, key=state.LIBRARY_UPLOADS)
+    st.text_input("Password (only for password-protected PDFs)", type="password", key=state.LIBRARY_PASSWORD)
+    add_col, sample_col = st.columns(2)
+    add = add_col.button("Add to library", type="primary", disabled=not uploads, icon=":material/upload:")
+    samples = sample_col.button("Load sample documents", icon=":material/menu_book:")
+    if add or samples:
+        # Read each upload once, here at the edge, into bytes.
+        files = [(f.name, f.getvalue()) for f in uploads or []] if add else library_view.sample_files()
+        state.set_library_results(library_view.ingest_files(library, files, state.library_password()))
+    library_view.show_results(state.library_results())
+
+documents = library.documents()
+st.subheader(f"Documents ({len(documents)})")
+if not documents:
+    st.info("No documents yet: upload PDFs above or load the samples.", icon=":material/info:")
+    st.stop()
+
+st.dataframe(library_view.document_rows(documents), key=state.LIBRARY_TABLE, on_select="rerun",
+             selection_mode="single-row", hide_index=True)
+rows = state.library_selected_rows()
+selected = documents[rows[0]] if rows and rows[0] < len(documents) else None
+pending = state.pending_delete()
+if selected is None:
+    st.caption("Select a row to delete its document.")
+elif pending != selected.doc_id:
+    st.button(f"Delete {escape_markdown(selected.title)}", icon=":material/delete:",
+              on_click=state.ask_delete, args=(selected.doc_id,))
+else:
+    st.warning(escape_markdown(f"Delete {selected.title} ({selected.file_name})? Its chunks and file go too."))
+    yes, no = st.columns(2)
+    if yes.button("Yes, delete", type="primary"):
+        library.delete(selected.doc_id)
+        state.ask_delete(None)
+        st.rerun()
+    no.button("Cancel", on_click=state.ask_delete, args=(None,))
