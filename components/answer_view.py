@@ -15,8 +15,7 @@ from rag.types import Answer
 _HTML = '<div class="fn-answer"></div>'
 
 _CSS = """
-.fn-answer { font-family: "Source Sans Pro", "Source Sans 3", sans-serif; font-size: 1rem;
-  line-height: 1.6; color: rgb(49, 51, 63); }
+.fn-answer { font: inherit; line-height: 1.6; color: inherit; }
 .fn-answer p { margin: 0 0 0.6em 0; }
 .fn-answer p:last-child { margin-bottom: 0; }
 .fn-answer code { background: rgba(151, 166, 195, 0.15); padding: 0.1em 0.25em; border-radius: 0.25rem; }

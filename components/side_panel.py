@@ -13,6 +13,15 @@ from rag.types import Answer, Footnote, Turn
 
 PANEL_HEIGHT = 760
 
+# Static and trusted: how the panel's keyed containers look (no untrusted text in here).
+_STYLE = """<style>
+.st-key-panel_title p, .st-key-panel_title div { font-weight: 600; font-size: 1.1rem; }
+.st-key-panel_meta div { color: rgba(49, 51, 63, 0.65); font-size: 0.85rem; }
+.st-key-cited_passage { background: #fff4c2; border-left: 3px solid #e0b400; padding: 0.35rem 0.6rem;
+  border-radius: 0.25rem; }
+.st-key-panel_pages img { border: 1px solid rgba(49, 51, 63, 0.15); border-radius: 0.25rem; }
+</style>"""
+
 # (doc_id, page_index, char_start, char_end) -> PNG bytes, or None when the document is gone.
 PictureFn = Callable[[str, int, int, int], bytes | None]
 
@@ -38,11 +47,12 @@ def _controls(turn: Turn, footnote: Footnote) -> None:
     count = len(turn.answer.footnotes)
     head, prev_col, next_col, close_col = st.columns([5, 1, 1, 1], vertical_alignment="center")
     head.markdown(f"**Source {footnote.number}** of {count}")
-    prev_col.button(":material/chevron_left:", key="panel_prev", help="Previous footnote",
+    prev_col.button("", icon=":material/chevron_left:", key="panel_prev", help="Previous footnote",
                     disabled=footnote.number <= 1, on_click=_step, args=(turn.turn_id, footnote.number - 1))
-    next_col.button(":material/chevron_right:", key="panel_next", help="Next footnote",
+    next_col.button("", icon=":material/chevron_right:", key="panel_next", help="Next footnote",
                     disabled=footnote.number >= count, on_click=_step, args=(turn.turn_id, footnote.number + 1))
-    close_col.button(":material/close:", key="panel_close", help="Close", on_click=state.clear_selection)
+    close_col.button("", icon=":material/close:", key="panel_close", help="Close panel",
+                     on_click=state.clear_selection)
 
 
 def _chunk_text(answer: Answer, footnote: Footnote) -> None:
@@ -71,13 +81,15 @@ def _pages(footnote: Footnote, picture: PictureFn) -> None:
 def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn) -> None:
     """Draw the panel for one footnote of one turn, from that turn's saved evidence snapshot."""
     ev = footnote.evidence
+    st.html(_STYLE)
     with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
         _controls(turn, footnote)
         with st.container(key="panel_title"):
             st.text(ev.title or ev.file_name)
         pages = ev.page_label if ev.page_index == ev.page_end_index else f"{ev.page_label}-{ev.page_end_label}"
         index = str(ev.page_index) if ev.page_index == ev.page_end_index else f"{ev.page_index}-{ev.page_end_index}"
-        st.text(f"Page {pages} (index {index}) · id {ev.short_id} · score {ev.score:.3f}")
+        with st.container(key="panel_meta"):
+            st.text(f"Page {pages} (index {index}) · id {ev.short_id} · score {ev.score:.3f}")
         with st.container(key="panel_chunk"):
             _chunk_text(turn.answer, footnote)
         with st.container(key="panel_pages"):
