@@ -42,12 +42,13 @@ def make_vectors(n: int, seed: int, topics: int, topic_seed: int = 0) -> Any:
 
 
 def build_flat_index(vectors: Any) -> Any:
-    """The app's index type: exact inner product, id-mapped so documents can be deleted."""
-    import faiss
+    """The app's own index (ingest.vectors.new_index: exact inner product, id-mapped for deletes)."""
     import numpy as np
 
-    index = faiss.IndexIDMap2(faiss.IndexFlatIP(DIM))
-    index.add_with_ids(vectors, np.arange(len(vectors), dtype=np.int64))
+    from ingest.vectors import add_vectors, new_index
+
+    index = new_index(DIM)
+    add_vectors(index, vectors, np.arange(len(vectors), dtype=np.int64).tolist())
     return index
 
 
@@ -139,7 +140,9 @@ def measure_size(n: int, queries: int, rounds: int = ROUNDS, ivf: bool = False) 
         "queries": queries,
         "rounds": rounds,
         "faiss_threads": faiss.omp_get_max_threads(),
-        "faiss_flat": {**_summarise(faiss_runs), "memory_mb": round(faiss_mb, 1), "build_s": round(build_s, 2)},
+        "faiss_flat": {
+            **_summarise(faiss_runs), "memory_mb": round(faiss_mb, 1), "build_s": round(build_s, 2)
+        },
         "numpy": {**_summarise(numpy_runs), "memory_mb": round(numpy_mb, 1)},
         "numpy_agrees_with_faiss": round(agree, 4),
         "raw_vectors_mb": round(matrix.nbytes / 2**20, 1),
@@ -179,8 +182,9 @@ def render(rows: list[dict[str, Any]]) -> str:
         "",
         f"Single queries (k={K}, {DIM} dims), as the app searches. Latency: median over rounds of each "
         "round's p50 / p95. Memory: resident-size growth when the structure is built (the raw "
-        "vectors alone are 1,465 MiB at 1M). The FAISS index is the app's type, "
-        "`IndexIDMap2(IndexFlatIP)`; numpy is `matrix @ query` + `argpartition`. "
+        "vectors alone are 1,465 MiB at 1M). The FAISS index is the app's own, "
+        "`ingest.vectors.new_index` (`IndexIDMap2(IndexFlatIP)`); numpy is `matrix @ query` + "
+        "`argpartition`. "
         "Peak resident memory of each child: "
         + ", ".join(f"{r['chunks']:,}: {r['child_peak_rss_mb']:,.0f} MiB" for r in rows)
         + ". numpy and FAISS returned the same top-k: "

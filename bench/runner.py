@@ -90,7 +90,8 @@ def _call_eval_main(module: Any, quick: bool) -> dict[str, Any]:
     if isinstance(returned, dict):
         return {"status": "ok", "result": returned}
     if returned not in (None, 0):
-        return {"status": "failed", "reason": f"bench.eval.main({argv}) returned {returned}:\n{out.getvalue()}"}
+        reason = f"bench.eval.main({argv}) returned {returned}:\n{out.getvalue()}"
+        return {"status": "failed", "reason": reason}
     return {"status": "ok", "result": {"markdown": "```\n" + out.getvalue().strip() + "\n```"}}
 
 
