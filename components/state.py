@@ -140,7 +140,7 @@ def seed_audit_note(record_key: tuple[str, int, int], saved: str) -> None:
 
 LIBRARY_RESULTS = "library_results"
 LIBRARY_CONFIRM_DELETE = "library_confirm_delete"
-LIBRARY_TABLE = "library_table"
+LIBRARY_DELETE_CHOICE = "library_delete_choice"
 LIBRARY_PASSWORD = "library_password"
 LIBRARY_UPLOADS = "library_uploads"
 _DEFAULTS.update({LIBRARY_RESULTS: [], LIBRARY_CONFIRM_DELETE: None})
@@ -166,13 +166,9 @@ def ask_delete(doc_id: str | None) -> None:
     st.session_state[LIBRARY_CONFIRM_DELETE] = doc_id
 
 
-def library_selected_rows() -> list[int]:
-    """Row positions selected in the documents table."""
-    value = st.session_state.get(LIBRARY_TABLE)
-    try:
-        return list(value["selection"]["rows"])
-    except (KeyError, TypeError):
-        return []
+def clear_delete_choice() -> None:
+    """Reset the document picker of the delete box (after a delete)."""
+    st.session_state.pop(LIBRARY_DELETE_CHOICE, None)
 
 
 def library_password() -> str | None:

@@ -43,21 +43,26 @@ if not documents:
     st.info("No documents yet: upload PDFs above or load the samples.", icon=":material/info:")
     st.stop()
 
-st.dataframe(library_view.document_rows(documents), key=state.LIBRARY_TABLE, on_select="rerun",
-             selection_mode="single-row", hide_index=True)
-rows = state.library_selected_rows()
-selected = documents[rows[0]] if rows and rows[0] < len(documents) else None
-pending = state.pending_delete()
-if selected is None:
-    st.caption("Select a row to delete its document.")
-elif pending != selected.doc_id:
-    st.button(f"Delete {escape_markdown(selected.title)}", icon=":material/delete:",
-              on_click=state.ask_delete, args=(selected.doc_id,))
-else:
-    st.warning(escape_markdown(f"Delete {selected.title} ({selected.file_name})? Its chunks and file go too."))
-    yes, no = st.columns(2)
-    if yes.button("Yes, delete", type="primary"):
-        library.delete(selected.doc_id)
-        state.ask_delete(None)
-        st.rerun()
-    no.button("Cancel", on_click=state.ask_delete, args=(None,))
+st.dataframe(library_view.document_rows(documents), hide_index=True)
+
+by_id = {d.doc_id: d for d in documents}
+
+
+def _delete(doc_id: str) -> None:
+    library.delete(doc_id)
+    state.ask_delete(None)
+    state.clear_delete_choice()
+
+
+with st.expander("Delete a document", icon=":material/delete:"):
+    doc_id = st.selectbox("Document", list(by_id), index=None, key=state.LIBRARY_DELETE_CHOICE,
+                          format_func=lambda i: f"{by_id[i].title} ({by_id[i].file_name})",
+                          placeholder="Choose a document")
+    if doc_id is not None and state.pending_delete() != doc_id:
+        st.button("Delete", icon=":material/delete:", on_click=state.ask_delete, args=(doc_id,))
+    elif doc_id is not None:
+        chosen = by_id[doc_id]
+        st.warning(escape_markdown(f"Delete {chosen.title} ({chosen.file_name})? Its chunks and file go too."))
+        yes, no = st.columns(2)
+        yes.button("Yes, delete", type="primary", on_click=_delete, args=(doc_id,))
+        no.button("Cancel", on_click=state.ask_delete, args=(None,))
