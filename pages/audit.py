@@ -78,7 +78,7 @@ def _emphasised(text: str, stems: tuple[str, ...]) -> str:
 
 
 def _navigation(pos: int, count: int) -> None:
-    left, mid, right = st.columns([1, 4, 1], vertical_alignment="center")
+    left, mid, right = st.columns([2, 5, 2], vertical_alignment="center")
     left.button("Previous", key="audit_prev", icon=":material/chevron_left:", shortcut="K",
                 disabled=pos == 0, on_click=state.audit_step, args=(-1, count), help="Previous citation (K)")
     mid.markdown(f"**Citation {pos + 1} of {count}**")
@@ -142,14 +142,14 @@ def _review(records, scores, verdicts, store, library, problem) -> None:
     score = scores[record.key]
     with st.container(key="audit_sentence", border=True):
         st.markdown(_emphasised(record.sentence, score.matched))
+    _verdict_controls(record, verdicts.get(record.key), store)
     left, right = st.columns(2)
     with left:
         ev = record.evidence
         st.text(f"[{record.number}] {ev.title or ev.file_name}, page {ev.page_label} · id {ev.short_id}")
-        with st.container(key="audit_chunk", height=260):
+        with st.container(key="audit_chunk", height=320):
             st.markdown(_emphasised(ev.text, score.matched))
         _score_and_judge(record, score)
-        _verdict_controls(record, verdicts.get(record.key), store)
     with right:
         _picture(record, library, problem)
 
@@ -179,8 +179,15 @@ def _metrics(turns, records, scores, verdicts, titles) -> None:
         st.bar_chart({"score from": bins, "citations": list(o.score_bins)}, x="score from", y="citations")
     with right:
         st.subheader("Verdicts")
-        st.bar_chart({"verdict": [VERDICT_LABELS[v] for v in VERDICTS],
-                      "citations": [o.verdicts.get(v, 0) for v in VERDICTS]}, x="verdict", y="citations")
+        if o.judged:
+            st.bar_chart({"verdict": [VERDICT_LABELS[v] for v in VERDICTS],
+                          "citations": [o.verdicts.get(v, 0) for v in VERDICTS]}, x="verdict", y="citations")
+        else:
+            st.caption("No verdicts yet.")
+    _tables(found, o)
+
+
+def _tables(found, o: ScopeMetrics) -> None:
     st.subheader("Verdict against automatic level")
     st.dataframe([{"verdict": VERDICT_LABELS[v], **{lvl: o.confusion.get((v, lvl), 0)
                                                     for lvl in ("high", "medium", "low")}} for v in VERDICTS])
