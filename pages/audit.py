@@ -240,7 +240,8 @@ def main() -> None:
     store = VerdictStore(settings.data_dir / AUDIT_DB_NAME)
     library, problem = _open_library()
     all_records = citation_records(turns)
-    all_scores = _scores(all_records, library, store)
+    with st.spinner("Scoring citations..."):
+        all_scores = _scores(all_records, library, store)
     verdicts = store.by_key()
     kept, doc = _filter_turns(turns, titles)
     kept_ids = {t.turn_id for t in kept}

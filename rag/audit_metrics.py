@@ -1,7 +1,7 @@
 """Citation-quality metrics over saved turns and verdicts: overall, per conversation, per document.
 
-- coverage: claim sentences with at least one resolved citation / claim sentences, over answers
-  that did not decline ("the documents do not answer") or fail;
+- coverage: sentences with at least one resolved citation / sentences with content (as
+  rag.metrics measures them), over answers that did not decline or fail;
 - dangling rate: unresolved markers / all markers;
 - supported share: citations marked supported / citations with a verdict;
 - score distribution: citations per automatic level and per tenth of the score;
@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 
 from rag.audit import LEVELS, CitationRecord, RecordKey, SupportScore
 from rag.audit_store import VERDICTS, Verdict
-from rag.audit_text import is_claim, marker_groups, sentence_spans
-from rag.citations import citation_spans
-from rag.types import Answer, Turn
+from rag.citations import citation_spans, resolve
+from rag.metrics import measure
+from rag.types import Answer, AnswerMetrics, Turn
 
 EXPECTED_LEVEL = {
     "supported": "high",
@@ -33,29 +33,10 @@ EXPECTED_LEVEL = {
 SCORE_BINS = 10
 
 
-@dataclass(frozen=True)
-class AnswerCounts:
-    """Sentence and marker counts of one answer, by the audit's own segmentation."""
-
-    sentences: int = 0
-    cited_sentences: int = 0
-    markers: int = 0
-    unresolved_markers: int = 0
-
-
-def count_answer(answer: Answer) -> AnswerCounts:
-    """Claim sentences, those with a resolved citation, markers and unresolved markers."""
-    spans = citation_spans(answer.text)
-    known = {e.short_id for e in answer.evidence}
-    resolved_at = [s.group_start for s in spans if s.id in known]
-    sentences = cited = 0
-    for start, end in sentence_spans(answer.text, marker_groups(answer.text)):
-        if not is_claim(answer.text[start:end]):
-            continue
-        sentences += 1
-        cited += any(start <= at < end for at in resolved_at)
-    unresolved = sum(1 for s in spans if s.id not in known)
-    return AnswerCounts(sentences, cited, len(spans), unresolved)
+def count_answer(answer: Answer) -> AnswerMetrics:
+    """Sentences, cited sentences, markers and unresolved markers of one answer, measured from its
+    text and evidence snapshot by rag.metrics (the definition the chat page uses)."""
+    return measure(answer.text, resolve(citation_spans(answer.text), answer.evidence))
 
 
 @dataclass(frozen=True)

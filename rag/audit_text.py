@@ -113,12 +113,6 @@ def sentence_spans(text: str, groups: Sequence[tuple[int, int]] | None = None) -
     return spans
 
 
-def is_claim(sentence: str) -> bool:
-    """Whether a sentence counts for coverage: it has words and is not a markdown heading."""
-    stripped = sentence.lstrip()
-    return has_content(_mask(sentence, marker_groups(sentence))) and not stripped.startswith("#")
-
-
 def strip_markers(text: str) -> str:
     """Text without its citation markers, white space collapsed (for showing a sentence)."""
     out, last = [], 0

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rag.audit import SupportScore, citation_records, score_records
-from rag.audit_metrics import AnswerCounts, audit_metrics, count_answer
+from rag.audit_metrics import audit_metrics, count_answer
 from rag.audit_store import Verdict
+from rag.types import AnswerMetrics
 from tests.rag.test_audit_fixtures import (
     EV_WATER,
     boiling_answer,
@@ -30,11 +31,11 @@ def _verdicts() -> dict:
 
 
 def test_answer_counts() -> None:
-    # 3 claims, 2 with a resolved citation; 3 markers of which zzz9999 is unknown.
-    assert count_answer(boiling_answer()) == AnswerCounts(3, 2, 3, 1)
-    assert count_answer(migration_answer()) == AnswerCounts(2, 2, 2, 0)
-    headed = make_answer("q", "## Answer\nWater boils at 100 C [wat1234].\nNo source here.", (EV_WATER,))
-    assert count_answer(headed) == AnswerCounts(2, 1, 1, 0)
+    # 3 sentences, 2 with a resolved citation; 3 markers of which zzz9999 is unknown.
+    assert count_answer(boiling_answer()) == AnswerMetrics(3, 2, 3, 1)
+    assert count_answer(migration_answer()) == AnswerMetrics(2, 2, 2, 0)
+    listed = make_answer("q", "Water:\n- boils at 100 C [wat1234]\n- no source here", (EV_WATER,))
+    assert count_answer(listed) == AnswerMetrics(3, 1, 1, 0)
 
 
 def test_overall_metrics() -> None:
