@@ -3,11 +3,18 @@
 import streamlit as st
 
 from components import chat_view, resources, side_panel, state
+from components.render import escape_markdown
+from ingest.errors import IndexMismatch
 from rag.answer import answer_stream
 
 state.init()
 settings = state.settings()
-library = resources.get_library()
+try:
+    library = resources.get_library()
+except IndexMismatch as exc:
+    st.warning(escape_markdown(str(exc)), icon=":material/sync_problem:")
+    st.page_link("pages/library.py", label="Re-index on the Library page", icon=":material/sync:")
+    st.stop()
 store = resources.get_conversations(str(settings.data_dir))
 chat_model, provider = resources.get_chat_model(settings)
 
@@ -25,7 +32,8 @@ with chat_col:
         st.info("The library is empty: add PDFs first, then ask about them here.", icon=":material/info:")
         st.page_link("pages/library.py", label="Open the Library", icon=":material/library_books:")
     elif not turns and not prompt:
-        st.caption(f"Ask a question about your {len(documents)} document(s). Answering with: {provider}.")
+        st.caption(f"Ask a question about your {len(documents)} document(s). "
+                   f"Answering with: {escape_markdown(provider)}.")
     chat_view.show_history(turns, state.selection())
     if prompt and documents:
         if conv_id is None:
