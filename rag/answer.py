@@ -21,7 +21,7 @@ from rag.types import Answer, Cited, Done, Evidence, Failed, StreamEvent, TextDe
 
 # Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
 MIN_DENSE = 0.3
-MIN_COVERAGE = 0.4
+MIN_COVERAGE = 0.6
 SHORT_FOLLOW_UP = 3  # content words; shorter questions are read with the previous question
 
 

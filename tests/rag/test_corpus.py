@@ -1,0 +1,58 @@
+"""The offline answerer and hybrid retrieval on ../shared/corpus/squad-dev, with local embeddings.
+
+A fixed sample (seed 0: 40 answerable, 40 unanswerable questions). Measured on it when these
+thresholds were set: hit@6 1.0, gold page cited 0.75, cited-page precision 0.88, unanswerable
+marked unsupported 0.75 (larger samples: see bench/README.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.eval import answer_all, load_questions, open_corpus_library, summarize
+from ingest.embeddings import LocalEmbeddings
+from rag.answer import answer_stream
+from rag.retrieve import search_evidence
+from rag.scripted import ScriptedChatModel
+
+pytestmark = pytest.mark.corpus
+
+
+@pytest.fixture(scope="session")
+def squad_library(corpus: Path, tmp_path_factory: pytest.TempPathFactory):
+    pdfs = sorted((corpus / "squad-dev" / "pdfs").glob("*.pdf"))
+    assert len(pdfs) == 3
+    return open_corpus_library(pdfs, tmp_path_factory.mktemp("squad"), LocalEmbeddings(), "local-test")
+
+
+@pytest.fixture(scope="session")
+def squad_figures(corpus: Path, squad_library) -> dict:
+    questions = load_questions(corpus / "squad-dev" / "questions.jsonl", limit=80, seed=0)
+    assert sum(q["is_impossible"] for q in questions) == 40
+    rows = answer_all(questions, lambda q: search_evidence(squad_library, q, k=6), gate=True)
+    return summarize(rows)
+
+
+def test_the_gold_page_is_retrieved_for_nearly_every_answerable_question(squad_figures: dict) -> None:
+    assert squad_figures["hit_at_k"] >= 0.95
+
+
+def test_most_answerable_questions_cite_their_gold_page(squad_figures: dict) -> None:
+    assert squad_figures["gold_page_cited"] >= 0.65
+    assert squad_figures["cited_page_precision"] >= 0.8
+
+
+def test_most_unanswerable_questions_are_marked_unsupported(squad_figures: dict) -> None:
+    assert squad_figures["abstention_accuracy"] >= 0.6
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How do I bake sourdough bread at home?", "What is the capital of Mongolia?", "Who won the 2018 football world cup?"],
+)
+def test_off_topic_questions_never_reach_the_model(squad_library, question: str) -> None:
+    model = ScriptedChatModel()
+    events = list(answer_stream(question, library=squad_library, chat_model=model, provider_label="t", k=6))
+    assert model.calls == [] and events[-1].answer.unsupported
