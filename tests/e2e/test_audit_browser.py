@@ -31,8 +31,13 @@ def test_verdict_round_trip_and_csv_download(page: Page, tmp_path: Path) -> None
     env = {"FOOTNOTE_DATA_DIR": str(data_dir), "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
            "FOOTNOTE_LLM_PROVIDER": "extractive"}
     with run_app(env, tmp_path / "app.log") as url:
-        page.goto(f"{url}/audit")
+        # Through app.py's navigation: a fresh server's first session opened at /audit would run
+        # the page in the old pages-folder mode, without app.py.
+        page.goto(url)
+        wait_idle(page)
+        page.get_by_test_id("stSidebarNav").get_by_text("Audit", exact=True).click()
         expect(page.get_by_text("Citation 1 of 3")).to_be_visible(timeout=30_000)
+        expect(page).to_have_url(f"{url}/audit")
         wait_idle(page)
         page.locator(NOTE).fill("checked against page 1")
         page.locator(NOTE).press("Enter")
