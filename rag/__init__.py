@@ -1,4 +1,10 @@
-"""Answering core (no Streamlit): evidence, the citation grammar, retrieval and the answer stream."""
+"""Answering core (no Streamlit): evidence, the citation grammar, retrieval and the answer stream.
+
+Exported here: the vocabulary and the citation grammar (cheap to import). The heavier parts are
+imported from their modules: rag.retrieve (retrieve, search_evidence), rag.answer (answer_stream,
+stream_options), rag.models (make_chat_model), rag.extractive (ExtractiveChatModel),
+rag.scripted (ScriptedChatModel), rag.prompts.
+"""
 
 from rag.citations import CitationStream, citation_spans, extract_citations, resolve
 from rag.evidence import assign_short_ids, build_evidence

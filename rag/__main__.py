@@ -93,7 +93,7 @@ def pick_documents(library: Any, wanted: Sequence[str] | None) -> list[str] | No
 
 def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run one question; the exit status."""
-    from rag.answer import answer_stream
+    from rag.answer import answer_stream, stream_options
     from rag.models import make_chat_model
     from settings import load_settings
 
@@ -110,8 +110,7 @@ def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"({label})", file=err)
     events = answer_stream(
         " ".join(args.question), library=library, chat_model=model, provider_label=label,
-        k=settings.retrieval_k, doc_ids=doc_ids, retries=settings.llm_retries,
-        first_token_timeout_s=settings.llm_timeout_s, stall_timeout_s=settings.llm_stall_timeout_s,
+        k=settings.retrieval_k, doc_ids=doc_ids, **stream_options(settings),
     )
     failure = None
     for event in events:

@@ -158,6 +158,15 @@ def stream_answer(
     yield Done(build_answer(question, cites.text, evidence, provider=provider_label))
 
 
+def stream_options(settings: Any) -> dict[str, Any]:
+    """answer_stream's retry and timeout options from a Settings object."""
+    return {
+        "retries": settings.llm_retries,
+        "first_token_timeout_s": settings.llm_timeout_s,
+        "stall_timeout_s": settings.llm_stall_timeout_s,
+    }
+
+
 def _timing(options: dict[str, Any]) -> dict[str, Any]:
     defaults = {"retries": 2, "backoff_s": 1.0, "first_token_timeout_s": 60.0, "stall_timeout_s": 20.0}
     unknown = set(options) - set(defaults)

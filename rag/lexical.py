@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+from functools import lru_cache
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -38,10 +39,18 @@ def stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=200_000)
+def _term(word: str) -> str:
+    """The index term for a lowercased word, or "" when it does not count."""
+    if word in STOPWORDS or (len(word) < 2 and not word.isdigit()):
+        return ""
+    return stem(word)
+
+
 def tokenize(text: str) -> list[str]:
     """Lowercased, stemmed content words (stopwords and single characters dropped)."""
-    words = (w for w in _WORD.findall(text.replace(SOFT_HYPHEN, "").lower()) if w not in STOPWORDS)
-    return [stem(w) for w in words if len(w) > 1 or w.isdigit()]
+    terms = map(_term, _WORD.findall(text.replace(SOFT_HYPHEN, "").lower()))
+    return [t for t in terms if t]
 
 
 class LexicalIndex:
