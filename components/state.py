@@ -87,6 +87,7 @@ AUDIT_CONV = "audit_conv"
 AUDIT_DOC = "audit_doc"
 AUDIT_DATES = "audit_dates"
 AUDIT_EXPORT_TURN = "audit_export_turn"
+AUDIT_TURN = "audit_turn"
 AUDIT_JUDGEMENTS = "audit_judgements"
 _DEFAULTS.update({AUDIT_POS: 0, AUDIT_JUDGEMENTS: {}})
 

@@ -50,7 +50,15 @@ def _filter_turns(turns: list[Turn], titles: dict[str, str]) -> tuple[list[Turn]
     start, end = (dates[0], dates[-1]) if isinstance(dates, (tuple, list)) and dates else (first, last)
     kept = [t for t in turns if (not conv or t.conv_id == conv) and start <= _date_of(t) <= end
             and (not doc or any(e.doc_id == doc for e in t.answer.evidence))]
-    return kept, doc
+    by_id = {t.turn_id: t for t in kept}
+    one = st.selectbox(f"Answer ({len(kept)} answered questions match)", [ALL, *by_id], key=state.AUDIT_TURN,
+                       on_change=state.audit_restart, format_func=lambda t: _turn_label(by_id[t]) if t else "All answers")
+    return ([by_id[one]] if one in by_id else kept), doc
+
+
+def _turn_label(turn: Turn) -> str:
+    cited = sum(len(f.spans) for f in turn.answer.footnotes)
+    return f"{turn.answer.question[:90]} ({turn.created_at[:16].replace('T', ' ')}, {cited} citations)"
 
 
 def _save_verdict(store: VerdictStore, record: CitationRecord, verdict: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,8 +12,9 @@ from streamlit.testing.v1 import AppTest
 
 from components.resources import CONVERSATIONS_FILE, get_chat_model
 from rag.audit_store import AUDIT_DB_NAME, VerdictStore
+from rag.conversations import ConversationStore
 from settings import load_settings
-from tests.rag.test_audit_fixtures import seed_app_data
+from tests.rag.test_audit_fixtures import EV_BIRDS, make_answer, seed_app_data
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,3 +143,32 @@ def test_llm_judge_only_with_a_configured_model(data_dir: Path, monkeypatch: pyt
     sentence = next(s for s in ("Water boils at one hundred degrees Celsius at sea level.",
                                 "Ice melts at zero degrees Celsius.") if s in prompt)
     assert "<statement>\n" + sentence in prompt
+
+
+def test_answer_and_date_filters(data_dir: Path) -> None:
+    turns = seed_app_data(data_dir, CONVERSATIONS_FILE)
+    at = _run()
+    at.selectbox(key="audit_turn").set_value(turns[1].turn_id).run()
+    assert "**Citation 1 of 1**" in _markdown(at)
+    assert "Question: When does ice melt?" in _texts(at)
+    at.selectbox(key="audit_turn").set_value("").run()
+    asked = dt.date.fromisoformat(turns[0].created_at[:10])
+    at.date_input(key="audit_dates").set_value((asked + dt.timedelta(days=1), asked + dt.timedelta(days=2))).run()
+    assert not at.exception, at.exception
+    assert "No citations match these filters." in [i.value for i in at.info]
+
+
+def test_document_filter_and_a_document_gone_from_the_library(data_dir: Path) -> None:
+    seed_app_data(data_dir, CONVERSATIONS_FILE)
+    store = ConversationStore(data_dir / CONVERSATIONS_FILE)
+    store.add_turn(store.create(), make_answer("Do birds migrate?", "Birds migrate [brd0001].", (EV_BIRDS,)))
+    at = _run()
+    assert "**Citation 1 of 4**" in _markdown(at)
+    options = at.selectbox(key="audit_doc").options
+    assert options == ["All documents", "Birds *of* [Europe]", "Water <b>facts</b>"]
+    at.selectbox(key="audit_doc").select_index(2).run()
+    assert "**Citation 1 of 3**" in _markdown(at)
+    at.selectbox(key="audit_doc").select_index(1).run()
+    assert "**Citation 1 of 1**" in _markdown(at)
+    assert "Question: Do birds migrate?" in _texts(at)
+    assert "no longer in the library" in at.warning[0].value and len(at.image) == 0
