@@ -12,7 +12,7 @@ import streamlit as st
 
 from components import state
 from components.resources import get_chat_model, get_conversations, get_library, page_picture
-from rag.audit import CitationRecord, SupportScore, citation_records, judge_support, score_records
+from rag.audit import LEVELS, CitationRecord, SupportScore, citation_records, judge_support, score_records
 from rag.audit_export import answer_markdown, rows_csv, rows_json, verdict_rows
 from rag.audit_metrics import SCORE_BINS, ScopeMetrics, audit_metrics
 from rag.audit_store import AUDIT_DB_NAME, VERDICT_LABELS, VERDICTS, Verdict, VerdictStore
@@ -198,7 +198,7 @@ def _metrics(turns, records, scores, verdicts, titles) -> None:
 def _tables(found, o: ScopeMetrics) -> None:
     st.subheader("Verdict against automatic level")
     st.dataframe([{"verdict": VERDICT_LABELS[v], **{lvl: o.confusion.get((v, lvl), 0)
-                                                    for lvl in ("high", "medium", "low")}} for v in VERDICTS])
+                                                    for lvl in LEVELS}} for v in VERDICTS])
     st.subheader("Per conversation")
     st.dataframe(_table(found.conversations))
     st.subheader("Per document")

@@ -65,6 +65,7 @@ class SupportScore:
 
     @property
     def level(self) -> str:
+        """"high", "medium" or "low", by the thresholds HIGH and MEDIUM."""
         return "high" if self.score >= HIGH else "medium" if self.score >= MEDIUM else "low"
 
     @property

@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rag.audit import LEVELS, CitationRecord, RecordKey, SupportScore
-from rag.audit_store import VERDICTS, Verdict
+from rag.audit import CitationRecord, RecordKey, SupportScore
+from rag.audit_store import Verdict
 from rag.citations import citation_spans, resolve
 from rag.metrics import measure
 from rag.types import Answer, AnswerMetrics, Turn
@@ -155,8 +155,3 @@ def audit_metrics(
         for d, title in sorted(doc_titles.items(), key=lambda item: item[1].lower())
     )
     return AuditMetrics(overall, conversations, documents)
-
-
-def verdict_levels() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The rows and columns of the confusion table: verdicts, automatic levels."""
-    return VERDICTS, LEVELS

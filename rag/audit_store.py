@@ -121,6 +121,7 @@ class VerdictStore:
             )
 
     def get(self, key: tuple[str, int, int]) -> Verdict | None:
+        """The verdict filed for key, or None."""
         found = self._select("WHERE turn_id = ? AND number = ? AND occurrence = ?", key)
         return found[0] if found else None
 
