@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, BaseMessage
 
 from rag.audit import HIGH, MEDIUM, citation_records, judge_support, parse_judgement, score_records, support_score
@@ -188,3 +190,16 @@ def test_cosines_are_cached_per_method(tmp_path) -> None:
     assert fake.calls == 1 and again == first
     score_records(records, fake, store, "another-model")
     assert fake.calls == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Water boils", " at 100 C", ".", "!", " ", "\n", "e.g.", " Dr.", "[wat1234]",
+                                 "[ice5678, zzz9999]", "[zzz9999]", "3.5", "- item", "\u3002", "?"]), max_size=30))
+def test_every_citation_lands_in_exactly_one_sentence(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    spans = sentence_spans(text)
+    assert all(a < b for a, b in spans) and all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
+    answer = make_answer("q", text, (EV_WATER, EV_ICE))
+    for record in citation_records([make_turn(answer)]):
+        assert sum(a <= record.span.group_start < b for a, b in spans) == 1
+        assert record.raw_sentence.strip() and record.span.group_end <= len(text)
