@@ -15,6 +15,7 @@ import random
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -59,7 +60,12 @@ def open_corpus_library(pdf_paths: Sequence[Path], data_dir: Path, embeddings: A
 
 def langchain_retriever(library: Any, k: int) -> Retriever:
     """The plain recipe: FAISS.from_texts over the library's chunks, similarity_search(k)."""
-    from langchain_community.vectorstores import FAISS
+    with warnings.catch_warnings():
+        # The baseline is the plain recipe as people still write it; the package warns that it is
+        # being sunset. SEE: https://github.com/langchain-ai/langchain-community/issues/674
+        warnings.filterwarnings("ignore", message="`langchain-community` is being sunset",
+                                category=DeprecationWarning)
+        from langchain_community.vectorstores import FAISS
 
     chunks = library.chunks()
     store = FAISS.from_texts([c.text for c in chunks], library.embeddings,

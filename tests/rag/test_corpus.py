@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.eval import answer_all, load_questions, open_corpus_library, summarize
+from bench.eval import answer_all, load_questions, open_corpus_library, render, run_eval, summarize
 from ingest.embeddings import LocalEmbeddings
 from rag.answer import answer_stream
 from rag.retrieve import search_evidence
@@ -56,3 +56,13 @@ def test_off_topic_questions_never_reach_the_model(squad_library, question: str)
     model = ScriptedChatModel()
     events = list(answer_stream(question, library=squad_library, chat_model=model, provider_label="t", k=6))
     assert model.calls == [] and events[-1].answer.unsupported
+
+
+def test_run_eval_reports_ours_beside_the_langchain_baseline(corpus: Path, squad_library) -> None:
+    result = run_eval(corpus / "squad-dev" / "questions.jsonl", limit=10, k=6, library=squad_library)
+    assert result["questions"] == 10 and result["ours"]["answerable"] == 5
+    for side in ("ours", "baseline"):
+        assert set(result[side]) >= {"hit_at_k", "cited_page_precision", "answer_contains_gold",
+                                     "abstention_accuracy"}
+        assert 0.0 <= result[side]["hit_at_k"] <= 1.0
+    assert "| hit@k" in render(result)
