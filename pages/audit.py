@@ -14,7 +14,7 @@ from components import state
 from components.resources import get_chat_model, get_conversations, get_library, page_picture
 from rag.audit import LEVELS, CitationRecord, SupportScore, citation_records, judge_support, score_records
 from rag.audit_export import answer_markdown, rows_csv, rows_json, verdict_rows
-from rag.audit_metrics import SCORE_BINS, ScopeMetrics, audit_metrics
+from rag.audit_metrics import SCORE_BINS, ScopeMetrics, audit_metrics, count_answer
 from rag.audit_store import AUDIT_DB_NAME, VERDICT_LABELS, VERDICTS, Verdict, VerdictStore
 from rag.audit_text import emphasis_segments, escape_markdown
 from rag.types import Turn
@@ -192,13 +192,25 @@ def _metrics(turns, records, scores, verdicts, titles) -> None:
                           "citations": [o.verdicts.get(v, 0) for v in VERDICTS]}, x="verdict", y="citations")
         else:
             st.caption("No verdicts yet.")
-    _tables(found, o)
+    _tables(found, o, turns)
 
 
-def _tables(found, o: ScopeMetrics) -> None:
+def _answer_table(turns: list[Turn]) -> list[dict[str, object]]:
+    rows = []
+    for t in turns:
+        m = count_answer(t.answer)
+        rows.append({"question": t.answer.question, "asked": t.created_at[:16].replace("T", " "),
+                     "sentences": m.sentences, "coverage": round(m.coverage, 3), "markers": m.markers,
+                     "unresolved": m.unresolved_markers})
+    return rows
+
+
+def _tables(found, o: ScopeMetrics, turns: list[Turn]) -> None:
     st.subheader("Verdict against automatic level")
     st.dataframe([{"verdict": VERDICT_LABELS[v], **{lvl: o.confusion.get((v, lvl), 0)
                                                     for lvl in LEVELS}} for v in VERDICTS])
+    st.subheader("Per answer")
+    st.dataframe(_answer_table(turns))
     st.subheader("Per conversation")
     st.dataframe(_table(found.conversations))
     st.subheader("Per document")

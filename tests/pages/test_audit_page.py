@@ -122,6 +122,9 @@ def test_metrics_and_exports(data_dir: Path) -> None:
     assert metrics["Citation coverage"] == "75%"
     assert metrics["Dangling rate"] == "0%"
     assert metrics["Marked supported"] == "0%"
+    per_answer = at.dataframe[1].value.sort_values("question")
+    assert list(per_answer["question"]) == ["When does ice melt?", "When does water boil?"]
+    assert list(per_answer["coverage"]) == [1.0, round(2 / 3, 3)]
     # The files themselves are checked by tests/rag/test_audit_export.py and the browser test.
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels == ["Verdicts as CSV", "Verdicts as JSON", "Answer as Markdown"]
