@@ -2,9 +2,9 @@
 
 Every benchmark module offers `run(quick: bool = False) -> dict`; the dict may carry a
 "markdown" string, which becomes its README section. bench/eval.py may instead offer only
-`main(argv)` (for `python -m bench eval --qa PATH.jsonl`); then `all` calls it on the squad-dev
-questions and keeps what it prints. A module that is missing or fails is recorded as such, with
-the reason, and the other benchmarks still run.
+`run_eval(qa_path, limit)` and `render(result)`, or only `main(argv)` (for `python -m bench eval
+--qa PATH.jsonl`); then `all` runs it on the squad-dev questions. A module that is missing or
+fails is recorded as such, with the reason, and the other benchmarks still run.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bench.common import ROOT, machine_info, run_child
 RESULTS_DIR = ROOT / "bench" / "results"
 DEFAULT_QA = ROOT.parent / "shared" / "corpus" / "squad-dev" / "questions.jsonl"
 CHILD_TIMEOUT_S = 1800
+QUICK_EVAL_QUESTIONS = 10
 
 
 @dataclass(frozen=True)
@@ -75,9 +76,18 @@ def call_benchmark(name: str, quick: bool = False) -> dict[str, Any]:
         raise
     if hasattr(module, "run"):
         return {"status": "ok", "result": module.run(quick=quick)}
+    if name == "eval" and hasattr(module, "run_eval"):
+        return _call_run_eval(module, quick)
     if name == "eval" and hasattr(module, "main"):
         return _call_eval_main(module, quick)
     return {"status": "missing", "reason": f"{bench.module} has no run(quick) function"}
+
+
+def _call_run_eval(module: Any, quick: bool) -> dict[str, Any]:
+    result = module.run_eval(DEFAULT_QA, QUICK_EVAL_QUESTIONS if quick else None)
+    if hasattr(module, "render"):
+        result = {**result, "markdown": module.render(result)}
+    return {"status": "ok", "result": result}
 
 
 def _call_eval_main(module: Any, quick: bool) -> dict[str, Any]:

@@ -23,6 +23,7 @@ def test_both_parsers_find_the_same_citations(tokens: int) -> None:
     ours = citations.parse_citation_stream(deltas)
     theirs = citations.parse_r2r_style(deltas)
     assert sorted(ours, key=lambda f: f[1]) == sorted(theirs, key=lambda f: f[1])
+    assert citations.parse_citation_stream(deltas, take_safe=True) == ours
     assert citations.check_parity(deltas) == len(ours)
     ids = [f[0] for f in ours]
     assert [f[3] for f in ours] == [cid not in ids[:i] for i, cid in enumerate(ids)]
@@ -46,6 +47,7 @@ def test_run_quick_returns_rows_and_markdown() -> None:
     for row in result["rows"]:
         assert row["citations"] > 0
         assert row["citation_stream_ms"] > 0 and row["r2r_style_ms"] > 0
+        assert row["citation_stream_take_safe_us_per_token"] > 0
         assert row["speedup"] > 0
     assert result["goal_met"] is None
     assert "| answer tokens |" in result["markdown"]
