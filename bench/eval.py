@@ -31,7 +31,8 @@ Retriever = Callable[[str], Retrieval]
 
 def load_questions(qa_path: Path, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
     """The questions; with a limit, a fixed sample, half answerable and half not when possible."""
-    rows = [json.loads(line) for line in Path(qa_path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = Path(qa_path).read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
     if limit is None or limit >= len(rows):
         return rows
     rows.sort(key=lambda r: r["id"])
@@ -104,7 +105,9 @@ def judge(question: dict[str, Any], retrieval: Retrieval, answer: Answer) -> dic
     }
 
 
-def answer_all(questions: Sequence[dict[str, Any]], retriever: Retriever, *, gate: bool) -> list[dict[str, Any]]:
+def answer_all(
+    questions: Sequence[dict[str, Any]], retriever: Retriever, *, gate: bool
+) -> list[dict[str, Any]]:
     """Retrieve and answer every question with the extractive model; one judged row each."""
     model = ExtractiveChatModel()
     rows = []

@@ -17,7 +17,7 @@ from rag.lexical import tokenize
 from rag.metrics import measure
 from rag.prompts import NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
-from rag.types import Answer, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
+from rag.types import Answer, CitationEvent, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
 
 # Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
 MIN_DENSE = 0.3
@@ -109,6 +109,24 @@ def _model_deltas(
         time.sleep(backoff_s * 2**attempt)
 
 
+class _Numbering:
+    """Cited events for CitationStream events: resolved ids numbered by first appearance, the
+    evidence on the first occurrence only, never on an unresolved id."""
+
+    def __init__(self, evidence: Sequence[Evidence]) -> None:
+        self.table = {e.short_id: e for e in evidence}
+        self.numbers: dict[str, int] = {}
+
+    def cited(self, events: Sequence[CitationEvent]) -> Iterator[Cited]:
+        for event in events:
+            item = self.table.get(event.id)
+            if item is not None and event.first:
+                self.numbers[event.id] = len(self.numbers) + 1
+                yield Cited(event, True, self.numbers[event.id], item)
+            else:
+                yield Cited(event, item is not None)
+
+
 def stream_answer(
     question: str,
     retrieval: Retrieval,
@@ -125,36 +143,24 @@ def stream_answer(
     evidence = retrieval.evidence
     if not evidence or (check_relevance and not retrieval.is_relevant(min_dense, min_coverage)):
         yield TextDelta(NOT_IN_DOCUMENTS)
-        yield Done(build_answer(question, NOT_IN_DOCUMENTS, evidence, provider=provider_label, unsupported=True))
+        yield Done(build_answer(question, NOT_IN_DOCUMENTS, evidence, provider=provider_label,
+                                unsupported=True))
         return
-    table = {e.short_id: e for e in evidence}
-    numbers: dict[str, int] = {}
-    cites = CitationStream()
-
-    def cited(events: list) -> Iterator[Cited]:
-        for event in events:
-            item = table.get(event.id)
-            if item is not None and event.first:
-                numbers[event.id] = len(numbers) + 1
-                yield Cited(event, True, numbers[event.id], item)
-            else:
-                yield Cited(event, item is not None)
-
+    numbering, cites = _Numbering(evidence), CitationStream()
     messages = build_messages(question, evidence, history)
     try:
         for delta in _model_deltas(chat_model, messages, **_timing(timing)):
             events = cites.feed(delta)
             yield TextDelta(delta)
-            yield from cited(events)
+            yield from numbering.cited(events)
     except ModelFailure as failure:
-        partial = bool(cites.text)
-        yield Failed(failure.cause, failure.message, partial=partial)
-        if partial:
-            yield from cited(cites.finish())
+        yield Failed(failure.cause, failure.message, partial=bool(cites.text))
+        if cites.text:
+            yield from numbering.cited(cites.finish())
             yield Done(build_answer(question, cites.text, evidence, provider=provider_label,
                                     interrupted=True, error=failure.message))
         return
-    yield from cited(cites.finish())
+    yield from numbering.cited(cites.finish())
     yield Done(build_answer(question, cites.text, evidence, provider=provider_label))
 
 

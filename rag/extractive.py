@@ -63,10 +63,8 @@ def parse_task(messages: Sequence[BaseMessage]) -> tuple[list[Source], str]:
     if not _:
         body, tail = "", text
     headers = list(_HEADER.finditer(body))
-    sources = [
-        Source(m.group(1), body[m.end() : headers[i + 1].start() if i + 1 < len(headers) else len(body)].strip())
-        for i, m in enumerate(headers)
-    ]
+    ends = [m.start() for m in headers[1:]] + [len(body)]
+    sources = [Source(m.group(1), body[m.end() : end].strip()) for m, end in zip(headers, ends)]
     _before, found, question = tail.rpartition(QUESTION_HEADER)
     return sources, (question if found else tail).strip()
 

@@ -88,7 +88,8 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:  # noqa: N802 - stdlib name
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")
-            server.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            server.requests.append({"path": self.path, "headers": headers, "body": body})
             if self.path.rstrip("/") != "/v1/chat/completions":
                 return self._error(Error(404, f"no route {self.path}"))
             reply = server.replies.popleft() if server.replies else Error(500, "no scripted reply left")

@@ -65,7 +65,8 @@ def test_follow_ups_see_the_recent_turns(hash_library: Library) -> None:
     model = ScriptedChatModel()
     ask(hash_library, "What was it built from?", model, history=[earlier])
     prompt = model.calls[0][1].content
-    assert "User: When was the greenhouse built?" in prompt and prompt.rstrip().endswith("What was it built from?")
+    assert "User: When was the greenhouse built?" in prompt
+    assert prompt.rstrip().endswith("What was it built from?")
 
 
 def test_rate_limits_are_retried_before_the_first_token(hash_library: Library) -> None:

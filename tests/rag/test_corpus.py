@@ -50,7 +50,11 @@ def test_most_unanswerable_questions_are_marked_unsupported(squad_figures: dict)
 
 @pytest.mark.parametrize(
     "question",
-    ["How do I bake sourdough bread at home?", "What is the capital of Mongolia?", "Who won the 2018 football world cup?"],
+    [
+        "How do I bake sourdough bread at home?",
+        "What is the capital of Mongolia?",
+        "Who won the 2018 football world cup?",
+    ],
 )
 def test_off_topic_questions_never_reach_the_model(squad_library, question: str) -> None:
     model = ScriptedChatModel()

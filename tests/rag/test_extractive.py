@@ -17,7 +17,8 @@ def evidence(short_id: str, text: str, page: int = 0, title: str = "Doc") -> Evi
                     (PageLocator(page, str(page + 1), 0, len(text)),))
 
 
-GARDEN = evidence("aaaa111", "Tomatoes need full sun. The greenhouse was built in 1987 from recycled windows.")
+GARDEN = evidence("aaaa111", "Tomatoes need full sun. "
+                  "The greenhouse was built in 1987 from recycled windows.")
 ENGINE = evidence("bbbb222", "Diesel engines ignite fuel by compression. They power lorries and ships.", 4)
 
 
@@ -27,7 +28,8 @@ def ask(question: str, *items: Evidence) -> str:
 
 def test_parse_task_reads_back_what_the_prompt_wrote() -> None:
     history = [Answer("Earlier question?", "Earlier answer [aaaa111].", (), (), ())]
-    sources, question = parse_task(build_messages("  When was the\ngreenhouse built? ", [GARDEN, ENGINE], history))
+    messages = build_messages("  When was the\ngreenhouse built? ", [GARDEN, ENGINE], history)
+    sources, question = parse_task(messages)
     assert [(s.short_id, s.text) for s in sources] == [("aaaa111", GARDEN.text), ("bbbb222", ENGINE.text)]
     assert question == "When was the greenhouse built?"
 

@@ -159,7 +159,8 @@ def test_an_unreachable_endpoint_is_named() -> None:
     settings = load_settings(llm_provider="openai", llm_base_url=f"http://127.0.0.1:{port}/v1",
                              llm_api_key="sk-test", llm_timeout_s=2.0)
     model, label = make_chat_model(settings)
-    events = list(stream_answer("Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label, **FAST))
+    events = list(stream_answer("Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label,
+                                **FAST))
     assert len(events) == 1 and events[0].cause == "unreachable"
     assert f"127.0.0.1:{port}" in events[0].message
 

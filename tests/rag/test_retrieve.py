@@ -39,7 +39,8 @@ def test_select_merges_overlapping_neighbours_into_one_passage() -> None:
 
 
 def test_select_drops_duplicate_text_and_keeps_k() -> None:
-    a, twin, b, c = chunk("a", "same words"), chunk("t", "Same  words", doc="e"), chunk("b", "x"), chunk("c", "y")
+    a, twin = chunk("a", "same words"), chunk("t", "Same  words", doc="e")
+    b, c = chunk("b", "x"), chunk("c", "y")
     assert [x.chunk_id[0] for x, _ in select([(a, 3), (twin, 2), (b, 1), (c, 0.5)], k=2)] == ["a", "b"]
 
 
