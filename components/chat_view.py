@@ -46,7 +46,7 @@ def show_sidebar(store: ConversationStore, documents: Sequence[Document], provid
             current = st.query_params.get(CONV_PARAM)
             for info in recent:
                 st.button(escape_markdown(info.title or "Untitled")[:120], key=f"conv_{info.conv_id}",
-                          type="primary" if info.conv_id == current else "tertiary",
+                          type="secondary" if info.conv_id == current else "tertiary", width="stretch",
                           on_click=_open_conversation, args=(info.conv_id,))
         st.divider()
         titles = {d.doc_id: d.title or d.file_name for d in documents}

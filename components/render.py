@@ -112,19 +112,33 @@ def stream_badge(number: int | None) -> str:
 
 
 def cited_passage(answer: Answer, footnote: Footnote, min_chars: int = 24) -> tuple[int, int] | None:
-    """The stretch of the footnote's chunk text that the citing sentence repeats, as offsets, if any."""
-    chunk = footnote.evidence.text
+    """The stretch of the footnote's chunk text that the citing sentence repeats, as offsets into
+    the chunk text, if any. Whitespace differences (PDF line breaks) do not matter."""
+    chunk, where = _flatten(footnote.evidence.text)
     best: tuple[int, int] | None = None
     for span in footnote.spans:
-        sentence = _sentence_before(answer.text, span.group_start)
+        sentence = " ".join(_sentence_before(answer.text, span.group_start).split())
         if not sentence:
             continue
         matcher = difflib.SequenceMatcher(None, chunk, sentence, autojunk=False)
         match = matcher.find_longest_match(0, len(chunk), 0, len(sentence))
-        if match.size >= min(min_chars, len(sentence.strip())) and match.size > 0:
+        if match.size >= min(min_chars, len(sentence)) and match.size > 0:
             if best is None or match.size > best[1] - best[0]:
                 best = (match.a, match.a + match.size)
-    return best
+    return (where[best[0]], where[best[1] - 1] + 1) if best else None
+
+
+def _flatten(text: str) -> tuple[str, list[int]]:
+    """Text with whitespace runs collapsed to one space, and each kept character's original offset."""
+    out: list[str] = []
+    where: list[int] = []
+    for match in re.finditer(r"\S+", text):
+        if out:
+            out.append(" ")
+            where.append(match.start() - 1)
+        out.append(match.group(0))
+        where.extend(range(match.start(), match.end()))
+    return "".join(out), where
 
 
 def _sentence_before(text: str, end: int) -> str:
@@ -132,7 +146,9 @@ def _sentence_before(text: str, end: int) -> str:
     head = text[:end]
     for span in reversed(citation_spans(head)):
         head = head[: span.group_start] + head[span.group_end :]
-    cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("? "), head.rfind("! "))
+    head = head.rstrip()
+    body = head[:-1]  # a marker may follow the sentence's own full stop: "... return. [id]"
+    cut = max(body.rfind(". "), body.rfind("\n"), body.rfind("? "), body.rfind("! "))
     return head[cut + 1 :].strip() if cut >= 0 else head.strip()
 
 

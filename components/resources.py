@@ -108,3 +108,38 @@ def page_picture(library: Library) -> Callable[[str, int, int, int], bytes | Non
     generation (which changes on every add, delete and re-index)."""
     generation = library.generation
     return lambda doc_id, page, start, end: _page_picture(generation, doc_id, page, start, end, library)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _passage_picture(generation: int, doc_id: str, page_index: int, char_start: int, char_end: int,
+                     focus: tuple[int, int] | None, _library: Library) -> tuple[bytes | None, bytes] | None:
+    from components.picture import passage_crop
+    from ingest.render import render_page
+
+    full = _page_picture(generation, doc_id, page_index, char_start, char_end, _library)
+    if full is None:
+        return None
+    pdf = _library.pdf_bytes(doc_id)
+    plain = render_page(pdf, page_index, highlights=[], scale=1.5)
+    band = render_page(pdf, page_index, highlights=[focus], scale=1.5) if focus else full
+    return passage_crop(plain, band, full), full
+
+
+def passage_picture(library: Library) -> Callable[..., tuple[bytes | None, bytes] | None]:
+    """Like page_picture, but (the page cut to the cited passage, else to the highlighted chunk,
+    or None; the whole page). `focus` is the cited passage as page offsets, when known."""
+    generation = library.generation
+    return lambda doc_id, page, start, end, focus=None: _passage_picture(
+        generation, doc_id, page, start, end, focus, library)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _page_text(generation: int, doc_id: str, page_index: int, _library: Library) -> str | None:
+    pages = _library.pages(doc_id)
+    return pages[page_index].text if 0 <= page_index < len(pages) else None
+
+
+def page_text(library: Library) -> Callable[[str, int], str | None]:
+    """(doc_id, page_index) -> that page's extracted text, or None when it is gone."""
+    generation = library.generation
+    return lambda doc_id, page: _page_text(generation, doc_id, page, library)

@@ -9,7 +9,7 @@ import streamlit as st
 
 from components import state
 from components.render import cited_passage, split_passage
-from rag.types import Answer, Footnote, Turn
+from rag.types import Footnote, Turn
 
 PANEL_HEIGHT = 760
 
@@ -17,13 +17,17 @@ PANEL_HEIGHT = 760
 _STYLE = """<style>
 .st-key-panel_title p, .st-key-panel_title div { font-weight: 600; font-size: 1.1rem; }
 .st-key-panel_meta div { color: rgba(49, 51, 63, 0.65); font-size: 0.85rem; }
+.st-key-panel_chunk div { font-size: 0.92rem; line-height: 1.5; }
 .st-key-cited_passage { background: #fff4c2; border-left: 3px solid #e0b400; padding: 0.35rem 0.6rem;
   border-radius: 0.25rem; }
 .st-key-panel_pages img { border: 1px solid rgba(49, 51, 63, 0.15); border-radius: 0.25rem; }
 </style>"""
 
-# (doc_id, page_index, char_start, char_end) -> PNG bytes, or None when the document is gone.
-PictureFn = Callable[[str, int, int, int], bytes | None]
+# (doc_id, page_index, char_start, char_end, focus) -> (the page cut to the passage, or None; the
+# whole page), as PNG bytes, or None when the document is gone. focus: page offsets to centre on.
+PictureFn = Callable[..., tuple[bytes | None, bytes] | None]
+# (doc_id, page_index) -> the page's extracted text, or None.
+PageTextFn = Callable[[str, int], str | None]
 
 
 def selected_footnote(turns: Mapping[str, Turn]) -> tuple[Turn, Footnote] | None:
@@ -55,32 +59,52 @@ def _controls(turn: Turn, footnote: Footnote) -> None:
                      on_click=state.clear_selection)
 
 
-def _chunk_text(answer: Answer, footnote: Footnote) -> None:
-    before, inside, after = split_passage(footnote.evidence.text, cited_passage(answer, footnote))
-    if before.strip():
-        st.text(before.strip())
+def _focus(footnote: Footnote, passage: tuple[int, int] | None, page_text: PageTextFn) -> tuple[int, int] | None:
+    """The cited passage as offsets into its page's text, when the evidence is one exact slice of it."""
+    ev = footnote.evidence
+    if passage is None or len(ev.locators) != 1:
+        return None
+    loc = ev.locators[0]
+    text = page_text(ev.doc_id, loc.page_index)
+    if text is None or text[loc.char_start : loc.char_end] != ev.text:
+        return None
+    return loc.char_start + passage[0], loc.char_start + passage[1]
+
+
+def _chunk_text(footnote: Footnote, passage: tuple[int, int] | None) -> None:
+    # PDF line breaks are layout, not content: each part is shown as one flowing paragraph.
+    parts = split_passage(footnote.evidence.text, passage)
+    before, inside, after = (" ".join(part.split()) for part in parts)
+    if before:
+        st.text(before)
     if inside:
         with st.container(key="cited_passage"):
-            st.text(inside.strip())
-    if after.strip():
-        st.text(after.strip())
+            st.text(inside)
+    if after:
+        st.text(after)
 
 
-def _pages(footnote: Footnote, picture: PictureFn) -> None:
+def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None) -> None:
     ev = footnote.evidence
     for loc in ev.locators:
-        png = picture(ev.doc_id, loc.page_index, loc.char_start, loc.char_end)
-        if png is None:
+        pictures = picture(ev.doc_id, loc.page_index, loc.char_start, loc.char_end, focus)
+        if pictures is None:
             st.warning("This document is no longer in the library, so its page cannot be drawn. "
-                       "The passage above is the text saved with this answer.", icon=":material/hide_image:")
+                       "The passage below is the text saved with this answer.", icon=":material/hide_image:")
             return
-        st.text(f"Page {loc.page_label} (index {loc.page_index})")
-        st.image(png, width="stretch")
+        crop, full = pictures
+        if len(ev.locators) > 1:
+            st.text(f"Page {loc.page_label} (index {loc.page_index})")
+        st.image(crop or full, width="stretch")
+        if crop is not None:
+            with st.expander("Whole page"):
+                st.image(full, width="stretch")
 
 
-def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn) -> None:
+def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn, page_text: PageTextFn) -> None:
     """Draw the panel for one footnote of one turn, from that turn's saved evidence snapshot."""
     ev = footnote.evidence
+    passage = cited_passage(turn.answer, footnote)
     st.html(_STYLE)
     with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
         _controls(turn, footnote)
@@ -90,7 +114,7 @@ def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn) -> None:
         index = str(ev.page_index) if ev.page_index == ev.page_end_index else f"{ev.page_index}-{ev.page_end_index}"
         with st.container(key="panel_meta"):
             st.text(f"Page {pages} (index {index}) · id {ev.short_id} · score {ev.score:.3f}")
-        with st.container(key="panel_chunk"):
-            _chunk_text(turn.answer, footnote)
         with st.container(key="panel_pages"):
-            _pages(footnote, picture)
+            _pages(footnote, picture, _focus(footnote, passage, page_text))
+        with st.container(key="panel_chunk"):
+            _chunk_text(footnote, passage)

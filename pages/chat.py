@@ -25,7 +25,7 @@ turns = store.turns(conv_id) if conv_id else []
 prompt = st.chat_input("Ask about your documents", disabled=not documents)
 
 picked = side_panel.selected_footnote({t.turn_id: t for t in turns})
-chat_col, panel_col = st.columns([3, 2], gap="medium") if picked else (st.container(), None)
+chat_col, panel_col = st.columns([7, 5], gap="medium") if picked else (st.container(), None)
 
 with chat_col:
     if not documents:
@@ -50,4 +50,4 @@ with chat_col:
 
 if panel_col is not None and picked is not None:
     with panel_col:
-        side_panel.show_panel(*picked, resources.page_picture(library))
+        side_panel.show_panel(*picked, resources.passage_picture(library), resources.page_text(library))

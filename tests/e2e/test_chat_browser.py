@@ -35,6 +35,7 @@ def _panel_shows(page: Page, evidence) -> None:  # noqa: ANN001
     """The panel shows this evidence: its id (waited for), then its whole text, whitespace aside."""
     panel = page.locator(PANEL)
     expect(panel).to_contain_text(f"id {evidence.short_id}")
+    wait_idle(page)
     shown = " ".join(panel.inner_text().split())
     assert " ".join(evidence.text.split()) in shown
 
@@ -89,6 +90,9 @@ def test_hostile_document_stays_inert_text_everywhere(app, page: Page) -> None: 
     expect(panel).to_contain_text('<img src=x onerror="window.__pwned=1"> Evil <b>title</b>')
     expect(panel).to_contain_text("<script>window.__pwned=1</script>")
     assert panel.locator("script, a[href^='javascript']").count() == 0
-    expect(panel.locator("img")).to_have_count(1)  # only the page picture
+    expect(panel.locator(".st-key-panel_pages img").first).to_be_visible()
     wait_idle(page)
+    # The only pictures are the page pictures; the chunk text made none.
+    assert panel.locator("img").count() == panel.locator(".st-key-panel_pages img").count()
+    assert panel.locator(".st-key-panel_chunk img, .st-key-panel_title img").count() == 0
     assert page.evaluate("typeof window.__pwned") == "undefined"

@@ -104,3 +104,23 @@ def test_no_passage_when_the_sentence_is_not_quoted() -> None:
     res = resolve(citation_spans(text), [ev])
     answer = Answer("q", text, res.footnotes, res.unresolved, (ev,))
     assert cited_passage(answer, answer.footnotes[0]) is None
+
+
+def test_cited_passage_ignores_pdf_line_breaks() -> None:
+    chunk = "Scope.\nThis policy explains who may work away from the office, how often, what the\ncompany pays for."
+    ev = _evidence("aaaa111", chunk)
+    text = "This policy explains who may work away from the office, how often, what the company pays for [aaaa111]."
+    res = resolve(citation_spans(text), [ev])
+    answer = Answer("q", text, res.footnotes, res.unresolved, (ev,))
+    before, inside, after = split_passage(chunk, cited_passage(answer, answer.footnotes[0]))
+    assert before == "Scope.\n" and inside.startswith("This policy") and inside.endswith("company pays for")
+
+
+def test_cited_passage_when_the_marker_follows_the_full_stop() -> None:
+    chunk = "Other words. Equipment belongs to the employee after two years of service. More."
+    ev1, ev2 = _evidence("aaaa111", "Unrelated first source text here."), _evidence("bbbb222", chunk)
+    text = "Unrelated first source text here. [aaaa111] Equipment belongs to the employee after two years of service. [bbbb222]"
+    res = resolve(citation_spans(text), [ev1, ev2])
+    answer = Answer("q", text, res.footnotes, res.unresolved, (ev1, ev2))
+    _before, inside, _after = split_passage(chunk, cited_passage(answer, answer.footnotes[1]))
+    assert inside == "Equipment belongs to the employee after two years of service."
