@@ -17,6 +17,7 @@ from rag.extractive import parse_task, split_sentences
 from rag.prompts import NOT_IN_DOCUMENTS
 
 LABEL = "scripted test model"
+MAX_CALLS_KEPT = 50
 
 
 def default_reply(messages: list[BaseMessage]) -> str:
@@ -42,6 +43,7 @@ class ScriptedChatModel(BaseChatModel):
 
     def _next_reply(self, messages: list[BaseMessage]) -> list[Any]:
         self.calls.append(list(messages))
+        del self.calls[:-MAX_CALLS_KEPT]  # a long-running demo app must not grow without bound
         reply = self.replies.pop(0) if self.replies else default_reply(messages)
         if isinstance(reply, BaseException):
             raise reply
