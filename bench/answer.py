@@ -1,14 +1,15 @@
 """Answer latency: time to the first text delta and to the final event, offline extractive answerer.
 
-What is real: the three squad-dev PDFs ingested through Library.add_pdf with the app's local
-embeddings (all-MiniLM-L6-v2 int8), the questions (answerable squad-dev questions about them), and
-the whole answer path, rag.answer.answer_stream: query embedding, FAISS, BM25, fusion, the
+What is real: the three squad-dev PDFs (one with --quick) ingested through Library.add_pdf with
+the app's local embeddings (all-MiniLM-L6-v2 int8), the questions (answerable squad-dev questions
+about them), and the whole answer path, rag.answer.answer_stream: query embedding, FAISS, BM25, fusion, the
 extractive chat model streaming, CitationStream, the final Answer.
 
 What is synthetic: the filler that brings the library to 1k or 100k chunks (embedding 100k chunks
 for real would take about 40 minutes here). Filler documents of 50 one-page chunks of about 1,000
 characters, words drawn from the squad-dev paragraphs' own vocabulary at their own frequencies,
-vectors random unit vectors (so filler competes in BM25 but rarely in dense search). It is stored
+vectors random unit vectors around one direction per document (so filler competes in BM25 but
+rarely in dense search). It is stored
 with the public row and vector functions of ingest.store and ingest.vectors, in the order
 Library.add_pdf uses; reopening the library then runs its consistency check, which must find
 nothing to repair.
@@ -27,6 +28,7 @@ from bench.common import ROOT, median, percentile, rss_mb, time_call
 SQUAD = ROOT.parent / "shared" / "corpus" / "squad-dev"
 SIZES = (1_000, 100_000)
 QUICK_SIZES = (300,)
+QUICK_PDFS = ["Normans.pdf"]
 CHUNKS_PER_DOC = 50
 QUESTIONS, ROUNDS = 10, 3
 COLD_RUNS = {1_000: 3, 100_000: 2}  # a cold first question at 100k builds BM25 over 100k chunks
@@ -224,7 +226,8 @@ def run(quick: bool = False) -> dict[str, Any]:
     sizes = QUICK_SIZES if quick else SIZES
     q, r = (QUICK_QUESTIONS, QUICK_ROUNDS) if quick else (QUESTIONS, ROUNDS)
     with tempfile.TemporaryDirectory(prefix="footnote-bench-base-") as base:
-        built = run_child("bench.answer:build_base", {"data_dir": base})
+        pdfs = QUICK_PDFS if quick else None
+        built = run_child("bench.answer:build_base", {"data_dir": base, "pdfs": pdfs})
         rows = [
             {**built, **run_child("bench.answer:measure_size",
                                   {"n": n, "base_dir": base, "questions": q, "rounds": r,
@@ -257,7 +260,7 @@ def render(rows: list[dict[str, Any]]) -> str:
         "library; p50 / p95 per round, median over rounds. Cold: the first question after opening the "
         "library (FAISS index loaded, BM25 index built), median of "
         + ", ".join(f"{r['cold_runs']} opens at {r['chunks']:,}" for r in rows) + ". "
-        f"The {first['real_chunks']} real chunks are the three squad-dev PDFs ingested for real; "
+        f"The {first['real_chunks']} real chunks are squad-dev PDFs ingested for real; "
         "the rest is synthetic filler (see `bench/answer.py`): words from the same vocabulary, "
         "random vectors. Median "
         f"{first['deltas_median']:g} text deltas per answer. Build: "

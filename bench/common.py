@@ -77,15 +77,19 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_child(target: str, kwargs: dict[str, Any], timeout: float = 900) -> dict[str, Any]:
+def run_child(
+    target: str, kwargs: dict[str, Any], timeout: float = 900, exact_rss: bool = False
+) -> dict[str, Any]:
     """Call MODULE:FUNCTION(**kwargs) in a fresh interpreter, so its memory is measured alone.
 
     Returns the function's dict plus `child_peak_rss_mb`; raises RuntimeError with the child's
-    last stderr lines when it fails."""
+    last stderr lines when it fails. exact_rss: make resident-size deltas trustworthy (below)."""
     cmd = [sys.executable, "-m", "bench.common", target, json.dumps(kwargs)]
-    # A fixed mmap threshold makes glibc return large freed blocks to the OS at once; otherwise
-    # freed temporaries stay resident and are reused, and resident-size deltas undercount.
-    env = {**os.environ, "MALLOC_MMAP_THRESHOLD_": "131072"}
+    env = dict(os.environ)
+    if exact_rss:
+        # A fixed mmap threshold makes glibc return large freed blocks to the OS at once; otherwise
+        # freed temporaries stay resident and are reused, and resident-size deltas undercount.
+        env["MALLOC_MMAP_THRESHOLD_"] = "131072"
     proc = subprocess.run(
         cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env, check=False
     )

@@ -163,9 +163,10 @@ def run(quick: bool = False) -> dict[str, Any]:
     sizes = QUICK_SIZES if quick else SIZES
     rows = []
     for n in sizes:
-        queries = 30 if quick else max(30, min(200, 2_000_000 // n))
+        queries = 30 if quick else max(20, min(200, 2_000_000 // n))
         ivf = n == (sizes[-1] if quick else IVF_AT)
-        rows.append(run_child("bench.retrieval:measure_size", {"n": n, "queries": queries, "ivf": ivf}))
+        kwargs = {"n": n, "queries": queries, "ivf": ivf}
+        rows.append(run_child("bench.retrieval:measure_size", kwargs, exact_rss=True))
     return {"rows": rows, "k": K, "dim": DIM, "markdown": render(rows)}
 
 
