@@ -72,3 +72,31 @@ def test_unknown_benchmark_is_a_usage_error() -> None:
     with pytest.raises(SystemExit) as exc:
         main(["nonsense"])
     assert exc.value.code == 2
+
+
+def test_eval_without_run_goes_through_run_eval_and_render(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "fake_eval_a.py").write_text(
+        "def run_eval(qa_path, limit=None):\n"
+        "    return {'qa': str(qa_path), 'limit': limit}\n"
+        "def render(result):\n"
+        "    return 'rendered ' + str(result['limit'])\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(runner.BY_NAME, "eval", Benchmark("eval", "Eval", "fake_eval_a", ""))
+    outcome = runner.child_entry("eval", quick=True)
+    assert outcome["status"] == "ok"
+    assert outcome["result"]["qa"] == str(runner.DEFAULT_QA)
+    assert outcome["result"]["markdown"] == f"rendered {runner.QUICK_EVAL_QUESTIONS}"
+
+
+def test_eval_with_only_main_keeps_what_it_prints(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "fake_eval_b.py").write_text(
+        "def main(argv):\n    print('hit@k 0.9 for', argv[0])\n    return 0\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(runner.BY_NAME, "eval", Benchmark("eval", "Eval", "fake_eval_b", ""))
+    outcome = runner.child_entry("eval")
+    assert outcome == {"status": "ok", "result": {"markdown": "```\nhit@k 0.9 for --qa\n```"}}
+    assert runner.child_entry("eval", quick=True)["status"] == "missing"
