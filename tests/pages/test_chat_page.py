@@ -142,3 +142,44 @@ def test_model_failure_is_shown_and_the_chat_survives(app_env: Path) -> None:
         "When does water boil?", "When does ice melt?"]
     assert "endpoint exploded" in " ".join(e.value for e in at.error)
     assert len(_payloads(at)) == 1
+
+
+def _conv(at: AppTest) -> str | None:
+    value = at.query_params.get("conv")
+    return (value[0] if isinstance(value, list) else value) or None
+
+
+def test_new_chat_and_recent_chats_switch_conversations(app_env: Path) -> None:
+    at = _app()
+    _ask(at, "When does water boil?")
+    first = _conv(at)
+    at.button(key="new_chat").click().run()
+    assert _conv(at) is None and _payloads(at) == []
+    _ask(at, "When does ice melt?")
+    second = _conv(at)
+    assert second and second != first
+    at.button(key=f"conv_{first}").click().run()
+    assert _conv(at) == first
+    assert [m.value for m in at.text if m.value.startswith("When does")] == ["When does water boil?"]
+
+
+def test_document_filter_and_k_reach_retrieval(app_env: Path) -> None:
+    at = _app()
+    [hostile] = [o for o in at.multiselect(key=state.DOC_FILTER).options if "Evil" in o]
+    at.multiselect(key=state.DOC_FILTER).select(hostile).run()
+    at.slider(key=state.TOP_K).set_value(1).run()
+    _ask(at, "When does water boil?")
+    store = ConversationStore(app_env / resources.CONVERSATIONS_FILE)
+    [turn] = store.turns(_conv(at))
+    assert [e.file_name for e in turn.answer.evidence] == ["hostile.pdf"]
+
+
+def test_a_selection_in_another_conversation_is_dropped(app_env: Path) -> None:
+    at = _app()
+    _ask(at, "When does water boil?")
+    [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
+    at.button(key="new_chat").click().run()
+    at.session_state[state.SELECTION] = (turn.turn_id, 1)
+    at.run()
+    assert at.session_state[state.SELECTION] is None
+    assert not at.image
