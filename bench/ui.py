@@ -31,7 +31,7 @@ QUESTIONS = (
 GOAL_S = 0.5
 
 # Click the n-th footnote button, then resolve with the milliseconds until the panel shows `id`
-# and all its page pictures have loaded (new pictures, not the previous footnote's).
+# and every page picture on screen has loaded (new pictures, not the previous footnote's).
 _CLICK_JS = """
 async ([index, shortId]) => {
   const buttons = [];
@@ -48,7 +48,8 @@ async ([index, shortId]) => {
   return await new Promise((resolve, reject) => {
     const check = () => {
       const panel = document.querySelector('.st-key-side_panel');
-      const imgs = [...document.querySelectorAll('.st-key-panel_pages img')];
+      // the pictures on screen (the whole page waits in a closed expander)
+      const imgs = [...document.querySelectorAll('.st-key-panel_pages img')].filter((i) => i.offsetParent !== null);
       const fresh = imgs.length > 0 && imgs.every((i) => !before.has(i.src) && i.complete && i.naturalWidth > 0);
       if (panel && panel.innerText.includes('id ' + shortId) && fresh) return resolve(performance.now() - t0);
       if (performance.now() - t0 > 20000) return reject(new Error('panel did not show ' + shortId));

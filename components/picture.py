@@ -1,5 +1,6 @@
-"""Page pictures cut down to the highlighted passage, so the panel shows it at a readable size.
-Pure (no Streamlit)."""
+"""Page pictures cut down to the cited passage, so the panel shows it at a readable size.
+Pure (no Streamlit). Where the passage sits is found by comparing two small renders of the page,
+with and without its highlight, so no page geometry (rotation, crop box) has to be redone here."""
 
 from __future__ import annotations
 
@@ -7,26 +8,34 @@ import io
 
 from PIL import Image, ImageChops
 
+Box = tuple[float, float, float, float]  # left, top, right, bottom as shares of the page size
 
-def passage_crop(plain_png: bytes, highlighted_png: bytes, shown_png: bytes | None = None,
-                 margin: float = 0.08) -> bytes | None:
-    """A band of the page around what highlighted_png highlights (its difference from plain_png),
-    plus a margin (a share of the page height) above and below, cut from shown_png (default:
-    the highlighted picture itself); None when the two pictures do not differ."""
+
+def highlight_box(plain_png: bytes, highlighted_png: bytes) -> Box | None:
+    """Where the two renders of a page differ, as shares of its size; None when they do not."""
     plain = Image.open(io.BytesIO(plain_png)).convert("RGB")
     marked = Image.open(io.BytesIO(highlighted_png)).convert("RGB")
-    shown = Image.open(io.BytesIO(shown_png)).convert("RGB") if shown_png else marked
-    if not plain.size == marked.size == shown.size:
+    if plain.size != marked.size:
         return None
     box = ImageChops.difference(plain, marked).getbbox()
     if box is None:
         return None
-    # Across: the text column the highlights cover (the whole chunk's, when shown differs).
-    column = ImageChops.difference(plain, shown).getbbox() if shown is not marked else None
-    left, right = (min(box[0], column[0]), max(box[2], column[2])) if column else (box[0], box[2])
-    width, height = shown.size
-    pad_y, pad_x = int(height * margin), int(width * 0.03)
-    top, bottom = max(0, box[1] - pad_y), min(height, box[3] + pad_y)
+    width, height = plain.size
+    return box[0] / width, box[1] / height, box[2] / width, box[3] / height
+
+
+def crop_to(page_png: bytes, band: Box, column: Box | None = None, margin: float = 0.08) -> bytes:
+    """The page cut to the band's rows plus a margin (a share of the page height) above and below,
+    and across to the text column (the band, widened to `column` when given)."""
+    page = Image.open(io.BytesIO(page_png)).convert("RGB")
+    width, height = page.size
+    left, right = (min(band[0], column[0]), max(band[2], column[2])) if column else (band[0], band[2])
+    box = (
+        max(0, int((left - 0.03) * width)),
+        max(0, int((band[1] - margin) * height)),
+        min(width, int((right + 0.03) * width) + 1),
+        min(height, int((band[3] + margin) * height) + 1),
+    )
     out = io.BytesIO()
-    shown.crop((max(0, left - pad_x), top, min(width, right + pad_x), bottom)).save(out, format="PNG")
+    page.crop(box).save(out, format="PNG")
     return out.getvalue()

@@ -110,19 +110,23 @@ def page_picture(library: Library) -> Callable[[str, int, int, int], bytes | Non
     return lambda doc_id, page, start, end: _page_picture(generation, doc_id, page, start, end, library)
 
 
+_PROBE_SCALE = 0.3  # small renders, only to find where a highlight falls on the page
+
+
 @st.cache_data(max_entries=256, show_spinner=False)
 def _passage_picture(generation: int, doc_id: str, page_index: int, char_start: int, char_end: int,
                      focus: tuple[int, int] | None, _library: Library) -> tuple[bytes | None, bytes] | None:
-    from components.picture import passage_crop
+    from components.picture import crop_to, highlight_box
     from ingest.render import render_page
 
     full = _page_picture(generation, doc_id, page_index, char_start, char_end, _library)
     if full is None:
         return None
     pdf = _library.pdf_bytes(doc_id)
-    plain = render_page(pdf, page_index, highlights=[], scale=1.5)
-    band = render_page(pdf, page_index, highlights=[focus], scale=1.5) if focus else full
-    return passage_crop(plain, band, full), full
+    plain = render_page(pdf, page_index, scale=_PROBE_SCALE)
+    column = highlight_box(plain, render_page(pdf, page_index, [(char_start, char_end)], scale=_PROBE_SCALE))
+    band = highlight_box(plain, render_page(pdf, page_index, [focus], scale=_PROBE_SCALE)) if focus else column
+    return (crop_to(full, band, column) if band else None), full
 
 
 def passage_picture(library: Library) -> Callable[..., tuple[bytes | None, bytes] | None]:
