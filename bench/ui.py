@@ -84,6 +84,7 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
         events = answer_stream(question, library=library, chat_model=model, provider_label="offline extractive mode",
                                k=settings.retrieval_k)
         answers.append(next(e.answer for e in events if isinstance(e, Done)))
+    answers.sort(key=lambda a: -len(a.footnotes))  # the 1-turn chat gets an answer with several footnotes
     conv_ids = []
     for count in turns_per_conv:
         conv = store.create()
@@ -103,11 +104,12 @@ def _footnote_targets(data_dir: Path, conv_id: str, clicks: int) -> list[tuple[i
         order = sorted((span.group_start, span.start, f.short_id) for f in turn.answer.footnotes for span in f.spans)
         buttons += [sid for _g, _s, sid in order]
     targets: list[tuple[int, str]] = []
-    index = len(buttons) - 1
-    while len(targets) < clicks and index >= 0:
+    index, tries = len(buttons) - 1, 0
+    while len(targets) < clicks and tries < 4 * clicks + len(buttons):
         if not targets or buttons[index] != targets[-1][1]:
             targets.append((index, buttons[index]))
-        index -= 1
+        index = index - 1 if index > 0 else len(buttons) - 1  # from the newest answer backwards, cycling
+        tries += 1
     return targets
 
 
@@ -133,8 +135,10 @@ def _browser_clicks(url: str, data_dir: Path, conv_id: str, clicks: int) -> dict
             times.append(page.evaluate(_CLICK_JS, [index, short_id]) / 1000)
             expect(page.locator(IDLE)).to_be_attached(timeout=30_000)
         browser.close()
+    rest = times[1:] or times
     return {"load_s": round(load_s, 3), "clicks": len(times), "click_to_panel_s": [round(t, 3) for t in times],
-            "median_s": round(median(times), 3), "p90_s": round(percentile(times, 90), 3)}
+            "first_open_s": round(times[0], 3), "median_s": round(median(rest), 3),
+            "p90_s": round(percentile(rest, 90), 3)}
 
 
 def _script_times(data_dir: Path, conv_id: str, runs: int) -> dict[str, float]:
@@ -186,13 +190,17 @@ def _render(rows: list[dict[str, Any]]) -> str:
         f"picture has loaded (timed in the page, chromium headless), goal {GOAL_S} s; and the script "
         "time of one rerun with the panel open (AppTest, in process).",
         "",
-        "| saved turns | clicks | click to panel, median | p90 | first load | script per rerun, median |",
-        "|---:|---:|---:|---:|---:|---:|",
+        "The first click opens the panel (the layout gains a column; pictures not cached yet); "
+        "the next clicks move it to another footnote, each with a page picture not shown before.",
+        "",
+        "| saved turns | clicks | first click (opens panel) | next clicks, median | p90 | page load | "
+        "script per rerun, median |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         b, s = row["browser"], row["script_rerun"]
-        lines.append(f"| {row['turns']} | {b['clicks']} | {b['median_s']:.3f} s | {b['p90_s']:.3f} s | "
-                     f"{b['load_s']:.2f} s | {s['median_s']:.3f} s |")
+        lines.append(f"| {row['turns']} | {b['clicks']} | {b['first_open_s']:.3f} s | {b['median_s']:.3f} s | "
+                     f"{b['p90_s']:.3f} s | {b['load_s']:.2f} s | {s['median_s']:.3f} s |")
     return "\n".join(lines)
 
 

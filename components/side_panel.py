@@ -15,6 +15,8 @@ PANEL_HEIGHT = 760
 
 # Static and trusted: how the panel's keyed containers look (no untrusted text in here).
 _STYLE = """<style>
+div[data-testid="stColumn"]:has(.st-key-side_panel), div[data-testid="stColumn"]:has(.st-key-side_panel_hint) {
+  position: sticky; top: 3.75rem; align-self: flex-start; }
 .st-key-panel_title p, .st-key-panel_title div { font-weight: 600; font-size: 1.1rem; }
 .st-key-panel_meta div { color: rgba(49, 51, 63, 0.65); font-size: 0.85rem; }
 .st-key-panel_chunk div { font-size: 0.92rem; line-height: 1.5; }
@@ -99,6 +101,14 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
         if crop is not None:
             with st.expander("Whole page"):
                 st.image(full, width="stretch")
+
+
+def show_hint() -> None:
+    """What the panel's column says while no footnote is open."""
+    st.html(_STYLE)
+    with st.container(key="side_panel_hint", border=True):
+        st.caption(":material/touch_app: Click a numbered footnote in an answer to open its passage "
+                   "and page here.")
 
 
 def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn, page_text: PageTextFn) -> None:
