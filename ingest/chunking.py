@@ -24,7 +24,8 @@ def chunk_pages(doc_id: str, pages: Sequence[Page], chunk_size: int, chunk_overl
     pages = [p for p in pages if p.text.strip()]  # blank pages would break text == slices
     text, starts = _join(pages)
     splitter = RecursiveCharacterTextSplitter(
-        chunk_size=chunk_size, chunk_overlap=chunk_overlap, keep_separator=True, strip_whitespace=True
+        chunk_size=chunk_size, chunk_overlap=chunk_overlap, keep_separator=True, strip_whitespace=True,
+        length_function=visible_length,
     )
     chunks: list[Chunk] = []
     cursor = 0
@@ -39,6 +40,11 @@ def chunk_pages(doc_id: str, pages: Sequence[Page], chunk_size: int, chunk_overl
         chunk_id = chunk_id_for(doc_id, locators, chunk_size, chunk_overlap)
         chunks.append(Chunk(chunk_id, doc_id, len(chunks), piece, tuple(locators)))
     return chunks
+
+
+def visible_length(text: str) -> int:
+    """Length with each line end counted once: pdfium's generated CR (a space here) does not count."""
+    return len(text) - text.count(" \n")
 
 
 def locator_text(pages: Sequence[Page], locators: Sequence[PageLocator]) -> str:

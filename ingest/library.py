@@ -26,7 +26,7 @@ from langchain_core.embeddings import Embeddings
 
 from ingest import maintenance, store, vectors
 from ingest.chunking import chunk_pages
-from ingest.errors import IndexMismatch
+from ingest.errors import IndexMismatch, NoTextLayer
 from ingest.ids import doc_id_for
 from ingest.reader import read_pdf
 from ingest.types import Chunk, Document, Page
@@ -173,7 +173,7 @@ class Library:
                 hits = vectors.search(index, query, want, allowed)
                 rows = dict(store.chunks_where(conn, "vec_id", [v for v, _ in hits]))
                 found = [(rows[v], s) for v, s in hits if v in rows]
-                if len(found) >= k or want >= index.ntotal:
+                if len(found) >= k or want >= index.ntotal or len(hits) < want:
                     return found[:k]
                 want = min(index.ntotal, want * 2 + 16)
 
@@ -192,6 +192,8 @@ class Library:
                         max_pages=self.config.max_pages)
         report(IngestProgress(file_name, "read", len(read.pages), len(read.pages)))
         chunks = chunk_pages(doc_id, read.pages, self.config.chunk_size, self.config.chunk_overlap)
+        if not chunks:  # read_pdf already refuses text-less files; this guards the invariant
+            raise NoTextLayer(file_name)
         report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
         matrix = self._embed([c.text for c in chunks], lambda d, t: report(IngestProgress(file_name, "embed", d, t)))
         doc = Document(doc_id, read.title, file_name, len(read.pages), len(data), len(chunks),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.chunking import PAGE_JOIN, chunk_pages, locator_text
+from ingest.chunking import PAGE_JOIN, chunk_pages, locator_text, visible_length
 from ingest.ids import chunk_id_for
 from ingest.reader import read_pdf
 from ingest.types import Page
@@ -33,7 +33,7 @@ def test_chunks_of_a_real_pdf_map_back_to_page_text() -> None:
     chunks = chunk_pages("d" * 64, doc.pages, 400, 150)
     _assert_exact(doc.pages, chunks)
     assert {c.first.page_index for c in chunks} == {0, 1, 2, 3, 4}
-    assert all(len(c.text) <= 400 for c in chunks)
+    assert all(visible_length(c.text) <= 400 for c in chunks)
     # Overlap: neighbouring chunks on one page share text.
     same_page = [(a, b) for a, b in zip(chunks, chunks[1:]) if a.last.page_index == b.first.page_index]
     assert any(a.last.char_end > b.first.char_start for a, b in same_page)
@@ -79,3 +79,8 @@ def test_any_pages_chunk_exactly(texts: list[str], size: int, overlap: int) -> N
     for page in pages:  # every word of every page lands in some chunk
         for word in page.text.split():
             assert word in covered
+
+
+def test_a_line_end_counts_once() -> None:
+    # pdfium gives "\r\n" at line ends; the reader keeps it as " \n" (1:1 with char indexes).
+    assert visible_length("one \ntwo") == len("one\ntwo") == 7

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ingest.chunking import locator_text
+from ingest.chunking import locator_text, visible_length
 from ingest.embeddings import HashEmbeddings
 from ingest.errors import IndexMismatch, NoTextLayer
 from ingest.library import Library
@@ -110,7 +110,7 @@ def test_other_settings_are_refused_until_reindexed(tmp_path: Path) -> None:
     rebuilt = Library.rebuild(tmp_path, HashEmbeddings(), embedding_name=NAME, chunk_size=500, chunk_overlap=30)
     reopened = open_library(tmp_path, chunk_size=500)
     assert reopened.chunk_count() == rebuilt.chunk_count() == reopened.documents()[0].chunks
-    assert all(len(c.text) <= 500 for c in reopened.chunks())
+    assert all(visible_length(c.text) <= 500 for c in reopened.chunks())
     assert load_index(tmp_path / "index.faiss").ntotal == reopened.chunk_count()
 
 
