@@ -35,7 +35,7 @@ def _open_conversation(conv_id: str | None) -> None:
         st.query_params[CONV_PARAM] = conv_id
 
 
-def show_sidebar(store: ConversationStore, documents: Sequence[Document], provider: str, k_max: int) -> None:
+def show_sidebar(store: ConversationStore, documents: Sequence[Document], provider: str, k_default: int) -> None:
     """New chat, recent chats, the document filter, k and the provider in use."""
     with st.sidebar:
         st.button("New chat", key="new_chat", icon=":material/add_comment:", width="stretch",
@@ -50,11 +50,11 @@ def show_sidebar(store: ConversationStore, documents: Sequence[Document], provid
                           on_click=_open_conversation, args=(info.conv_id,))
         st.divider()
         titles = {d.doc_id: d.title or d.file_name for d in documents}
-        st.session_state[state.DOC_FILTER] = [d for d in state.doc_filter() if d in titles]
+        state.prune_doc_filter(set(titles))
         st.multiselect("Limit to documents", options=list(titles), key=state.DOC_FILTER,
                        format_func=lambda doc_id: titles.get(doc_id, doc_id), placeholder="All documents")
-        state.top_k(k_max)
-        st.slider("Sources per question (k)", min_value=1, max_value=20, key=state.TOP_K)
+        state.top_k(k_default)
+        st.slider("Sources per question (k)", min_value=1, max_value=max(20, k_default), key=state.TOP_K)
         st.caption(f"Answering with: {escape_markdown(provider)}")
 
 

@@ -72,6 +72,11 @@ def doc_filter() -> list[str]:
     return list(st.session_state.get(DOC_FILTER) or [])
 
 
+def prune_doc_filter(existing: set[str]) -> None:
+    """Drop documents that left the library from the filter (before its widget is drawn)."""
+    st.session_state[DOC_FILTER] = [d for d in doc_filter() if d in existing]
+
+
 def top_k(default: int) -> int:
     """Pieces of evidence per question, from the sidebar slider."""
     st.session_state.setdefault(TOP_K, default)

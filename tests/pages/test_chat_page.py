@@ -183,3 +183,19 @@ def test_a_selection_in_another_conversation_is_dropped(app_env: Path) -> None:
     at.run()
     assert at.session_state[state.SELECTION] is None
     assert not at.image
+
+
+def test_panel_says_when_the_document_is_gone_and_still_shows_the_saved_text(app_env: Path) -> None:
+    at = _app()
+    water, _ice = _script_two_sources(app_env)
+    _ask(at, "When does water boil?")
+    [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
+    evidence = turn.answer.footnotes[0].evidence
+    assert build_library(app_env, []).delete(evidence.doc_id)
+    at.session_state[state.SELECTION] = (turn.turn_id, 1)
+    at.run()
+    assert not at.exception, at.exception
+    assert any("no longer in the library" in w.value for w in at.warning)
+    shown = " ".join(" ".join(t.value.split()) for t in at.text)
+    assert " ".join(evidence.text.split()[:8]) in shown and f"id {water}" in shown
+    assert not at.image
