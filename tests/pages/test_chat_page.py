@@ -199,3 +199,17 @@ def test_panel_says_when_the_document_is_gone_and_still_shows_the_saved_text(app
     shown = " ".join(" ".join(t.value.split()) for t in at.text)
     assert " ".join(evidence.text.split()[:8]) in shown and f"id {water}" in shown
     assert not at.image
+
+
+def test_an_answer_cut_off_midway_is_kept_labelled_interrupted_with_its_cause(app_env: Path) -> None:
+    at = _app()
+    water = _short_id(app_env, "Water boils")
+    _model().replies.append(["Water boils at one hundred degrees ", f"[{water}]", " and then",
+                             RuntimeError("connection reset")])
+    _ask(at, "When does water boil?")
+    [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
+    assert turn.answer.interrupted and turn.answer.text.startswith("Water boils")
+    assert "connection reset" in " ".join(e.value for e in at.error)
+    labels = " ".join(m.value for m in at.markdown)
+    assert "Interrupted" in labels and "scripted test model" in labels
+    assert len(_payloads(at)) == 1 and 'data-n="1"' in _payloads(at)[0]["html"]
