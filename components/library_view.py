@@ -57,13 +57,15 @@ def result_line(name: str, add: callable) -> dict:
     try:
         result: IngestResult = add()
     except PasswordRequired as exc:
-        hint = " Type it in the Password field and add the file again."
-        return {"file": name, "status": "error", "text": str(exc) + "." + hint}
+        first = "the password is wrong" if exc.wrong_password else "is password-protected"
+        text = f"{first}: type its password in the Password field and add it again"
+        return {"file": name, "status": "error", "text": text}
     except IngestError as exc:
-        return {"file": name, "status": "error", "text": str(exc)}
+        text = str(exc).removeprefix(f"{name}: ")  # the line names the file already
+        return {"file": name, "status": "error", "text": text}
     except Exception as exc:  # an internal failure must still not stop the other files
         log.exception("adding %s failed", name)
-        return {"file": name, "status": "error", "text": f"{name}: could not be added ({type(exc).__name__}: {exc})"}
+        return {"file": name, "status": "error", "text": f"could not be added ({type(exc).__name__}: {exc})"}
     if result.status == "skipped":
         return {"file": name, "status": "skipped", "text": "already in the library"}
     text = f"added: {result.doc.pages} pages, {result.chunks} chunks"

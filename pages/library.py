@@ -35,6 +35,7 @@ with st.container(border=True):
         # Read each upload once, here at the edge, into bytes.
         files = [(f.name, f.getvalue()) for f in uploads or []] if add else library_view.sample_files()
         state.set_library_results(library_view.ingest_files(library, files, state.library_password()))
+        st.rerun()  # the status boxes give way to the result lines and the updated table
     library_view.show_results(state.library_results())
 
 documents = library.documents()

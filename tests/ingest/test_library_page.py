@@ -81,3 +81,20 @@ def test_changed_settings_offer_reindex(data_dir: Path, monkeypatch: pytest.Monk
     _click(at, "Re-index all documents")
     assert not at.warning and list(at.dataframe[0].value["File"]) == ["h.pdf"]
     assert open_library(data_dir, chunk_size=500).chunk_count() >= 1
+
+
+def test_result_lines_name_the_file_once(tmp_path: Path) -> None:
+    from components.library_view import result_line
+    from tests.ingest.pdfs import make_image_pdf, rewrite
+
+    library = open_library(tmp_path)
+    locked = rewrite(make_pdf(["Secret."]), user_password="pw")
+    assert result_line("l.pdf", lambda: library.add_pdf(locked, "l.pdf")) == {
+        "file": "l.pdf", "status": "error",
+        "text": "is password-protected: type its password in the Password field and add it again"}
+    wrong = result_line("l.pdf", lambda: library.add_pdf(locked, "l.pdf", password="no"))
+    assert wrong["text"].startswith("the password is wrong")
+    scan = result_line("s.pdf", lambda: library.add_pdf(make_image_pdf(), "s.pdf"))
+    assert scan["text"] == "has no text layer (scanned or image-only; OCR is not done)"
+    ok = result_line("l.pdf", lambda: library.add_pdf(locked, "l.pdf", password="pw"))
+    assert ok == {"file": "l.pdf", "status": "ok", "text": "added: 1 pages, 1 chunks"}
