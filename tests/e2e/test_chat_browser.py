@@ -24,9 +24,9 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """One app server for the module, on a library seeded with the guide and the hostile PDF."""
     root = tmp_path_factory.mktemp("chat_e2e")
     data_dir = root / "data"
-    build_library(data_dir, [("guide.pdf", guide_pdf()), ("hostile.pdf", hostile_pdf())])
+    build_library(data_dir, [("guide.pdf", guide_pdf()), ("hostile.pdf", hostile_pdf())], chunk_size=400)
     env = {"FOOTNOTE_DATA_DIR": str(data_dir), "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-           "FOOTNOTE_LLM_PROVIDER": "extractive", "FOOTNOTE_CHUNK_SIZE": "180", "FOOTNOTE_CHUNK_OVERLAP": "0"}
+           "FOOTNOTE_LLM_PROVIDER": "extractive", "FOOTNOTE_CHUNK_SIZE": "400", "FOOTNOTE_CHUNK_OVERLAP": "0"}
     with run_app(env, root / "streamlit.log") as url:
         yield url, data_dir
 
@@ -95,4 +95,11 @@ def test_hostile_document_stays_inert_text_everywhere(app, page: Page) -> None: 
     # The only pictures are the page pictures; the chunk text made none.
     assert panel.locator("img").count() == panel.locator(".st-key-panel_pages img").count()
     assert panel.locator(".st-key-panel_chunk img, .st-key-panel_title img").count() == 0
+    shown = " ".join(panel.inner_text().split())
+    for literal in ("[click me](javascript:window.__pwned=1)", "**bold**", "$\\frac{a}{b}$",
+                    '<a href="javascript:window.__pwned=1">anchor</a>'):
+        assert literal in shown, literal
+    # The title is also an option of the sidebar's document filter: open it.
+    page.get_by_test_id("stSidebar").locator('[data-testid="stMultiSelect"]').click()
+    expect(page.get_by_role("option", name='<img src=x onerror="window.__pwned=1"> Evil <b>title</b>')).to_be_visible()
     assert page.evaluate("typeof window.__pwned") == "undefined"

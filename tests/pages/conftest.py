@@ -41,10 +41,11 @@ def make_pdf(pages: list[str], title: str = "") -> bytes:
     return bytes(pdf.output())
 
 
-def build_library(data_dir: Path, docs: list[tuple[str, bytes]]) -> Library:
+def build_library(data_dir: Path, docs: list[tuple[str, bytes]], chunk_size: int = CHUNK_SIZE,
+                  chunk_overlap: int = CHUNK_OVERLAP) -> Library:
     """A real library under data_dir with the fake (hashing) embeddings the settings name."""
-    settings = load_settings(data_dir=data_dir, embedding_provider="fake", chunk_size=CHUNK_SIZE,
-                             chunk_overlap=CHUNK_OVERLAP)
+    settings = load_settings(data_dir=data_dir, embedding_provider="fake", chunk_size=chunk_size,
+                             chunk_overlap=chunk_overlap)
     embeddings = HashEmbeddings(384)
     library = Library.open(data_dir, embeddings, embedding_name="fake:hash:384",
                            chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap)
