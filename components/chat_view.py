@@ -45,7 +45,7 @@ def show_sidebar(store: ConversationStore, documents: Sequence[Document], provid
             st.caption("Recent chats")
             current = st.query_params.get(CONV_PARAM)
             for info in recent:
-                st.button(escape_markdown(info.title or "Untitled")[:120], key=f"conv_{info.conv_id}",
+                st.button(escape_markdown((info.title or "Untitled")[:80]), key=f"conv_{info.conv_id}",
                           type="secondary" if info.conv_id == current else "tertiary", width="stretch",
                           on_click=_open_conversation, args=(info.conv_id,))
         st.divider()
