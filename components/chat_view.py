@@ -8,7 +8,7 @@ import streamlit as st
 
 from components import state
 from components.answer_view import show_answer
-from components.render import escape_markdown
+from components.render import escape_markdown, page_range
 from components.stream import BadgeStream, StreamOutcome
 from ingest.types import Document
 from rag.conversations import ConversationStore
@@ -35,7 +35,8 @@ def _open_conversation(conv_id: str | None) -> None:
         st.query_params[CONV_PARAM] = conv_id
 
 
-def show_sidebar(store: ConversationStore, documents: Sequence[Document], provider: str, k_default: int) -> None:
+def show_sidebar(store: ConversationStore, documents: Sequence[Document], provider: str,
+                 k_default: int) -> None:
     """New chat, recent chats, the document filter, k and the provider in use."""
     with st.sidebar:
         st.button("New chat", key="new_chat", icon=":material/add_comment:", width="stretch",
@@ -77,7 +78,7 @@ def _sources(answer: Answer) -> None:
     lines = []
     for f in answer.footnotes:
         ev = f.evidence
-        pages = ev.page_label if ev.page_index == ev.page_end_index else f"{ev.page_label}-{ev.page_end_label}"
+        pages, _indexes = page_range(ev)
         lines.append(f"[{f.number}] {' '.join((ev.title or ev.file_name).split())} · p. {pages}")
     st.text("\n".join(lines))
 

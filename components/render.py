@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
 from rag.citations import citation_spans
-from rag.types import Answer, CitationSpan, Footnote
+from rag.types import Answer, CitationSpan, Evidence, Footnote
 
 _TAGS = {
     "p", "br", "hr", "em", "strong", "del", "s", "code", "pre", "blockquote", "ul", "ol", "li",
@@ -158,6 +158,14 @@ def split_passage(text: str, passage: tuple[int, int] | None) -> tuple[str, str,
         return text, "", ""
     start, end = passage
     return text[:start], text[start:end], text[end:]
+
+
+def page_range(evidence: Evidence) -> tuple[str, str]:
+    """The evidence's printed page label(s) and 0-based page index(es), "5" or "5-6"."""
+    if evidence.page_index == evidence.page_end_index:
+        return evidence.page_label, str(evidence.page_index)
+    return (f"{evidence.page_label}-{evidence.page_end_label}",
+            f"{evidence.page_index}-{evidence.page_end_index}")
 
 
 def footnote_numbers(answer: Answer) -> Mapping[str, int]:

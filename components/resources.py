@@ -125,7 +125,9 @@ def _passage_picture(generation: int, doc_id: str, page_index: int, char_start: 
     pdf = _library.pdf_bytes(doc_id)
     plain = render_page(pdf, page_index, scale=_PROBE_SCALE)
     column = highlight_box(plain, render_page(pdf, page_index, [(char_start, char_end)], scale=_PROBE_SCALE))
-    band = highlight_box(plain, render_page(pdf, page_index, [focus], scale=_PROBE_SCALE)) if focus else column
+    band = column
+    if focus:
+        band = highlight_box(plain, render_page(pdf, page_index, [focus], scale=_PROBE_SCALE))
     return (crop_to(full, band, column) if band else None), full
 
 

@@ -8,14 +8,15 @@ from collections.abc import Callable, Mapping
 import streamlit as st
 
 from components import state
-from components.render import cited_passage, split_passage
+from components.render import cited_passage, page_range, split_passage
 from rag.types import Footnote, Turn
 
 PANEL_HEIGHT = 760
 
 # Static and trusted: how the panel's keyed containers look (no untrusted text in here).
 _STYLE = """<style>
-div[data-testid="stColumn"]:has(.st-key-side_panel), div[data-testid="stColumn"]:has(.st-key-side_panel_hint) {
+div[data-testid="stColumn"]:has(.st-key-side_panel),
+div[data-testid="stColumn"]:has(.st-key-side_panel_hint) {
   position: sticky; top: 3.75rem; align-self: flex-start; }
 .st-key-panel_title p, .st-key-panel_title div { font-weight: 600; font-size: 1.1rem; }
 .st-key-panel_meta div { color: rgba(49, 51, 63, 0.65); font-size: 0.85rem; }
@@ -53,15 +54,17 @@ def _controls(turn: Turn, footnote: Footnote) -> None:
     count = len(turn.answer.footnotes)
     head, prev_col, next_col, close_col = st.columns([5, 1, 1, 1], vertical_alignment="center")
     head.markdown(f"**Source {footnote.number}** of {count}")
+    n = footnote.number
     prev_col.button("", icon=":material/chevron_left:", key="panel_prev", help="Previous footnote",
-                    disabled=footnote.number <= 1, on_click=_step, args=(turn.turn_id, footnote.number - 1))
+                    disabled=n <= 1, on_click=_step, args=(turn.turn_id, n - 1))
     next_col.button("", icon=":material/chevron_right:", key="panel_next", help="Next footnote",
-                    disabled=footnote.number >= count, on_click=_step, args=(turn.turn_id, footnote.number + 1))
+                    disabled=n >= count, on_click=_step, args=(turn.turn_id, n + 1))
     close_col.button("", icon=":material/close:", key="panel_close", help="Close panel",
                      on_click=state.clear_selection)
 
 
-def _focus(footnote: Footnote, passage: tuple[int, int] | None, page_text: PageTextFn) -> tuple[int, int] | None:
+def _focus(footnote: Footnote, passage: tuple[int, int] | None,
+           page_text: PageTextFn) -> tuple[int, int] | None:
     """The cited passage as offsets into its page's text, when the evidence is one exact slice of it."""
     ev = footnote.evidence
     if passage is None or len(ev.locators) != 1:
@@ -120,8 +123,7 @@ def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn, page_text: Pa
         _controls(turn, footnote)
         with st.container(key="panel_title"):
             st.text(ev.title or ev.file_name)
-        pages = ev.page_label if ev.page_index == ev.page_end_index else f"{ev.page_label}-{ev.page_end_label}"
-        index = str(ev.page_index) if ev.page_index == ev.page_end_index else f"{ev.page_index}-{ev.page_end_index}"
+        pages, index = page_range(ev)
         with st.container(key="panel_meta"):
             st.text(f"Page {pages} (index {index}) · id {ev.short_id} · score {ev.score:.3f}")
         with st.container(key="panel_pages"):

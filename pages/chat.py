@@ -41,10 +41,11 @@ with chat_col:
         if conv_id is None:
             conv_id = store.create()
             st.query_params[chat_view.CONV_PARAM] = conv_id
+        history = [t.answer for t in turns if t.answer.text]
         chat_view.stream_answer(
             prompt,
             lambda: answer_stream(prompt, library=library, chat_model=chat_model, provider_label=provider,
-                                  k=state.top_k(settings.retrieval_k), history=[t.answer for t in turns],
+                                  k=state.top_k(settings.retrieval_k), history=history,
                                   doc_ids=state.doc_filter() or None),
             lambda answer: store.add_turn(conv_id, answer),
             provider,

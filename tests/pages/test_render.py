@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from components.render import cited_passage, escape_stream_text, render_answer_html, split_passage
 from ingest.types import PageLocator
@@ -124,3 +126,24 @@ def test_cited_passage_when_the_marker_follows_the_full_stop() -> None:
     answer = Answer("q", text, res.footnotes, res.unresolved, (ev1, ev2))
     _before, inside, _after = split_passage(chunk, cited_passage(answer, answer.footnotes[1]))
     assert inside == "Equipment belongs to the employee after two years of service."
+
+
+_ALLOWED_TAG = re.compile(
+    r"</?(p|br|hr|em|strong|del|s|code|pre|blockquote|ul|ol|li|h[1-6]|a|table|thead|tbody|tr|th|td|button|span)[\s/>]"
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([
+    "<", ">", "\"", "'", "=", " ", "\n", "[", "]", "(", ")", "!", "*", "_", "`", "$", "\\", ":", "/", "&", "#",
+    "img", "script", "onerror", "onclick", "javascript", "href", "src", "a", "button", "fn-ref", "data-n",
+    "[aaaa111]", "[zzzz999]", "[aaaa111, bbbb222]", "x",
+]), max_size=40).map("".join))
+def test_any_text_renders_to_allowed_tags_without_handlers(text: str) -> None:
+    html = render_answer_html(_answer(text))
+    for tag in re.findall(r"<[^>]*>", html):
+        assert _ALLOWED_TAG.match(tag), tag
+        assert not re.search(r"\son\w*\s*=", tag), tag
+        assert "javascript:" not in tag.lower(), tag
+    resolved = sum(1 for s in citation_spans(text) if s.id in ("aaaa111", "bbbb222"))
+    assert len(_buttons(html)) == resolved
