@@ -110,6 +110,23 @@ def measure_ivf(vectors: Any, queries: Any, exact: Any, rounds: int) -> dict[str
     return {"nlist": nlist, "build_s": round(build_s, 1), "memory_mb": round(memory, 1), "probes": rows}
 
 
+def _time_rounds(index: Any, matrix: Any, queries: Any, rounds: int) -> tuple[list, list, list]:
+    """Per round: FAISS with its default threads, FAISS with one thread, then numpy."""
+    import faiss
+
+    threads = faiss.omp_get_max_threads()
+    faiss_runs, single_runs, numpy_runs = [], [], []
+    _latencies(lambda q: index.search(q[None, :], K), queries[:5])  # warm up both
+    _latencies(lambda q: search_numpy(matrix, q), queries[:5])
+    for _ in range(rounds):
+        faiss_runs.append(_latencies(lambda q: index.search(q[None, :], K), queries))
+        faiss.omp_set_num_threads(1)
+        single_runs.append(_latencies(lambda q: index.search(q[None, :], K), queries))
+        faiss.omp_set_num_threads(threads)
+        numpy_runs.append(_latencies(lambda q: search_numpy(matrix, q), queries))
+    return faiss_runs, single_runs, numpy_runs
+
+
 def measure_size(n: int, queries: int, rounds: int = ROUNDS, ivf: bool = False) -> dict[str, Any]:
     """Child-process body: build both at size n, time single queries round by round, interleaved."""
     import time
@@ -128,15 +145,7 @@ def measure_size(n: int, queries: int, rounds: int = ROUNDS, ivf: bool = False) 
     build_s = time.perf_counter() - start
     faiss_mb = rss_mb() - before
     threads = faiss.omp_get_max_threads()
-    faiss_runs, single_runs, numpy_runs = [], [], []
-    _latencies(lambda q: index.search(q[None, :], K), query_vecs[:5])  # warm up both
-    _latencies(lambda q: search_numpy(matrix, q), query_vecs[:5])
-    for _ in range(rounds):
-        faiss_runs.append(_latencies(lambda q: index.search(q[None, :], K), query_vecs))
-        faiss.omp_set_num_threads(1)
-        single_runs.append(_latencies(lambda q: index.search(q[None, :], K), query_vecs))
-        faiss.omp_set_num_threads(threads)
-        numpy_runs.append(_latencies(lambda q: search_numpy(matrix, q), query_vecs))
+    faiss_runs, single_runs, numpy_runs = _time_rounds(index, matrix, query_vecs, rounds)
     exact = index.search(query_vecs, K)[1]
     agree = _recall([search_numpy(matrix, q) for q in query_vecs], exact)
     result: dict[str, Any] = {
