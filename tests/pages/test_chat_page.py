@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from components import resources, state
 from rag.conversations import ConversationStore
 from settings import load_settings
-from tests.pages.conftest import ROOT, build_library
+from tests.pages.conftest import ROOT, build_library, make_pdf
 
 TIMEOUT = 60
 
@@ -213,3 +213,28 @@ def test_an_answer_cut_off_midway_is_kept_labelled_interrupted_with_its_cause(ap
     labels = " ".join(m.value for m in at.markdown)
     assert "Interrupted" in labels and "scripted test model" in labels
     assert len(_payloads(at)) == 1 and 'data-n="1"' in _payloads(at)[0]["html"]
+
+
+def test_a_chunk_across_a_page_break_shows_both_pages(app_env: Path) -> None:
+    pages = ["Steam scalds skin faster than boiling water.", "Steam carries extra heat from condensing."]
+    library = build_library(app_env, [("steam.pdf", make_pdf(pages, "Steam"))])
+    [chunk] = [c for c in library.chunks() if "Steam scalds" in c.text]
+    assert [loc.page_index for loc in chunk.locators] == [0, 1]
+    at = _app()
+    _model().replies.append(f"Steam scalds skin faster than boiling water [{chunk.chunk_id[:7]}].")
+    _ask(at, "Why does steam scald skin faster than boiling water?")
+    [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
+    at.session_state[state.SELECTION] = (turn.turn_id, 1)
+    at.run()
+    texts = [t.value for t in at.text]
+    assert "Page 1 (index 0)" in texts and "Page 2 (index 1)" in texts
+    assert any(t.startswith("Page 1-2 (index 0-1)") for t in texts)
+    assert len(at.image) == 4  # each page: the passage picture, and the whole page in an expander
+
+
+def test_an_unsupported_answer_is_labelled(app_env: Path) -> None:
+    at = _app()
+    _ask(at, "Who painted the Mona Lisa in Florence?")
+    [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
+    assert turn.answer.unsupported
+    assert "Not supported by the documents" in " ".join(m.value for m in at.markdown)
