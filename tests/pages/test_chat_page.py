@@ -9,6 +9,8 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from components import resources, state
+from ingest.embeddings import HashEmbeddings
+from ingest.library import Library
 from rag.conversations import ConversationStore
 from settings import load_settings
 from tests.pages.conftest import ROOT, build_library, make_pdf
@@ -238,3 +240,22 @@ def test_an_unsupported_answer_is_labelled(app_env: Path) -> None:
     [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
     assert turn.answer.unsupported
     assert "Not supported by the documents" in " ".join(m.value for m in at.markdown)
+
+
+def test_old_footnotes_open_their_saved_passage_after_a_reindex(app_env: Path, monkeypatch) -> None:  # noqa: ANN001
+    at = _app()
+    water, _ice = _script_two_sources(app_env)
+    _ask(at, "When does water boil?")
+    [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
+    saved = turn.answer.footnotes[0].evidence
+    rebuilt = Library.rebuild(app_env, HashEmbeddings(384), embedding_name="fake:hash:384", chunk_size=400,
+                              chunk_overlap=40)
+    assert saved.chunk_id not in {c.chunk_id for c in rebuilt.chunks()}
+    monkeypatch.setenv("FOOTNOTE_CHUNK_SIZE", "400")
+    monkeypatch.setenv("FOOTNOTE_CHUNK_OVERLAP", "40")
+    at.session_state[state.SELECTION] = (turn.turn_id, 1)
+    at.run()
+    assert not at.exception, at.exception
+    shown = "".join("".join(t.value.split()) for t in at.text)  # the text comes in parts
+    assert f"id{water}" in shown and "".join(saved.text.split()) in shown
+    assert len(at.image) >= 1
