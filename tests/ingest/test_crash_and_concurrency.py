@@ -76,3 +76,20 @@ def test_two_processes_ingesting_at_once(tmp_path: Path) -> None:
     _assert_consistent(tmp_path / "lib")
     hits = library.search("b document 3 about harbours", 1)
     assert hits[0][0].doc_id == next(d.doc_id for d in library.documents() if d.file_name == "b3.pdf")
+
+
+def test_two_threads_sharing_one_library(tmp_path: Path) -> None:
+    """Streamlit sessions are threads sharing one cached Library object."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    library = open_library(tmp_path / "lib")
+    paths = _pdfs(tmp_path, "t", 6)
+
+    def add(path: Path) -> str:
+        return library.add_pdf(path.read_bytes(), path.name).status
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        statuses = list(pool.map(add, paths + paths[:2]))
+    assert sorted(statuses) == ["ok"] * 6 + ["skipped"] * 2
+    _assert_consistent(tmp_path / "lib")
+    assert len(library.search("t document 4 about harbours", 3)) == 3
