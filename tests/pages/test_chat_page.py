@@ -259,3 +259,11 @@ def test_old_footnotes_open_their_saved_passage_after_a_reindex(app_env: Path, m
     shown = "".join("".join(t.value.split()) for t in at.text)  # the text comes in parts
     assert f"id{water}" in shown and "".join(saved.text.split()) in shown
     assert len(at.image) >= 1
+
+
+def test_an_unknown_conversation_in_the_url_starts_a_new_chat(app_env: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    at.query_params["conv"] = "doesnotexist"
+    at.run()
+    assert not at.exception and _conv(at) is None
+    assert any("no longer exists" in t.value for t in at.toast)
