@@ -87,7 +87,7 @@ def show_answer_block(turn: Turn, active: int | None) -> None:
     """A saved answer: the interactive text, its sources, labels and any error."""
     answer = turn.answer
     if answer.error:
-        st.error(f"The answer failed: {answer.error}", icon=":material/error:")
+        st.error(f"The answer failed: {escape_markdown(answer.error)}", icon=":material/error:")
     if answer.text:
         show_answer(turn.turn_id, answer, active)
     _sources(answer)
