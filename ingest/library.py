@@ -32,6 +32,7 @@ from ingest.reader import read_pdf
 from ingest.types import Chunk, Document, Page
 
 LOCK_TIMEOUT_S = 600.0
+PROGRESS_BATCHES = 4  # embedding batches per progress report (the model re-sorts within a group)
 
 
 @dataclass(frozen=True)
@@ -262,14 +263,15 @@ class Library:
                 store.write_meta(conn, wanted | ({"dim": dim} if dim else {}))
 
     def _embed(self, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
-        """Embed in batches, shortest texts together (less padding), reporting progress."""
+        """Embed in groups of a few batches, shortest texts together (less padding), with progress."""
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        step = self.config.batch_size * PROGRESS_BATCHES
         parts: list[np.ndarray] = []
         report(0, len(texts))
-        for start in range(0, len(order), self.config.batch_size):
-            batch = [texts[i] for i in order[start : start + self.config.batch_size]]
-            parts.append(vectors.as_matrix(self.embeddings.embed_documents(batch)))
-            report(min(start + len(batch), len(texts)), len(texts))
+        for start in range(0, len(order), step):
+            group = [texts[i] for i in order[start : start + step]]
+            parts.append(vectors.as_matrix(self.embeddings.embed_documents(group)))
+            report(min(start + len(group), len(texts)), len(texts))
         if not parts:
             return np.zeros((0, 1), dtype=np.float32)
         matrix = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
