@@ -295,6 +295,8 @@ class Library:
     def _disk_index(self, conn, dim: int | None = None) -> faiss.Index:
         """A fresh copy of the index on disk (never the one readers are using)."""
         index = vectors.load_index(self.index_path)
+        if index is not None and dim is not None and index.d != dim and index.ntotal == 0:
+            index = None  # emptied, then reopened with a model of another dimension
         if index is None:
             meta_dim = store.read_meta(conn).get("dim")
             index = vectors.new_index(dim or int(meta_dim or 384))

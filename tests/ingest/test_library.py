@@ -147,3 +147,11 @@ def test_check_repairs_missing_extra_and_lost_vectors(tmp_path: Path) -> None:
     reopened = open_library(tmp_path)
     assert any("missing or unreadable" in line for line in reopened.open_report)
     assert reopened.search("relief keeper coal", 1)[0][0].text.count("coal") == 1
+
+
+def test_an_emptied_library_accepts_another_dimension(tmp_path: Path) -> None:
+    library = open_library(tmp_path)
+    library.delete(library.add_pdf(FOG, "fog.pdf").doc.doc_id)
+    small = Library.open(tmp_path, HashEmbeddings(dim=64), embedding_name="fake:hash:64")
+    assert small.add_pdf(BEES, "bees.pdf").status == "ok"
+    assert load_index(tmp_path / "index.faiss").d == 64 and small.search("clover", 1)
