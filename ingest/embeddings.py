@@ -103,16 +103,16 @@ class LocalEmbeddings(Embeddings):
         out = np.zeros((len(texts), LOCAL_DIM), dtype=np.float32)
         if not texts:
             return out
-        with self._lock:
-            if self._session is None:
+        with self._lock:  # only loading needs it: session.run and encode_batch are thread-safe,
+            if self._session is None:  # so a chat query never waits behind an ingest
                 self._load()
-            encodings = self._tokenizer.encode_batch(texts)
-            # Batches of similar token counts waste little padding (about 11% less work than
-            # sorting by characters on the corpus); results go back in input order.
-            order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-            for start in range(0, len(order), self.batch_size):
-                rows = order[start : start + self.batch_size]
-                out[rows] = self._embed_batch([encodings[i] for i in rows])
+        encodings = self._tokenizer.encode_batch(texts)
+        # Batches of similar token counts waste little padding (about 11% less work than
+        # sorting by characters on the corpus); results go back in input order.
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            out[rows] = self._embed_batch([encodings[i] for i in rows])
         return out
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:

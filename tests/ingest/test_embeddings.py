@@ -83,3 +83,12 @@ def test_make_embeddings_per_provider(provider: str, cls_name: str, name: str) -
     assert type(embeddings).__name__ == cls_name and recorded == name
     if provider == "openai":  # must never reach tiktoken's downloader
         assert embeddings.check_embedding_ctx_length is False
+
+
+def test_threads_share_one_model(local: LocalEmbeddings) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = list(pool.map(local.embed_query, SENTENCES * 2))
+    np.testing.assert_allclose(np.array(results[:3]), np.array(results[3:]), atol=1e-6)
+    np.testing.assert_allclose(np.array(results[:3])[:, :6], FIRST_DIMS, atol=3e-3)
