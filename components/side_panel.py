@@ -15,9 +15,11 @@ PANEL_HEIGHT = 760
 
 # Static and trusted: how the panel's keyed containers look (no untrusted text in here).
 _STYLE = """<style>
-div[data-testid="stColumn"]:has(.st-key-side_panel),
-div[data-testid="stColumn"]:has(.st-key-side_panel_hint) {
-  position: sticky; top: 3.75rem; align-self: flex-start; }
+@media (min-width: 640px) {  /* beside the chat (narrower screens stack the columns) */
+  div[data-testid="stColumn"]:has(.st-key-side_panel),
+  div[data-testid="stColumn"]:has(.st-key-side_panel_hint) {
+    position: sticky; top: 3.75rem; align-self: flex-start; }
+}
 .st-key-panel_title p, .st-key-panel_title div { font-weight: 600; font-size: 1.1rem; }
 .st-key-panel_meta div { color: rgba(49, 51, 63, 0.65); font-size: 0.85rem; }
 .st-key-panel_chunk div { font-size: 0.92rem; line-height: 1.5; }
@@ -51,16 +53,15 @@ def _step(turn_id: str, number: int) -> None:
 
 
 def _controls(turn: Turn, footnote: Footnote) -> None:
-    count = len(turn.answer.footnotes)
-    head, prev_col, next_col, close_col = st.columns([5, 1, 1, 1], vertical_alignment="center")
-    head.markdown(f"**Source {footnote.number}** of {count}")
-    n = footnote.number
-    prev_col.button("", icon=":material/chevron_left:", key="panel_prev", help="Previous footnote",
-                    disabled=n <= 1, on_click=_step, args=(turn.turn_id, n - 1))
-    next_col.button("", icon=":material/chevron_right:", key="panel_next", help="Next footnote",
-                    disabled=n >= count, on_click=_step, args=(turn.turn_id, n + 1))
-    close_col.button("", icon=":material/close:", key="panel_close", help="Close panel",
-                     on_click=state.clear_selection)
+    count, n = len(turn.answer.footnotes), footnote.number
+    with st.container(horizontal=True, vertical_alignment="center", wrap=False, key="panel_controls"):
+        st.markdown(f"**Source {n}** of {count}", width="stretch")
+        st.button("", icon=":material/chevron_left:", key="panel_prev", help="Previous footnote",
+                  disabled=n <= 1, on_click=_step, args=(turn.turn_id, n - 1))
+        st.button("", icon=":material/chevron_right:", key="panel_next", help="Next footnote",
+                  disabled=n >= count, on_click=_step, args=(turn.turn_id, n + 1))
+        st.button("", icon=":material/close:", key="panel_close", help="Close panel",
+                  on_click=state.clear_selection)
 
 
 def _focus(footnote: Footnote, passage: tuple[int, int] | None,
