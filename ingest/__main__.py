@@ -84,7 +84,7 @@ def _ingest_one(library, path: Path, password: str | None) -> dict:
     record = {"file": str(path), "status": "error", "doc_id": None, "pages": None, "chunks": None, "error": None}
     try:
         data = path.read_bytes()
-        with _progress_bar(path.name) as report:
+        with _ProgressBar(path.name) as report:
             result = library.add_pdf(data, path.name, password=password, progress=report)
     except IngestError as exc:
         record["error"] = exc.message
@@ -98,7 +98,7 @@ def _ingest_one(library, path: Path, password: str | None) -> dict:
     return record
 
 
-class _progress_bar:
+class _ProgressBar:
     """A tqdm bar over the embedding stage, only when stderr is a terminal."""
 
     def __init__(self, name: str) -> None:
