@@ -7,8 +7,7 @@ import functools
 
 import streamlit as st
 
-from components import state
-from components.render import render_answer_html
+from components import resources, state
 from rag.types import Answer
 
 # Static and trusted: per-answer content arrives through `data`, already sanitised.
@@ -63,16 +62,10 @@ export default function ({ data, parentElement, setTriggerValue }) {
 _mount = st.components.v2.component("footnote_answer", html=_HTML, css=_CSS, js=_JS, isolate_styles=True)
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
-def _html_for(turn_id: str, answer_text: str, _answer: Answer) -> str:
-    """Rendered once per turn: a saved answer never changes."""
-    return render_answer_html(_answer)
-
-
 def show_answer(turn_id: str, answer: Answer, active: int | None = None) -> None:
     """Mount a saved turn's interactive answer; a footnote click selects (turn_id, number)."""
     _mount(
         key=state.answer_key(turn_id),
-        data={"html": _html_for(turn_id, answer.text, answer), "active": active},
+        data={"html": resources.answer_html(turn_id, answer), "active": active},
         on_cite_change=functools.partial(state.on_cite, turn_id),
     )

@@ -13,10 +13,12 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from components import state
+from components.render import render_answer_html
 from ingest.embeddings import make_embeddings
 from ingest.library import IngestProgress, Library
 from rag.conversations import ConversationStore
 from rag.models import make_chat_model
+from rag.types import Answer
 from settings import Settings
 
 # --- Library and embeddings (issue 3, ingestion) ------------------------------------------
@@ -108,6 +110,16 @@ def page_picture(library: Library) -> Callable[[str, int, int, int], bytes | Non
     generation (which changes on every add, delete and re-index)."""
     generation = library.generation
     return lambda doc_id, page, start, end: _page_picture(generation, doc_id, page, start, end, library)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _answer_html(turn_id: str, answer_text: str, _answer: Answer) -> str:
+    return render_answer_html(_answer)
+
+
+def answer_html(turn_id: str, answer: Answer) -> str:
+    """A saved answer's sanitised HTML, rendered once per turn (a saved answer never changes)."""
+    return _answer_html(turn_id, answer.text, answer)
 
 
 _PROBE_SCALE = 0.3  # small renders, only to find where a highlight falls on the page
