@@ -115,6 +115,13 @@ class LocalEmbeddings(Embeddings):
             out[rows] = self._embed_batch([encodings[i] for i in rows])
         return out
 
+    def token_counts(self, texts: list[str]) -> list[int]:
+        """Tokens per text after truncation (callers batching texts order them by this)."""
+        with self._lock:
+            if self._session is None:
+                self._load()
+        return [len(e.ids) for e in self._tokenizer.encode_batch(texts)]
+
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed passages."""
         return self.embed_array(list(texts)).tolist()

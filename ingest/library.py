@@ -264,7 +264,9 @@ class Library:
 
     def _embed(self, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
         """Embed in groups of a few batches, shortest texts together (less padding), with progress."""
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        counts = getattr(self.embeddings, "token_counts", None)
+        sizes = counts(texts) if counts and texts else [len(t) for t in texts]
+        order = sorted(range(len(texts)), key=sizes.__getitem__)
         step = self.config.batch_size * PROGRESS_BATCHES
         parts: list[np.ndarray] = []
         report(0, len(texts))

@@ -92,3 +92,8 @@ def test_threads_share_one_model(local: LocalEmbeddings) -> None:
         results = list(pool.map(local.embed_query, SENTENCES * 2))
     np.testing.assert_allclose(np.array(results[:3]), np.array(results[3:]), atol=1e-6)
     np.testing.assert_allclose(np.array(results[:3])[:, :6], FIRST_DIMS, atol=3e-3)
+
+
+def test_token_counts_follow_the_truncation(local: LocalEmbeddings) -> None:
+    short, long = local.token_counts(["Fog.", "fog " * 1000])
+    assert short == 4 and long == 256  # [CLS] fog . [SEP]; the long one is cut at 256
