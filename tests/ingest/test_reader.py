@@ -94,3 +94,20 @@ def test_garbled_text_is_detected() -> None:
     assert _looks_garbled("\ufffd" * 50 + "ab")
     assert not _looks_garbled("Plain words, with numbers 1-2-3 and punctuation. " * 3)
     assert not _looks_garbled("\ue000")  # too short to judge
+
+
+def test_a_damaged_page_is_logged_and_the_rest_kept(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
+    from ingest import reader
+
+    real = reader.page_text
+
+    def flaky(pdf, index: int) -> str:  # pdfium rarely fails on one page; simulate that one page
+        if index == 1:
+            raise RuntimeError("bad content stream")
+        return real(pdf, index)
+
+    monkeypatch.setattr(reader, "page_text", flaky)
+    doc = read_pdf(make_pdf(["first page", "second page", "third page"]), "d.pdf")
+    assert [p.text.strip() for p in doc.pages] == ["first page", "", "third page"]
+    assert "1 pages could not be read (p. 2)" in doc.warnings
+    assert "d.pdf: page 2 unreadable: bad content stream" in caplog.text
