@@ -5,7 +5,7 @@ import streamlit as st
 from components import chat_view, resources, side_panel, state
 from components.render import escape_markdown
 from ingest.errors import IndexMismatch
-from rag.answer import answer_stream
+from rag.answer import answer_stream, stream_options
 
 state.init()
 settings = state.settings()
@@ -46,7 +46,7 @@ with chat_col:
             prompt,
             lambda: answer_stream(prompt, library=library, chat_model=chat_model, provider_label=provider,
                                   k=state.top_k(settings.retrieval_k), history=history,
-                                  doc_ids=state.doc_filter() or None),
+                                  doc_ids=state.doc_filter() or None, **stream_options(settings)),
             lambda answer: store.add_turn(conv_id, answer),
             provider,
         )
