@@ -43,7 +43,7 @@ def _assert_consistent(data_dir: Path) -> None:
     assert files == sorted(d.doc_id for d in library.documents())
 
 
-@pytest.mark.parametrize("stage", ["embed", "index"])
+@pytest.mark.parametrize("stage", ["embed", "index", "saved"])
 def test_killed_mid_ingest_leaves_previous_library_intact(tmp_path: Path, stage: str) -> None:
     first, doomed = _pdfs(tmp_path, "p", 2)
     child = _child(tmp_path / "lib", stage, [first, doomed])
@@ -53,7 +53,7 @@ def test_killed_mid_ingest_leaves_previous_library_intact(tmp_path: Path, stage:
 
     library = open_library(tmp_path / "lib")
     assert [d.file_name for d in library.documents()] == ["p0.pdf"]
-    if stage == "index":  # rows were written: the next open reports and removes them
+    if stage in ("index", "saved"):  # rows (and maybe vectors) were written: reported, removed
         assert library.open_report == ["Removed p1.pdf: an earlier ingest was interrupted; add it again."]
     else:  # nothing was written yet
         assert library.open_report == []
