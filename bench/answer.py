@@ -201,15 +201,26 @@ def measure_size(n: int, base_dir: str, questions: int, rounds: int, cold_runs: 
         "cold_first_ms": round(median([c["first_s"] for c in cold]) * 1000, 1),
         "cold_done_ms": round(median([c["done_s"] for c in cold]) * 1000, 1),
         **parts,
-        "warm_first_p50_ms": _round_ms(median([percentile([t["first_s"] for t in r], 50) for r in warm])),
-        "warm_first_p95_ms": _round_ms(median([percentile([t["first_s"] for t in r], 95) for r in warm])),
-        "warm_done_p50_ms": _round_ms(median([percentile([t["done_s"] for t in r], 50) for r in warm])),
-        "warm_done_p95_ms": _round_ms(median([percentile([t["done_s"] for t in r], 95) for r in warm])),
-        "retrieval_p50_ms": _round_ms(median([percentile(r, 50) for r in search])),
+        **_summarise_warm(warm, search),
         "deltas_median": median([t["deltas"] for t in last]),
         "answered": sum(not t["answer"].unsupported for t in last),
         "cited_gold_page": sum(_cited_gold(t["answer"], row) for t, row in zip(last, rows, strict=True)),
         "rss_after_mb": round(after_build_mb, 1),
+    }
+
+
+def _summarise_warm(warm: list[list[dict[str, Any]]], search: list[list[float]]) -> dict[str, float]:
+    """p50 and p95 of each round, median over rounds, in milliseconds."""
+
+    def per_round(key: str, q: float) -> float:
+        return _round_ms(median([percentile([t[key] for t in r], q) for r in warm]))
+
+    return {
+        "warm_first_p50_ms": per_round("first_s", 50),
+        "warm_first_p95_ms": per_round("first_s", 95),
+        "warm_done_p50_ms": per_round("done_s", 50),
+        "warm_done_p95_ms": per_round("done_s", 95),
+        "retrieval_p50_ms": _round_ms(median([percentile(r, 50) for r in search])),
     }
 
 
