@@ -21,6 +21,7 @@ from pypdf import PdfReader
 from pypdf import PasswordType
 
 from ingest.errors import BrokenPdf, EmptyFile, NoTextLayer, NotAPdf, PasswordRequired, TooLarge
+from ingest.pdfium_guard import PDFIUM_LOCK
 from ingest.types import Page
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,13 @@ def _title(reader: PdfReader) -> str:
 
 
 def _extract_pages(
+    data: bytes, file_name: str, password: str | None, labels: list[str]
+) -> tuple[list[Page], list[str], bytes | None]:
+    with PDFIUM_LOCK:
+        return _extract_pages_locked(data, file_name, password, labels)
+
+
+def _extract_pages_locked(
     data: bytes, file_name: str, password: str | None, labels: list[str]
 ) -> tuple[list[Page], list[str], bytes | None]:
     try:

@@ -10,6 +10,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image, ImageDraw
 
+from ingest.pdfium_guard import PDFIUM_LOCK
+
 HIGHLIGHT_RGBA = (255, 214, 0, 110)  # translucent yellow: the words stay readable underneath
 PAD_PX = 2
 
@@ -22,16 +24,21 @@ def render_page(
     password: str | None = None,
 ) -> bytes:
     """PNG of one page with translucent boxes over the characters [start, end) of each highlight."""
-    pdf = pdfium.PdfDocument(pdf_bytes, password=password)
-    try:
-        page = pdf[page_index]
+    with PDFIUM_LOCK:
+        pdf = pdfium.PdfDocument(pdf_bytes, password=password)
         try:
-            image = page.render(scale=scale).to_pil().convert("RGBA")
-            boxes = _highlight_boxes(page, image.size, list(highlights))
+            page = pdf[page_index]
+            try:
+                bitmap = page.render(scale=scale)
+                try:
+                    image = bitmap.to_pil().convert("RGBA")  # a copy: the bitmap can go
+                finally:
+                    bitmap.close()
+                boxes = _highlight_boxes(page, image.size, list(highlights))
+            finally:
+                page.close()
         finally:
-            page.close()
-    finally:
-        pdf.close()
+            pdf.close()
     if boxes:
         overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
         draw = ImageDraw.Draw(overlay)
@@ -46,17 +53,18 @@ def render_page(
 def highlight_rects(pdf_bytes: bytes, page_index: int, char_start: int, char_end: int,
                     password: str | None = None) -> list[tuple[float, float, float, float]]:
     """Text rectangles (left, bottom, right, top in PDF units) covering characters [start, end)."""
-    pdf = pdfium.PdfDocument(pdf_bytes, password=password)
-    try:
-        page = pdf[page_index]
-        textpage = page.get_textpage()
+    with PDFIUM_LOCK:
+        pdf = pdfium.PdfDocument(pdf_bytes, password=password)
         try:
-            return _rects(textpage, char_start, char_end)
+            page = pdf[page_index]
+            textpage = page.get_textpage()
+            try:
+                return _rects(textpage, char_start, char_end)
+            finally:
+                textpage.close()
+                page.close()
         finally:
-            textpage.close()
-            page.close()
-    finally:
-        pdf.close()
+            pdf.close()
 
 
 def _rects(textpage: pdfium.PdfTextPage, start: int, end: int) -> list[tuple[float, float, float, float]]:
