@@ -51,10 +51,12 @@ class CitationStream:
         self._state = ""
         self._tok_start = 0
         self._tokens: list[tuple[int, int]] = []
-        self._pending: tuple[int, int, list[tuple[int, int]]] | None = None
-        # display-safe text not yet taken
+        self._marker: list[str] = []  # the characters of the marker in progress
+        self._pending: tuple[int, int, list[tuple[int, int]], str] | None = None
+        # text not yet taken by take_safe(), as pieces: joined only when taken, so feeding
+        # without taking stays linear
         self._taken = 0
-        self._tail = ""
+        self._untaken: list[str] = []
         self._finished = False
 
     # --- public -------------------------------------------------------------------------
@@ -84,9 +86,12 @@ class CitationStream:
     def take_safe(self) -> str:
         """The display-safe text that has not been taken yet (for incremental display)."""
         n = self.safe_length - self._taken
-        out, self._tail = self._tail[:n], self._tail[n:]
+        if n == 0:
+            return ""
+        rest = "".join(self._untaken)
+        self._untaken = [rest[n:]] if len(rest) > n else []
         self._taken += n
-        return out
+        return rest[:n]
 
     def feed(self, delta: str) -> list[CitationEvent]:
         """Add a delta; return the markers it completed."""
@@ -99,7 +104,7 @@ class CitationStream:
         self._chunks.append(delta)
         self._joined = None
         self._length += len(delta)
-        self._tail += delta
+        self._untaken.append(delta)
         i, n = 0, len(delta)
         while i < n:
             if self._is_idle():
@@ -136,8 +141,10 @@ class CitationStream:
                 self._emit(pending, events)
         if self._start is not None:
             outcome = self._marker_step(ch, pos)
+            if outcome != "abandon":
+                self._marker.append(ch)
             if outcome == "closed":
-                found = (self._start, pos + 1, self._tokens)
+                found = (self._start, pos + 1, self._tokens, "".join(self._marker))
                 if self._close == "]":
                     self._pending = found
                 else:
@@ -170,7 +177,7 @@ class CitationStream:
             return
         if ch in _CLOSE_FOR and not self._escaped:
             self._start, self._close = pos, _CLOSE_FOR[ch]
-            self._state, self._tokens = "id", []
+            self._state, self._tokens, self._marker = "id", [], [ch]
         self._escaped = False
 
     def _marker_step(self, ch: str, pos: int) -> str:
@@ -211,13 +218,11 @@ class CitationStream:
             return "more"
         return "abandon"
 
-    def _emit(self, found: tuple[int, int, list[tuple[int, int]]], events: list[CitationEvent]) -> None:
-        start, end, tokens = found
+    def _emit(self, found: tuple[int, int, list[tuple[int, int]], str], events: list[CitationEvent]) -> None:
+        start, end, tokens, marker = found
         single = len(tokens) == 1
         for tok_start, tok_end in tokens:
-            # The marker is never taken yet (it was held back), so it lies inside the tail:
-            # reading it there keeps the work linear, unlike joining the whole text.
-            cid = self._tail[tok_start - self._taken : tok_end - self._taken]
+            cid = marker[tok_start - start : tok_end - start]
             first = cid not in self._seen
             self._seen.add(cid)
             span_start, span_end = (start, end) if single else (tok_start, tok_end)
