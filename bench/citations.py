@@ -201,9 +201,7 @@ def render(rows: list[dict[str, Any]], quick: bool) -> str:
         + "\n\nTimes are medians of the runs shown, the two parsers interleaved run by run. "
         "Both parsers reported the same citations (id, span, first occurrence) at every size; "
         "the benchmark asserts it before timing. The speedup compares feed() alone (what "
-        "`rag.answer.stream_answer` does) with the baseline. Feed alone grows slowly per token "
-        "because CitationStream keeps the text not yet taken with `take_safe()` in one string that "
-        "`+=` copies on every delta; a caller that takes the safe text after each delta, as a "
-        "streaming display does, keeps the cost per token flat."
+        "`rag.answer.stream_answer` does) with the baseline; the take_safe() column also takes the "
+        "display-safe text after each delta, as a streaming display does."
         + verdict
     )
