@@ -121,10 +121,16 @@ def _version(name: str) -> str:
 
 
 def _git_commit() -> str:
-    proc = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT, check=False
-    )
-    return proc.stdout.strip() or "unknown"
+    """HEAD, plus the tracked files that differ from it: benchmarks run the working tree."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], capture_output=True, text=True, cwd=ROOT, check=False).stdout
+
+    head = git("rev-parse", "--short", "HEAD").strip() or "unknown"
+    changed = git("diff", "--name-only", "HEAD").split()
+    if not changed:
+        return head
+    shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
+    return f"{head} + uncommitted changes to {shown}"
 
 
 def machine_info() -> dict[str, Any]:
