@@ -88,5 +88,10 @@ def search(index: faiss.Index, query: np.ndarray, k: int, allowed: list[int] | N
         if not allowed:
             return []
         params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(np.asarray(allowed, dtype=np.int64)))
+    # The app searches one query at a time; FAISS's OpenMP threads then mostly wait for each other
+    # on a busy 2-core machine (bench/README.md, retrieval: 10k chunks p50 10.5 ms with the default
+    # threads, 0.58 ms with one). Set per call: the setting belongs to the calling thread, and
+    # every Streamlit session is a thread of its own.
+    faiss.omp_set_num_threads(1)
     scores, ids = index.search(query, min(k, index.ntotal), params=params)
     return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
