@@ -179,7 +179,7 @@ def measure_size(n: int, base_dir: str, questions: int, rounds: int, cold_runs: 
     rows = load_questions(questions)
     with tempfile.TemporaryDirectory(prefix="footnote-bench-") as tmp:
         reopen, settings, info = build_library(Path(tmp), Path(base_dir), n)
-        model, label = make_chat_model(settings)
+        model, label = make_chat_model(settings, reopen().embeddings)
         cold = []
         for r in range(cold_runs):  # a freshly opened library: FAISS loaded, BM25 built on first use
             library = reopen()

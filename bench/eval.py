@@ -106,10 +106,11 @@ def judge(question: dict[str, Any], retrieval: Retrieval, answer: Answer) -> dic
 
 
 def answer_all(
-    questions: Sequence[dict[str, Any]], retriever: Retriever, *, gate: bool
+    questions: Sequence[dict[str, Any]], retriever: Retriever, *, gate: bool, embeddings: Any = None
 ) -> list[dict[str, Any]]:
-    """Retrieve and answer every question with the extractive model; one judged row each."""
-    model = ExtractiveChatModel()
+    """Retrieve and answer every question with the extractive model (ranking sentences with these
+    embeddings too, when given); one judged row each."""
+    model = ExtractiveChatModel(embeddings=embeddings)
     rows = []
     for question in questions:
         retrieval = retriever(question["question"])
@@ -152,8 +153,10 @@ def run_eval(qa_path: str | Path, limit: int | None = None, *, k: int = 6, seed:
             pdfs = sorted({qa_path.parent / q["doc_file"] for q in questions})
             library = open_corpus_library(pdfs, Path(data_dir or tmp))
         ingest_s = time.perf_counter() - started
-        ours = answer_all(questions, lambda q: search_evidence(library, q, k=k), gate=True)
-        baseline = answer_all(questions, langchain_retriever(library, k), gate=False)
+        ours = answer_all(questions, lambda q: search_evidence(library, q, k=k), gate=True,
+                          embeddings=library.embeddings)
+        baseline = answer_all(questions, langchain_retriever(library, k), gate=False,
+                              embeddings=library.embeddings)
     return {
         "qa": str(qa_path),
         "questions": len(questions),

@@ -79,7 +79,11 @@ def get_conversations(data_dir: str) -> ConversationStore:
 
 @st.cache_resource(show_spinner=False)
 def _chat_model(fingerprint: str, _settings: Settings) -> tuple[BaseChatModel, str]:
-    return make_chat_model(_settings)
+    embeddings = None
+    if _settings.llm_provider == "extractive":  # it ranks sentences with the library's embeddings
+        embeddings, _name = get_embeddings(_settings.embedding_provider, _settings.embedding_model,
+                                           _settings.embed_batch_size)
+    return make_chat_model(_settings, embeddings)
 
 
 def get_chat_model(settings: Settings) -> tuple[BaseChatModel, str]:
@@ -87,7 +91,8 @@ def get_chat_model(settings: Settings) -> tuple[BaseChatModel, str]:
     fingerprint = "|".join(
         str(v) for v in (settings.llm_provider, settings.llm_model, settings.llm_base_url,
                          settings.llm_temperature, settings.llm_max_tokens, settings.llm_timeout_s,
-                         settings.api_key() is not None)
+                         settings.api_key() is not None, settings.embedding_provider,
+                         settings.embedding_model, settings.embed_batch_size)
     )
     return _chat_model(fingerprint, settings)
 

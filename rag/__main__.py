@@ -105,7 +105,7 @@ def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not library.documents():
         raise CliError(f"The library in {Path(settings.data_dir).resolve()} is empty: add PDFs first.")
     doc_ids = pick_documents(library, args.doc)
-    model, label = make_chat_model(settings)
+    model, label = make_chat_model(settings, library.embeddings)
     if not args.json:
         print(f"({label})", file=err)
     events = answer_stream(

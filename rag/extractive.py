@@ -10,12 +10,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
-from rag.lexical import SOFT_HYPHEN, stem, tokenize
+from rag.lexical import SOFT_HYPHEN, STOPWORDS, stem, tokenize
 from rag.prompts import NOT_IN_DOCUMENTS, QUESTION_HEADER, SOURCES_END
 
 LABEL = "offline extractive mode"
@@ -36,6 +37,14 @@ upper lower inside outside win lose won lost rise fall rose fell""".split()
 NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven twelve twenty hundred thousand "
                          "million billion second third fourth fifth".split())
 OPPOSITE = {**dict(zip(_PAIRS[::2], _PAIRS[1::2])), **dict(zip(_PAIRS[1::2], _PAIRS[::2]))}
+HEADING_WORDS, HEADING_CHARS = 8, 60
+SEMANTIC_WEIGHT = 0.5
+NUMBER_BONUS = 0.25
+LEXICAL_FLOOR = 0.5
+# Questions whose answer is an amount, a count or a duration: sentences with a number
+# get number_bonus, since neither word overlap nor MiniLM similarity prefers them by themselves.
+_QUANTITY = re.compile(r"\b(how (much|many|long|old|far|often|large|big)|pay|pays|paid|cost|costs|price|"
+                       r"percent|percentage)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
@@ -54,6 +63,8 @@ class Scored:
     score: float
     source: str
     sentence: str
+    lexical: float = 0.0
+    semantic: float = 0.0
 
 
 def parse_task(messages: Sequence[BaseMessage]) -> tuple[list[Source], str]:
@@ -69,29 +80,90 @@ def parse_task(messages: Sequence[BaseMessage]) -> tuple[list[Source], str]:
     return sources, (question if found else tail).strip()
 
 
+def heading_lines(lines: Sequence[str]) -> list[bool]:
+    """Which lines are headings: short, not ending in punctuation or a stopword, after a finished
+    sentence, another heading or nothing, and before a capitalised line ("Working pattern" above
+    "The standard hybrid pattern is ...")."""
+    flags = [False] * len(lines)
+    before = ""  # the last non-empty line, or "." after a heading
+    for i, line in enumerate(lines):
+        if not line:
+            continue
+        after = next((x for x in lines[i + 1 :] if x), "")
+        words = line.split()
+        flags[i] = (len(line) <= HEADING_CHARS and len(words) <= HEADING_WORDS and line[-1] not in ".,;:!?-"
+                    and words[-1].lower() not in STOPWORDS and after[:1].isupper()
+                    and (not before or before[-1] in ".!?:"))
+        before = "." if flags[i] else line
+    return flags
+
+
 def split_sentences(text: str) -> list[str]:
-    """Sentences of a passage, whitespace (including PDF line breaks) collapsed."""
-    flat = " ".join(text.replace(SOFT_HYPHEN, "").split())
-    return [s.strip() for s in _SENTENCE_END.split(flat) if s.strip()]
+    """Sentences of a passage, whitespace (including PDF line breaks) collapsed, headings left out."""
+    lines = [" ".join(x.split()) for x in text.replace(SOFT_HYPHEN, "").splitlines()]
+    blocks: list[list[str]] = []
+    current: list[str] = []
+    for line, heading in zip(lines, heading_lines(lines)):
+        if heading:
+            blocks.append(current)
+            current = []
+        else:
+            current.append(line)
+    blocks.append(current)
+    flats = (" ".join(" ".join(block).split()) for block in blocks)
+    return [s.strip() for flat in flats for s in _SENTENCE_END.split(flat) if s.strip()]
 
 
-def score_sentences(question: str, sources: Sequence[Source]) -> list[Scored]:
-    """Every sentence scored by the IDF-weighted share of the question's words it contains
-    (words found only in the sentence before count NEIGHBOUR_WEIGHT: "It was built in 1987")."""
-    sentences = [(src.short_id, i, s) for src in sources for i, s in enumerate(split_sentences(src.text))]
+def lexical_scores(question: str, sentences: Sequence[tuple[str, int, str]]) -> list[float]:
+    """Each sentence's IDF-weighted share of the question's words it contains (words found only
+    in the sentence before count NEIGHBOUR_WEIGHT: "It was built in 1987")."""
     terms = set(tokenize(question))
-    if not sentences or not terms:
-        return []
+    if not terms:
+        return [0.0] * len(sentences)
     bags = [terms & set(tokenize(s)) for _sid, _i, s in sentences]
     df = Counter(t for bag in bags for t in bag)
     n = len(bags)
     idf = {t: math.log(1.0 + (n + 1) / (df[t] + 0.5)) for t in terms}
     total = sum(idf.values())
     out = []
-    for j, ((sid, i, sentence), bag) in enumerate(zip(sentences, bags)):
+    for j, ((_sid, i, _s), bag) in enumerate(zip(sentences, bags)):
         before = bags[j - 1] - bag if i > 0 else set()
-        score = (sum(idf[t] for t in bag) + NEIGHBOUR_WEIGHT * sum(idf[t] for t in before)) / total
-        out.append(Scored(score, sid, sentence))
+        out.append((sum(idf[t] for t in bag) + NEIGHBOUR_WEIGHT * sum(idf[t] for t in before)) / total)
+    return out
+
+
+def semantic_scores(question: str, sentences: Sequence[str], embeddings: Any) -> list[float]:
+    """Cosine similarity (clamped to 0..1) of the question with each sentence, in one batch."""
+    if embeddings is None or not sentences:
+        return [0.0] * len(sentences)
+    query = np.asarray(embeddings.embed_query(question), dtype=np.float64)
+    matrix = np.asarray(embeddings.embed_documents(list(sentences)), dtype=np.float64)
+    norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(query) or 1.0)
+    sims = matrix @ query / np.where(norms > 0, norms, 1.0)
+    return np.clip(sims, 0.0, 1.0).tolist()
+
+
+def _has_number(sentence: str) -> bool:
+    return any(ch.isdigit() for ch in sentence) or bool(_words(sentence) & NUMBER_WORDS)
+
+
+def score_sentences(question: str, sources: Sequence[Source], embeddings: Any = None,
+                    semantic_weight: float = 0.0, floor: float = 0.0, number_bonus: float = 0.0) -> list[Scored]:
+    """Every sentence, best first, by its lexical score blended with its semantic similarity to
+    the question (semantic_weight of it). Only sentences with a lexical score of at least floor
+    are embedded (the others could not be quoted anyway); lexical alone without embeddings."""
+    sentences = [(src.short_id, i, s) for src in sources for i, s in enumerate(split_sentences(src.text))]
+    if not sentences or not tokenize(question):
+        return []
+    lexical = lexical_scores(question, sentences)
+    weight = semantic_weight if embeddings is not None else 0.0
+    picked = [j for j, lex in enumerate(lexical) if lex >= floor and lex > 0] if weight else []
+    semantic = [0.0] * len(sentences)
+    for j, sim in zip(picked, semantic_scores(question, [sentences[j][2] for j in picked], embeddings)):
+        semantic[j] = sim
+    bonus = number_bonus if _QUANTITY.search(question) else 0.0
+    out = [Scored((1 - weight) * lex + weight * sem + bonus * _has_number(sentence), sid, sentence, lex, sem)
+           for (sid, _i, sentence), lex, sem in zip(sentences, lexical, semantic)]
     return sorted(out, key=lambda s: -s.score)
 
 
@@ -125,16 +197,23 @@ def conflicts(question: str, sentence: str, passage: str) -> list[str]:
     return out
 
 
-def compose_answer(question: str, sources: Sequence[Source], min_score: float, max_sentences: int) -> str:
-    """The cited sentences, best first, or the plain statement that the documents do not answer."""
-    ranked = score_sentences(question, sources)
-    if not ranked or ranked[0].score < min_score:
+def compose_answer(question: str, sources: Sequence[Source], min_score: float, max_sentences: int, *,
+                   embeddings: Any = None, semantic_weight: float = 0.0, number_bonus: float = 0.0,
+                   lexical_floor: float = LEXICAL_FLOOR) -> str:
+    """The cited sentences, best first, or the plain statement that the documents do not answer.
+    It answers only when some sentence holds min_score of the question's words; the best sentence
+    by the blended score is quoted if it holds lexical_floor of min_score, further ones only if
+    they hold min_score themselves and come close to the best."""
+    floor = lexical_floor * min_score
+    ranked = [s for s in score_sentences(question, sources, embeddings, semantic_weight, floor, number_bonus)
+              if s.lexical >= floor]
+    if not ranked or max(s.lexical for s in ranked) < min_score:
         return NOT_IN_DOCUMENTS
     passages = {src.short_id: src.text for src in sources}
     if conflicts(question, ranked[0].sentence, passages[ranked[0].source]):
         return NOT_IN_DOCUMENTS
     best = ranked[0].score
-    chosen = [s for s in ranked[:max_sentences] if s.score >= max(min_score, 0.75 * best)]
+    chosen = ranked[:1] + [s for s in ranked[1:max_sentences] if s.score >= 0.75 * best and s.lexical >= min_score]
     lines = []
     for item in chosen:
         sentence = item.sentence.replace("[", "(").replace("]", ")")
@@ -148,6 +227,14 @@ class ExtractiveChatModel(BaseChatModel):
     min_score: float = 0.4
     """Least IDF-weighted share of the question's words a sentence must contain to be quoted."""
     max_sentences: int = 2
+    embeddings: Any = None
+    """Embeddings for semantic similarity between question and sentences; None: lexical only."""
+    semantic_weight: float = SEMANTIC_WEIGHT
+    """Share of a sentence's score that is its semantic similarity (when there are embeddings)."""
+    number_bonus: float = NUMBER_BONUS
+    """Added to sentences holding a number when the question asks for an amount or a count."""
+    lexical_floor: float = LEXICAL_FLOOR
+    """Share of min_score the quoted best sentence must hold when another one reaches min_score."""
 
     @property
     def _llm_type(self) -> str:
@@ -156,7 +243,9 @@ class ExtractiveChatModel(BaseChatModel):
     def answer_text(self, messages: Sequence[BaseMessage]) -> str:
         """The full answer for these messages."""
         sources, question = parse_task(messages)
-        return compose_answer(question, sources, self.min_score, self.max_sentences)
+        return compose_answer(question, sources, self.min_score, self.max_sentences, embeddings=self.embeddings,
+                              semantic_weight=self.semantic_weight, number_bonus=self.number_bonus,
+                              lexical_floor=self.lexical_floor)
 
     def _generate(
         self,

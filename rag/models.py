@@ -45,8 +45,9 @@ def openai_chat_model(
     )
 
 
-def make_chat_model(settings: Any) -> tuple[BaseChatModel, str]:
-    """The chat model the settings ask for, and its label."""
+def make_chat_model(settings: Any, embeddings: Any = None) -> tuple[BaseChatModel, str]:
+    """The chat model the settings ask for, and its label. The extractive answerer uses the
+    library's embeddings, when given, to find sentences that paraphrase the question."""
     provider = settings.llm_provider
     if provider == "openai":
         model = openai_chat_model(
@@ -62,5 +63,5 @@ def make_chat_model(settings: Any) -> tuple[BaseChatModel, str]:
     if provider == "fake":
         return ScriptedChatModel(), SCRIPTED_LABEL
     if provider == "extractive":
-        return ExtractiveChatModel(), EXTRACTIVE_LABEL
+        return ExtractiveChatModel(embeddings=embeddings), EXTRACTIVE_LABEL
     raise ValueError(f"unknown llm_provider {provider!r}: use extractive, openai or fake")

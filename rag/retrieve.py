@@ -6,6 +6,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ingest.types import Chunk, PageLocator
 from rag.evidence import build_evidence
 from rag.lexical import LexicalCache, tokenize
@@ -88,8 +90,8 @@ def _joins(group: list[Chunk], chunk: Chunk) -> bool:
     return False
 
 
-def select(fused: Sequence[tuple[Chunk, float]], k: int) -> list[tuple[Chunk, float]]:
-    """The top k after dropping duplicate texts and merging overlapping neighbours."""
+def _groups(fused: Sequence[tuple[Chunk, float]], k: int) -> list[tuple[list[Chunk], Chunk, float]]:
+    """Up to k groups of overlapping neighbours (duplicate texts dropped): members, best, its score."""
     groups: list[list[Chunk]] = []
     best: list[tuple[Chunk, float]] = []
     seen_text: set[str] = set()
@@ -106,8 +108,28 @@ def select(fused: Sequence[tuple[Chunk, float]], k: int) -> list[tuple[Chunk, fl
             continue  # keep scanning: a later candidate may still merge into a chosen group
         groups.append([chunk])
         best.append((chunk, score))
-    return [(_merged(group, top), score) for group, (top, score) in zip(groups, best)]
+    return [(group, top, score) for group, (top, score) in zip(groups, best)]
 
+
+def select(fused: Sequence[tuple[Chunk, float]], k: int) -> list[tuple[Chunk, float]]:
+    """The top k after dropping duplicate texts and merging overlapping neighbours."""
+    return [(_merged(group, top), score) for group, top, score in _groups(fused, k)]
+
+
+def dense_similarities(
+    embeddings: Any, query_vector: Sequence[float], groups: Sequence[Sequence[Chunk]], known: dict[str, float]
+) -> list[float]:
+    """Each group's cosine with the question (its best member's), clamped to 0..1; members the
+    dense search did not return (found by BM25 only) are embedded here, in one batch."""
+    missing = list(dict.fromkeys(c.text for g in groups for c in g if c.chunk_id not in known))
+    found: dict[str, float] = {}
+    if missing:
+        query = np.asarray(query_vector, dtype=np.float64)
+        matrix = np.asarray(embeddings.embed_documents(missing), dtype=np.float64)
+        norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(query) or 1.0)
+        found = dict(zip(missing, (matrix @ query / np.where(norms > 0, norms, 1.0)).tolist()))
+    sims = [max(known.get(c.chunk_id, found.get(c.text, 0.0)) for c in g) for g in groups]
+    return [min(1.0, max(0.0, float(s))) for s in sims]
 
 def coverage(question_terms: set[str], text: str) -> float:
     """Share of the question's distinct content words that appear in text."""
@@ -125,16 +147,21 @@ def search_evidence(
     candidates: int | None = None,
     lexical: LexicalCache | None = None,
 ) -> Retrieval:
-    """Dense + BM25 candidates fused by reciprocal rank, merged, cut to k, with short ids."""
+    """Dense + BM25 candidates fused by reciprocal rank, merged, cut to k, with short ids. The
+    fused order ranks the evidence; each piece's score is its cosine similarity to the question."""
     n = candidates or max(4 * k, 20)
-    dense = library.search(question, n, doc_ids=doc_ids) if question.strip() else []
+    vector = library.embeddings.embed_query(question) if question.strip() else None
+    dense = library.search_vector(vector, n, doc_ids=doc_ids) if vector is not None else []
     index = (lexical or _DEFAULT_CACHE).get(library)
     bm25 = index.search(question, n, doc_ids=doc_ids)
     fused = fuse([[c for c, _ in dense], [c for c, _ in bm25]])
-    chosen = select(fused, k)
+    groups = _groups(fused, k)
+    docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
+    groups = [g for g in groups if docs[g[1].doc_id] is not None]
+    sims = dense_similarities(library.embeddings, vector, [g for g, _, _ in groups],
+                              {c.chunk_id: s for c, s in dense}) if groups else []
+    hits = [(_merged(members, top), docs[top.doc_id], sim) for (members, top, _), sim in zip(groups, sims)]
     terms = set(tokenize(question))
-    docs = {doc_id: library.document(doc_id) for doc_id in {c.doc_id for c, _ in chosen}}
-    hits = [(chunk, docs[chunk.doc_id], score) for chunk, score in chosen if docs[chunk.doc_id] is not None]
     return Retrieval(
         evidence=build_evidence(hits),
         best_dense=max((float(s) for _, s in dense), default=0.0),

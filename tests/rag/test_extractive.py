@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from langchain_core.messages import HumanMessage
 
+from ingest.embeddings import LocalEmbeddings
+from ingest.library import Library
 from ingest.types import PageLocator
+from rag.answer import answer_stream
 from rag.citations import extract_citations
 from rag.extractive import ExtractiveChatModel, conflicts, parse_task, split_sentences
 from rag.prompts import NOT_IN_DOCUMENTS, build_messages
-from rag.types import Answer, Evidence
+from rag.types import Answer, Done, Evidence
+from tests.rag.conftest import make_pdf
 
 
 def evidence(short_id: str, text: str, page: int = 0, title: str = "Doc") -> Evidence:
@@ -94,3 +100,56 @@ def test_split_sentences_joins_pdf_line_breaks_and_soft_hyphens() -> None:
         "It took 3.5 centuries!",
         "Then it ended.",
     ]
+
+
+def test_split_sentences_splits_off_headings_and_drops_them() -> None:
+    text = ("Requests go to the manager. The manager\nmust answer within ten days.\nWorking pattern\n"
+            "The standard pattern is two days a week in the office.\nEquipment and allowances\n"
+            "Employees may claim an allowance of up to\n450 euros.")
+    assert split_sentences(text) == [
+        "Requests go to the manager.",
+        "The manager must answer within ten days.",  # a wrapped line, not a heading
+        "The standard pattern is two days a week in the office.",
+        "Employees may claim an allowance of up to 450 euros.",
+    ]
+
+
+def test_a_heading_is_never_quoted_nor_glued_to_the_first_sentence() -> None:
+    policy = evidence("dddd444", "Working pattern\nThe standard hybrid pattern is two days a week in the "
+                      "office and three days away.\nCore hours are 10:00 to 15:00.")
+    assert ask("What is the standard working pattern?", policy) == (
+        "The standard hybrid pattern is two days a week in the office and three days away. [dddd444]")
+
+
+POLICY = ("Equipment and allowances\nThe company provides a laptop, a monitor and a headset to every hybrid "
+          "worker. Employees may also claim a one-off home office allowance of up to 450 euros for a desk, a "
+          "chair or lighting, with receipts. Company equipment remains the property of the firm. Equipment "
+          "bought with the home office allowance belongs to the employee.")
+
+
+def test_the_amount_paid_is_found_for_a_paraphrased_question(tmp_path: Path) -> None:
+    library = Library.open(tmp_path / "lib", LocalEmbeddings(), embedding_name="local-test")
+    library.add_pdf(make_pdf([POLICY], "Remote work policy"), "policy.pdf")
+    question = "What does the company pay for home office equipment?"
+
+    def answer(model: ExtractiveChatModel) -> str:
+        events = answer_stream(question, library=library, chat_model=model, provider_label="t", k=3)
+        return next(e.answer for e in events if isinstance(e, Done)).text
+
+    assert answer(ExtractiveChatModel(embeddings=library.embeddings)).startswith("Employees may also claim")
+    # Word overlap alone prefers the sentence sharing "equipment".
+    assert answer(ExtractiveChatModel(number_bonus=0)).startswith("Equipment bought")
+    # With embeddings it still abstains when nothing is relevant (the retrieval gate is off here).
+    off_topic = answer_stream("Which violinist played the Paganini caprices?", library=library,
+                              chat_model=ExtractiveChatModel(embeddings=library.embeddings),
+                              provider_label="t", k=3, check_relevance=False)
+    assert next(e.answer for e in off_topic if isinstance(e, Done)).text == NOT_IN_DOCUMENTS
+
+
+def test_semantic_similarity_picks_the_sentence_that_means_what_the_question_asks() -> None:
+    flood = evidence("eeee555", "The town museum shows a painting of the river in flood. Heavy rain in the "
+                     "hills swelled the river until it burst its banks and flooded the town.")
+    question = "Why did the river flood the town?"  # both sentences hold every content word
+    model = ExtractiveChatModel(embeddings=LocalEmbeddings())
+    assert model.invoke(build_messages(question, [flood])).content.startswith("Heavy rain in the hills")
+    assert ask(question, flood).startswith("The town museum")

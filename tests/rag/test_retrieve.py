@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 from ingest.chunking import chunk_pages, locator_text
 from ingest.embeddings import LocalEmbeddings
 from ingest.library import Library
@@ -99,3 +102,24 @@ def test_dense_half_finds_a_paraphrase_with_local_embeddings(tmp_path: Path) -> 
     found = search_evidence(library, "motors firing gasoil through pressure", k=1)
     assert "Diesel" in found.evidence[0].text
     assert found.best_dense > 0.3
+
+
+def _cosine(embeddings, question: str, text: str) -> float:  # noqa: ANN001 - any Embeddings
+    q, t = np.asarray(embeddings.embed_query(question)), np.asarray(embeddings.embed_documents([text])[0])
+    return float(q @ t / (np.linalg.norm(q) * np.linalg.norm(t)))
+
+
+def test_evidence_score_is_the_dense_cosine_even_for_bm25_only_hits(tmp_path: Path) -> None:
+    library = open_hash_library(tmp_path / "lib", chunk_size=200, chunk_overlap=0)  # no merged pieces
+    library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
+    library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
+    question = "Which engines and which compost heap were improved in 1765 or turned in May?"
+    found = search_evidence(library, question, k=5, candidates=2).evidence
+    dense_ids = {c.chunk_id for c, _ in library.search(question, 2)}
+    assert len(found) >= 3 and {e.chunk_id for e in found} - dense_ids  # some found by BM25 alone
+    expected = [max(0.0, _cosine(library.embeddings, question, e.text)) for e in found]
+    assert [e.score for e in found] == pytest.approx(expected, abs=1e-4)
+    assert all(0.0 <= e.score <= 1.0 for e in found)
+    by_score = sorted(found, key=lambda e: -e.score)
+    by_cosine = [e for _, e in sorted(zip(expected, found), key=lambda pair: -pair[0])]
+    assert [e.short_id for e in by_score] == [e.short_id for e in by_cosine]
