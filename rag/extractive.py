@@ -1,5 +1,6 @@
 """The offline answerer: a LangChain chat model that quotes the evidence sentences most relevant to
-the question, each cited by its source id, and says so plainly when nothing relevant is found."""
+the question, each cited by its source id, and says so plainly when nothing relevant is found.
+Relevance is word overlap, blended with the embeddings' similarity when the model is given them."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ class Source:
 
 @dataclass(frozen=True)
 class Scored:
-    """A candidate sentence with its relevance to the question (0..1)."""
+    """A candidate sentence: its blended score (higher is better), word overlap and similarity (0..1)."""
 
     score: float
     source: str
@@ -148,7 +149,8 @@ def _has_number(sentence: str) -> bool:
 
 
 def score_sentences(question: str, sources: Sequence[Source], embeddings: Any = None,
-                    semantic_weight: float = 0.0, floor: float = 0.0, number_bonus: float = 0.0) -> list[Scored]:
+                    semantic_weight: float = 0.0, floor: float = 0.0,
+                    number_bonus: float = 0.0) -> list[Scored]:
     """Every sentence, best first, by its lexical score blended with its semantic similarity to
     the question (semantic_weight of it). Only sentences with a lexical score of at least floor
     are embedded (the others could not be quoted anyway); lexical alone without embeddings."""
@@ -213,7 +215,8 @@ def compose_answer(question: str, sources: Sequence[Source], min_score: float, m
     if conflicts(question, ranked[0].sentence, passages[ranked[0].source]):
         return NOT_IN_DOCUMENTS
     best = ranked[0].score
-    chosen = ranked[:1] + [s for s in ranked[1:max_sentences] if s.score >= 0.75 * best and s.lexical >= min_score]
+    chosen = ranked[:1] + [s for s in ranked[1:max_sentences]
+                           if s.score >= 0.75 * best and s.lexical >= min_score]
     lines = []
     for item in chosen:
         sentence = item.sentence.replace("[", "(").replace("]", ")")
@@ -222,7 +225,8 @@ def compose_answer(question: str, sources: Sequence[Source], min_score: float, m
 
 
 class ExtractiveChatModel(BaseChatModel):
-    """Answers from the prompt's sources alone: no network, no model weights, deterministic."""
+    """Answers from the prompt's sources alone, deterministic, with no network; model weights
+    only through the optional embeddings (the library's own, passed in by make_chat_model)."""
 
     min_score: float = 0.4
     """Least IDF-weighted share of the question's words a sentence must contain to be quoted."""
@@ -243,9 +247,9 @@ class ExtractiveChatModel(BaseChatModel):
     def answer_text(self, messages: Sequence[BaseMessage]) -> str:
         """The full answer for these messages."""
         sources, question = parse_task(messages)
-        return compose_answer(question, sources, self.min_score, self.max_sentences, embeddings=self.embeddings,
-                              semantic_weight=self.semantic_weight, number_bonus=self.number_bonus,
-                              lexical_floor=self.lexical_floor)
+        return compose_answer(question, sources, self.min_score, self.max_sentences,
+                              embeddings=self.embeddings, semantic_weight=self.semantic_weight,
+                              number_bonus=self.number_bonus, lexical_floor=self.lexical_floor)
 
     def _generate(
         self,
