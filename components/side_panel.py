@@ -126,7 +126,7 @@ def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn, page_text: Pa
             st.text(ev.title or ev.file_name)
         pages, index = page_range(ev)
         with st.container(key="panel_meta"):
-            st.text(f"Page {pages} (index {index}) · id {ev.short_id} · score {ev.score:.3f}")
+            st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}")
         with st.container(key="panel_pages"):
             _pages(footnote, picture, _focus(footnote, passage, page_text))
         with st.container(key="panel_chunk"):
