@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 APP_STAMP := $(VENV)/.app-installed
 DEV_STAMP := $(VENV)/.dev-installed
+BENCH_STAMP := $(VENV)/.bench-installed
 PORT ?= 8501
 
 .PHONY: run test lint bench eval browser clean-venv
@@ -19,7 +20,7 @@ test: $(DEV_STAMP) browser
 lint: $(DEV_STAMP)
 	$(PY) -m compileall -q app.py settings.py pages components ingest rag bench
 
-bench: $(DEV_STAMP) browser
+bench: $(BENCH_STAMP) browser
 	$(PY) -m bench all
 
 browser: $(DEV_STAMP)
@@ -37,6 +38,11 @@ $(APP_STAMP): $(VENV)/bin/python requirements.txt requirements-models.txt
 
 $(DEV_STAMP): $(APP_STAMP) requirements-dev.txt
 	$(PIP) install -r requirements-dev.txt
+	@touch $@
+
+# torch and sentence-transformers, for the ingest benchmark's baseline only (not for tests).
+$(BENCH_STAMP): $(DEV_STAMP) requirements-bench.txt
+	$(PIP) install -r requirements-bench.txt -c requirements.txt -c requirements-dev.txt
 	@touch $@
 
 clean-venv:
