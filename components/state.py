@@ -14,9 +14,33 @@ _DEFAULTS: dict[str, object] = {}
 
 
 def init() -> None:
-    """Set every key's default once per session."""
+    """Set every key's default once per session (and make sure app.py's navigation is in charge)."""
+    _leave_pages_folder_mode()
     for key, value in _DEFAULTS.items():
         st.session_state.setdefault(key, value)
+
+
+_NAV_CHECKED = "nav_checked"
+
+
+def _leave_pages_folder_mode() -> None:
+    """Rerun through app.py when Streamlit ran a page in its old pages-folder mode.
+
+    Until some session has run app.py's st.navigation, Streamlit treats a `pages/` folder as the
+    old multipage layout: a first visit to /audit after a server start runs pages/audit.py with
+    an auto-generated sidebar (app, audit, chat, library) and without app.py. Clearing the flag
+    that st.navigation itself clears, then rerunning, runs app.py, which opens the page asked for.
+    SEE: streamlit/runtime/scriptrunner/script_runner.py (_mpa_v1) and commands/navigation.py
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    # Only on a session's first run: AppTest resets the flag before every run, and a rerun
+    # there would swallow the widget event (a chat input) that started the run.
+    first_run = _NAV_CHECKED not in st.session_state
+    st.session_state[_NAV_CHECKED] = True
+    if PagesManager.uses_pages_directory and first_run:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 def settings() -> Settings:
