@@ -25,6 +25,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from bench.common import ROOT, run_child
+from bench.ingest_parts import parts_markdown
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 INPUTS = [
@@ -188,9 +189,11 @@ def run(quick: bool = False) -> dict[str, Any]:
         raise FileNotFoundError(f"corpus files missing: {missing}")
     targets = {k: v for k, v in PIPELINES.items() if not (k == "langchain_torch" and torch_missing())}
     rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in targets}
+    parts: list[dict[str, Any]] = []
     for _ in range(1 if quick else ROUNDS):
         for name, target in targets.items():
             rounds[name].append(run_child(target, {"paths": paths}))
+        parts.append(run_child("bench.ingest_parts:parts_child", {"paths": paths}))
     best: dict[str, Any] = {name: min(runs, key=lambda r: r["seconds"]) for name, runs in rounds.items()}
     peak = max(r["child_peak_rss_mb"] for r in rounds["ours"])
     result = {
@@ -199,6 +202,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         "vs_onnx_recipe": _ratio(best["ours"], best["langchain"]),
         "ratio_goal": GOAL_RATIO, "ours_peak_rss_mb": peak, "memory_goal_mb": GOAL_MB,
         "memory_goal_met": peak < GOAL_MB,
+        "parts": max(parts, key=lambda p: p["embed_chunks_per_s"]),
     }
     result["markdown"] = _markdown(result)
     return result
@@ -241,7 +245,8 @@ def _markdown(r: dict[str, Any]) -> str:
     ]
     return (f"Inputs: {', '.join(r['inputs'])}.\n\n" + "\n".join(rows)
             + f"\n\nWall-time ratio of this pipeline (goal <= {r['ratio_goal']}):\n\n"
-            + "\n".join(verdicts) + _torch_note(best.get("langchain_torch")) + "\n")
+            + "\n".join(verdicts) + _torch_note(best.get("langchain_torch"))
+            + parts_markdown(r["parts"], best["ours"]["chunks_per_s"]))
 
 
 def _torch_note(torch_best: dict[str, Any] | None) -> str:
