@@ -60,12 +60,17 @@ class ScopeMetrics:
     confusion: Mapping[tuple[str, str], int] = field(default_factory=dict)  # (verdict, level) -> n
 
     @property
+    def citation_quality(self) -> AnswerMetrics:
+        """The scope's counts as AnswerMetrics, which defines coverage and dangling rate once."""
+        return AnswerMetrics(self.sentences, self.cited_sentences, self.markers, self.unresolved_markers)
+
+    @property
     def coverage(self) -> float:
-        return self.cited_sentences / self.sentences if self.sentences else 0.0
+        return self.citation_quality.coverage
 
     @property
     def dangling_rate(self) -> float:
-        return self.unresolved_markers / self.markers if self.markers else 0.0
+        return self.citation_quality.dangling_rate
 
     @property
     def judged(self) -> int:

@@ -8,11 +8,11 @@ them with the context they still have).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
+
+from rag.sqlite import transaction, utc_now
 
 VERDICTS = ("supported", "partially_supported", "not_supported", "wrong_location")
 VERDICT_LABELS = {
@@ -60,9 +60,6 @@ class Verdict:
         return (self.turn_id, self.number, self.occurrence)
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
 
 class VerdictStore:
     """Verdicts in one SQLite file (a connection per call: safe across Streamlit sessions)."""
@@ -71,28 +68,19 @@ class VerdictStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            with self._connect() as db:
+            with transaction(self.path) as db:
                 db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"{self.path} is not a usable verdict database: {exc}") from exc
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30)
-        try:
-            db.execute("PRAGMA journal_mode = WAL")
-            with db:
-                yield db
-        finally:
-            db.close()
 
     def save(self, key: tuple[str, int, int], short_id: str, verdict: str, note: str | None = None) -> Verdict:
         """File or replace the verdict for key; note=None keeps the note already there."""
         if verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {verdict!r}; expected one of {', '.join(VERDICTS)}")
         turn_id, number, occurrence = key
-        now = _now()
-        with self._connect() as db:
+        now = utc_now()
+        with transaction(self.path) as db:
             db.execute(
                 "INSERT INTO audit_verdicts VALUES (?, ?, ?, ?, ?, COALESCE(?, ''), ?) "
                 "ON CONFLICT (turn_id, number, occurrence) DO UPDATE SET short_id = excluded.short_id, "
@@ -105,17 +93,17 @@ class VerdictStore:
 
     def set_note(self, key: tuple[str, int, int], note: str) -> bool:
         """Change the note of an existing verdict; False when there is no verdict to annotate."""
-        with self._connect() as db:
+        with transaction(self.path) as db:
             done = db.execute(
                 "UPDATE audit_verdicts SET note = ?, updated_at = ? "
                 "WHERE turn_id = ? AND number = ? AND occurrence = ?",
-                (note, _now(), *key),
+                (note, utc_now(), *key),
             )
         return done.rowcount > 0
 
     def clear(self, key: tuple[str, int, int]) -> None:
         """Forget the verdict for key."""
-        with self._connect() as db:
+        with transaction(self.path) as db:
             db.execute(
                 "DELETE FROM audit_verdicts WHERE turn_id = ? AND number = ? AND occurrence = ?", key
             )
@@ -137,18 +125,18 @@ class VerdictStore:
     def get_cosines(self, method: str, pairs: Iterable[str]) -> dict[str, float]:
         """Embedding cosines already computed with method (an embedding model's name), by pair hash."""
         wanted = set(pairs)
-        with self._connect() as db:
+        with transaction(self.path) as db:
             rows = db.execute("SELECT pair, cosine FROM audit_cosines WHERE method = ?", (method,)).fetchall()
         return {pair: cosine for pair, cosine in rows if pair in wanted}
 
     def put_cosines(self, method: str, values: dict[str, float]) -> None:
         """Remember cosines computed with method, so the page does not embed them again."""
-        with self._connect() as db:
+        with transaction(self.path) as db:
             db.executemany("INSERT OR REPLACE INTO audit_cosines VALUES (?, ?, ?)",
                            [(method, pair, cosine) for pair, cosine in values.items()])
 
     def _select(self, where: str, args: tuple[object, ...]) -> list[Verdict]:
-        with self._connect() as db:
+        with transaction(self.path) as db:
             rows = db.execute(
                 "SELECT turn_id, number, occurrence, short_id, verdict, note, updated_at "
                 f"FROM audit_verdicts {where}",

@@ -4,15 +4,12 @@ so reloads render from data and old footnotes open the right passage after a re-
 from __future__ import annotations
 
 import json
-import sqlite3
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 
 from rag.serialize import answer_from_dict, answer_to_dict
+from rag.sqlite import transaction, utc_now
 from rag.types import Answer, Turn
 
 _SCHEMA = """
@@ -45,9 +42,6 @@ class ConversationInfo:
     turns: int
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
 
 class ConversationStore:
     """Conversations and their turns in one SQLite file (a connection per call: thread-safe)."""
@@ -55,36 +49,26 @@ class ConversationStore:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
+        with transaction(self.path) as db:
             db.executescript(_SCHEMA)
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30)
-        try:
-            db.execute("PRAGMA foreign_keys = ON")
-            db.execute("PRAGMA journal_mode = WAL")
-            with db:
-                yield db
-        finally:
-            db.close()
 
     def create(self, title: str = "") -> str:
         """Start a conversation; return its id (safe in a URL)."""
         conv_id = uuid.uuid4().hex[:12]
-        now = _now()
-        with self._connect() as db:
+        now = utc_now()
+        with transaction(self.path) as db:
             db.execute("INSERT INTO conversations VALUES (?, ?, ?, ?)", (conv_id, title, now, now))
         return conv_id
 
     def exists(self, conv_id: str) -> bool:
-        with self._connect() as db:
+        with transaction(self.path) as db:
             row = db.execute("SELECT 1 FROM conversations WHERE conv_id = ?", (conv_id,)).fetchone()
         return row is not None
 
     def list_recent(self, limit: int = 20) -> list[ConversationInfo]:
         """Conversations with at least one turn, most recently updated first."""
-        with self._connect() as db:
+        with transaction(self.path) as db:
             rows = db.execute(
                 "SELECT c.conv_id, c.title, c.created_at, c.updated_at, COUNT(t.turn_id) "
                 "FROM conversations c JOIN turns t ON t.conv_id = c.conv_id "
@@ -95,10 +79,10 @@ class ConversationStore:
 
     def add_turn(self, conv_id: str, answer: Answer) -> Turn:
         """Append a finished answer to a conversation (created if missing); the first question titles it."""
-        now = _now()
+        now = utc_now()
         turn_id = uuid.uuid4().hex
         payload = json.dumps(answer_to_dict(answer), ensure_ascii=False)
-        with self._connect() as db:
+        with transaction(self.path) as db:
             db.execute(
                 "INSERT OR IGNORE INTO conversations VALUES (?, ?, ?, ?)", (conv_id, "", now, now)
             )
@@ -129,11 +113,11 @@ class ConversationStore:
         return found[0] if found else None
 
     def delete(self, conv_id: str) -> None:
-        with self._connect() as db:
+        with transaction(self.path) as db:
             db.execute("DELETE FROM conversations WHERE conv_id = ?", (conv_id,))
 
     def _select(self, where: str, args: tuple[object, ...]) -> list[Turn]:
-        with self._connect() as db:
+        with transaction(self.path) as db:
             rows = db.execute(
                 f"SELECT turn_id, conv_id, idx, answer_json, created_at FROM turns {where}", args
             ).fetchall()

@@ -1,0 +1,28 @@
+"""The SQLite plumbing shared by the conversation and verdict stores."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+
+@contextmanager
+def transaction(path: Path) -> Iterator[sqlite3.Connection]:
+    """A fresh connection (safe across Streamlit's session threads) in WAL mode with foreign
+    keys on, committed on success, rolled back on error, always closed."""
+    db = sqlite3.connect(path, timeout=30)
+    try:
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA journal_mode = WAL")
+        with db:
+            yield db
+    finally:
+        db.close()
+
+
+def utc_now() -> str:
+    """The current time as an ISO 8601 UTC string, to the second."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
