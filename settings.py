@@ -18,13 +18,22 @@ class Settings(BaseSettings):
 
     embedding_provider: Literal["local", "openai", "fake"] = Field(
         "local",
-        description="local: all-MiniLM-L6-v2 (int8 ONNX) shipped in a pip package, no network; "
+        description="local: all-MiniLM-L6-v2 (ONNX, weights from a pip package), no network; "
         "openai: an OpenAI-compatible embeddings endpoint; fake: deterministic hashing, for tests.",
     )
     embedding_model: str = Field(
         "text-embedding-3-small", description="Model name for the openai embedding provider."
     )
-    embed_batch_size: int = Field(16, ge=1, le=256, description="Chunks per embedding batch (16 keeps memory < 1 GB).")
+    local_precision: Literal["int8", "fp32"] = Field(
+        "int8",
+        description="Local model weights: int8 (about 1.5x faster, cosine 0.997 to the original vectors) "
+        "or fp32 (the original vectors). Changing it asks for a re-index.",
+    )
+    embed_batch_size: int = Field(
+        64, ge=1, le=2048,
+        description="Texts per request to an OpenAI-compatible embeddings endpoint (the local model "
+        "embeds each text alone, two at a time) and per progress step while embedding.",
+    )
 
     llm_provider: Literal["extractive", "openai", "fake"] = Field(
         "extractive",

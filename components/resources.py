@@ -28,23 +28,24 @@ from settings import Settings
 
 
 @st.cache_resource(show_spinner=False)
-def get_embeddings(provider: str, model: str, batch_size: int) -> tuple[Embeddings, str]:
+def get_embeddings(provider: str, model: str, batch_size: int, precision: str) -> tuple[Embeddings, str]:
     """The embedding model and the name the index records for it (loaded once per process)."""
-    settings = state.settings().model_copy(
-        update={"embedding_provider": provider, "embedding_model": model, "embed_batch_size": batch_size}
-    )
+    settings = state.settings().model_copy(update={
+        "embedding_provider": provider, "embedding_model": model, "embed_batch_size": batch_size,
+        "local_precision": precision,
+    })
     return make_embeddings(settings)
 
 
 def _library_options(s: Settings) -> tuple:
-    return (str(s.data_dir), s.embedding_provider, s.embedding_model, s.embed_batch_size, s.chunk_size,
-            s.chunk_overlap, s.max_file_mb, s.max_pages)
+    return (str(s.data_dir), s.embedding_provider, s.embedding_model, s.embed_batch_size, s.local_precision,
+            s.chunk_size, s.chunk_overlap, s.max_file_mb, s.max_pages)
 
 
 @st.cache_resource(show_spinner=False)
-def _library(data_dir: str, provider: str, model: str, batch_size: int, chunk_size: int, chunk_overlap: int,
-             max_file_mb: float, max_pages: int) -> Library:
-    embeddings, name = get_embeddings(provider, model, batch_size)
+def _library(data_dir: str, provider: str, model: str, batch_size: int, precision: str, chunk_size: int,
+             chunk_overlap: int, max_file_mb: float, max_pages: int) -> Library:
+    embeddings, name = get_embeddings(provider, model, batch_size, precision)
     return Library.open(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
                         chunk_overlap=chunk_overlap, max_file_mb=max_file_mb, max_pages=max_pages,
                         batch_size=batch_size)
@@ -57,8 +58,9 @@ def get_library() -> Library:
 
 def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) -> int:
     """Re-index every document with the current settings; returns the number of chunks."""
-    data_dir, provider, model, batch_size, chunk_size, overlap, max_mb, max_pages = _library_options(state.settings())
-    embeddings, name = get_embeddings(provider, model, batch_size)
+    data_dir, provider, model, batch_size, precision, chunk_size, overlap, max_mb, max_pages = _library_options(
+        state.settings())
+    embeddings, name = get_embeddings(provider, model, batch_size, precision)
     library = Library.rebuild(Path(data_dir), embeddings, embedding_name=name, progress=progress,
                               chunk_size=chunk_size, chunk_overlap=overlap, max_file_mb=max_mb,
                               max_pages=max_pages, batch_size=batch_size)
@@ -82,7 +84,7 @@ def _chat_model(fingerprint: str, _settings: Settings) -> tuple[BaseChatModel, s
     embeddings = None
     if _settings.llm_provider == "extractive":  # it ranks sentences with the library's embeddings
         embeddings, _name = get_embeddings(_settings.embedding_provider, _settings.embedding_model,
-                                           _settings.embed_batch_size)
+                                           _settings.embed_batch_size, _settings.local_precision)
     return make_chat_model(_settings, embeddings)
 
 
@@ -92,7 +94,7 @@ def get_chat_model(settings: Settings) -> tuple[BaseChatModel, str]:
         str(v) for v in (settings.llm_provider, settings.llm_model, settings.llm_base_url,
                          settings.llm_temperature, settings.llm_max_tokens, settings.llm_timeout_s,
                          settings.api_key() is not None, settings.embedding_provider,
-                         settings.embedding_model, settings.embed_batch_size)
+                         settings.embedding_model, settings.embed_batch_size, settings.local_precision)
     )
     return _chat_model(fingerprint, settings)
 

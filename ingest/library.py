@@ -32,7 +32,6 @@ from ingest.reader import read_pdf
 from ingest.types import Chunk, Document, Page
 
 LOCK_TIMEOUT_S = 600.0
-PROGRESS_BATCHES = 4  # embedding batches per progress report (the model re-sorts within a group)
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ class LibrarySettings:
     chunk_overlap: int = 150
     max_file_mb: float = 100.0
     max_pages: int = 3000
-    batch_size: int = 16
+    batch_size: int = 64  # texts per embedding call, and so per progress report
 
 
 class Library:
@@ -91,7 +90,7 @@ class Library:
     @classmethod
     def open(
         cls, data_dir: Path, embeddings: Embeddings, *, embedding_name: str, chunk_size: int = 1000,
-        chunk_overlap: int = 150, max_file_mb: float = 100.0, max_pages: int = 3000, batch_size: int = 16,
+        chunk_overlap: int = 150, max_file_mb: float = 100.0, max_pages: int = 3000, batch_size: int = 64,
     ) -> Library:
         """Open (or create) a library; IndexMismatch when it was built with other settings."""
         config = LibrarySettings(embedding_name, chunk_size, chunk_overlap, max_file_mb, max_pages, batch_size)
@@ -263,22 +262,17 @@ class Library:
                 store.write_meta(conn, wanted | ({"dim": dim} if dim else {}))
 
     def _embed(self, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
-        """Embed in groups of a few batches, shortest texts together (less padding), with progress."""
-        counts = getattr(self.embeddings, "token_counts", None)
-        sizes = counts(texts) if counts and texts else [len(t) for t in texts]
-        order = sorted(range(len(texts)), key=sizes.__getitem__)
-        step = self.config.batch_size * PROGRESS_BATCHES
+        """Embed in groups of ``batch_size`` texts, reporting progress after each group."""
+        step = self.config.batch_size
         parts: list[np.ndarray] = []
         report(0, len(texts))
-        for start in range(0, len(order), step):
-            group = [texts[i] for i in order[start : start + step]]
+        for start in range(0, len(texts), step):
+            group = texts[start : start + step]
             parts.append(vectors.as_matrix(self.embeddings.embed_documents(group)))
             report(min(start + len(group), len(texts)), len(texts))
         if not parts:
             return np.zeros((0, 1), dtype=np.float32)
-        matrix = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
-        matrix[order] = np.concatenate(parts)
-        return matrix
+        return np.concatenate(parts)
 
     def _commit_new(self, conn, doc: Document, pages: list[Page], chunks: list[Chunk], matrix: np.ndarray,
                     data: bytes, report: Callable[[IngestProgress], None]) -> None:
