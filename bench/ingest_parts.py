@@ -52,7 +52,7 @@ def parts_markdown(parts: dict[str, Any], pipeline_chunks_per_s: float) -> str:
         f"\n\nParts on their own (same PDFs, fastest round): text extraction "
         f"{parts['extract_pages_per_s']} pages/s with our reader (pypdf checks + pypdfium2 text) "
         f"against {parts['pypdf_pages_per_s']} pages/s for pypdf's extract_text alone, "
-        f"{parts['pages']} pages; the int8 ONNX embedder alone {parts['embed_chunks_per_s']} chunks/s "
+        f"{parts['pages']} pages; the default (int8) embedder alone {parts['embed_chunks_per_s']} chunks/s "
         f"({parts['chunks']} chunks in {parts['embed_seconds']} s). The whole pipeline ran at "
         f"{pipeline_chunks_per_s} chunks/s: {share:.0%} of the embedder's own speed, which is the "
         "practical limit.\n"
