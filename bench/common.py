@@ -31,6 +31,7 @@ LIBRARIES = (
     "langchain-community",
     "langchain-text-splitters",
     "onnxruntime",
+    "onnx",
     "tokenizers",
     "pypdf",
     "pypdfium2",
