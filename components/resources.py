@@ -18,6 +18,7 @@ from ingest.embeddings import make_embeddings
 from ingest.library import IngestProgress, Library
 from rag.conversations import ConversationStore
 from rag.models import make_chat_model
+from rag.retrieve import warm_lexical
 from rag.types import Answer
 from settings import Settings
 
@@ -52,8 +53,13 @@ def _library(data_dir: str, provider: str, model: str, batch_size: int, precisio
 
 
 def get_library() -> Library:
-    """The library the settings point at; raises IndexMismatch when it needs re-indexing."""
-    return _library(*_library_options(state.settings()))
+    """The library the settings point at; raises IndexMismatch when it needs re-indexing.
+
+    Also starts building the BM25 index in the background when the library is new to this
+    process or changed (an upload, a delete), so the next question does not wait for it."""
+    library = _library(*_library_options(state.settings()))
+    warm_lexical(library)
+    return library
 
 
 def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) -> int:

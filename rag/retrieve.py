@@ -169,6 +169,12 @@ def search_evidence(
     )
 
 
+def warm_lexical(library: Any) -> Any:
+    """Start building the shared BM25 index for library's current generation in the background
+    (a no-op when it is built or being built); returns the thread, or None."""
+    return _DEFAULT_CACHE.warm(library)
+
+
 def retrieve(
     library: Any, question: str, *, k: int, doc_ids: Sequence[str] | None = None, **options: Any
 ) -> tuple[Evidence, ...]:

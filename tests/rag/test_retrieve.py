@@ -123,3 +123,40 @@ def test_evidence_score_is_the_dense_cosine_even_for_bm25_only_hits(tmp_path: Pa
     by_score = sorted(found, key=lambda e: -e.score)
     by_cosine = [e for _, e in sorted(zip(expected, found), key=lambda pair: -pair[0])]
     assert [e.short_id for e in by_score] == [e.short_id for e in by_cosine]
+
+
+def test_warm_up_builds_the_index_in_the_background_once_per_generation(tmp_path: Path) -> None:
+    library = open_hash_library(tmp_path / "lib")
+    library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
+    cache = LexicalCache()
+    thread = cache.warm(library)
+    assert thread is not None
+    thread.join(timeout=60)
+    built = cache.get(library)
+    assert built.generation == library.generation and built.search("compost heap", 1)
+    assert cache.warm(library) is None  # built for this generation already: nothing to do
+    library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
+    thread = cache.warm(library)  # the library changed: build again
+    assert thread is not None
+    thread.join(timeout=60)
+    assert cache.get(library) is not built and cache.get(library).generation == library.generation
+
+
+def test_a_failed_warm_up_is_logged_and_the_question_still_works(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    library = open_hash_library(tmp_path / "lib")
+    library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
+
+    class Broken:
+        generation = 1
+
+        def chunks(self) -> list:
+            raise OSError("disk went away")
+
+    cache = LexicalCache()
+    thread = cache.warm(Broken())
+    assert thread is not None
+    thread.join(timeout=60)
+    assert "warming the BM25 index failed" in caplog.text
+    assert cache.get(library).search("compost heap", 1)
