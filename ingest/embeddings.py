@@ -185,5 +185,9 @@ def make_embeddings(settings: Settings) -> tuple[Embeddings, str]:
         chunk_size=settings.embed_batch_size,
         # True would ask tiktoken for an encoding, which downloads it (fails offline).
         check_embedding_ctx_length=False,
+        # The client's defaults wait 10 minutes per request: an endpoint that hangs would freeze
+        # an upload. The chat model's timeout and retries apply here too.
+        request_timeout=settings.llm_timeout_s,
+        max_retries=settings.llm_retries,
     )
     return embeddings, f"openai:{settings.embedding_model}"

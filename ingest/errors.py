@@ -4,9 +4,10 @@ Error policy
 ------------
 - **Raise** (a subclass of ``IngestError``) when the user must act on the whole file: it is not a
   PDF, is empty, is truncated or structurally unreadable, needs a (different) password, has no
-  text layer at all, is over the size or page limit, or the library was built with other
-  embedding or chunk settings. The message names the file and says what to do; the cause is
-  chained with ``raise ... from exc``. Nothing is written to the library for that file.
+  text layer at all, is over the size or page limit, the embedding model failed (an endpoint
+  down, refusing or timing out), or the library was built with other embedding or chunk
+  settings. The message names the file and says what to do; the cause is chained with
+  ``raise ... from exc``. Nothing is written to the library for that file.
 - **Warn** (strings in ``ReadDocument.warnings`` / ``IngestResult.warnings``, stored with the
   document and shown on the Library page) when the document is usable but partly degraded:
   pages without text, pages whose text looks garbled (mojibake from CID fonts).
@@ -82,3 +83,9 @@ class IndexMismatch(IngestError):
     """The library was built with another embedding model or other chunk settings."""
 
     reason = "was built with different settings; re-index all documents (Library page or `python -m ingest --reindex`)"
+
+
+class EmbeddingFailed(IngestError):
+    """The embedding model (for example an OpenAI-compatible endpoint) failed or is unreachable."""
+
+    reason = "could not be embedded; nothing was added: check the embedding endpoint and try again"

@@ -26,7 +26,7 @@ from langchain_core.embeddings import Embeddings
 
 from ingest import maintenance, store, vectors
 from ingest.chunking import chunk_pages
-from ingest.errors import IndexMismatch, NoTextLayer
+from ingest.errors import EmbeddingFailed, IndexMismatch, NoTextLayer
 from ingest.ids import doc_id_for
 from ingest.reader import read_pdf
 from ingest.types import Chunk, Document, Page
@@ -195,7 +195,11 @@ class Library:
         if not chunks:  # read_pdf already refuses text-less files; this guards the invariant
             raise NoTextLayer(file_name)
         report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
-        matrix = self._embed([c.text for c in chunks], lambda d, t: report(IngestProgress(file_name, "embed", d, t)))
+        try:
+            matrix = self._embed([c.text for c in chunks],
+                                 lambda d, t: report(IngestProgress(file_name, "embed", d, t)))
+        except Exception as exc:  # any client's errors (openai, httpx, onnxruntime): one message
+            raise EmbeddingFailed(file_name, f"{type(exc).__name__}: {exc}") from exc
         doc = Document(doc_id, read.title, file_name, len(read.pages), len(data), len(chunks),
                        datetime.now(timezone.utc).isoformat(timespec="seconds"), read.warnings)
         with self._write_lock(), store.connect(self.db_path) as conn:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ingest import store, vectors
 from ingest.chunking import chunk_pages
+from ingest.errors import EmbeddingFailed
 
 if TYPE_CHECKING:
     from ingest.library import IngestProgress, Library
@@ -116,9 +117,12 @@ def reindex_all(library: Library, report: Callable[[IngestProgress], None]) -> i
         for doc in docs:
             chunks += chunk_pages(doc.doc_id, store.pages(conn, doc.doc_id), config.chunk_size, config.chunk_overlap)
         report(IngestProgress("all documents", "chunk", len(chunks), len(chunks)))
-        matrix = library._embed(
-            [c.text for c in chunks], lambda d, t: report(IngestProgress("all documents", "embed", d, t))
-        )
+        try:  # before any write: a failure leaves the library as it was
+            matrix = library._embed(
+                [c.text for c in chunks], lambda d, t: report(IngestProgress("all documents", "embed", d, t))
+            )
+        except Exception as exc:
+            raise EmbeddingFailed("re-index of all documents", f"{type(exc).__name__}: {exc}") from exc
         dim = matrix.shape[1] if chunks else len(library.embeddings.embed_query("dimension probe"))
         index = vectors.new_index(dim)
         with store.transaction(conn):

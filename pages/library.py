@@ -4,7 +4,7 @@ import streamlit as st
 
 from components import library_view, resources, state
 from components.render import escape_markdown
-from ingest.errors import IndexMismatch
+from ingest.errors import IndexMismatch, IngestError
 
 state.init()
 st.title("Library")
@@ -15,11 +15,14 @@ except IndexMismatch as exc:
     st.warning(escape_markdown(str(exc)), icon=":material/sync_problem:")
     if st.button("Re-index all documents", type="primary", icon=":material/sync:"):
         bar = st.progress(0.0, text="Re-indexing")
-        done = resources.rebuild_library(
-            lambda p: bar.progress(p.done / p.total if p.total else 0.0, text=f"{p.stage}: {p.done} of {p.total}")
-        )
-        st.success(f"Re-indexed {done} chunks.")
-        st.rerun()
+        try:
+            done = resources.rebuild_library(lambda p: bar.progress(
+                p.done / p.total if p.total else 0.0, text=f"{p.stage}: {p.done} of {p.total}"))
+        except IngestError as exc:  # the embedding endpoint failed: nothing was changed
+            st.error(escape_markdown(str(exc)), icon=":material/error:")
+        else:
+            st.success(f"Re-indexed {done} chunks.")
+            st.rerun()
     st.stop()
 
 for line in library.open_report:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -19,6 +20,7 @@ from rag.prompts import NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
 from rag.types import Answer, CitationEvent, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
 
+log = logging.getLogger(__name__)
 # Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
 MIN_DENSE = 0.3
 MIN_COVERAGE = 0.6
@@ -195,6 +197,12 @@ def answer_stream(
     """Retrieve evidence for the question and stream the cited answer: TextDelta and Cited
     events, then Done; Failed (then Done with interrupted=True if text had arrived) on errors.
     options: retries, backoff_s, first_token_timeout_s, stall_timeout_s, min_dense, min_coverage."""
-    retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
+    try:
+        retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
+    except Exception as exc:  # noqa: BLE001 - an embeddings endpoint down, say: the chat goes on
+        log.warning("retrieval failed", exc_info=True)
+        yield Failed("retrieval failed", f"the library could not be searched ({type(exc).__name__}: {exc}); "
+                     "if the embeddings come from an endpoint, check that it is up")
+        return
     yield from stream_answer(question, retrieval, chat_model=chat_model, provider_label=provider_label,
                              history=history, **options)

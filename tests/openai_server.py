@@ -3,16 +3,22 @@
 Queue replies, point ChatOpenAI at `server.base_url`, and each POST to /v1/chat/completions
 takes the next reply: a token stream (a number among the deltas pauses that many seconds,
 which is how a stall is scripted) or an HTTP error with an OpenAI-style JSON body.
+
+POST /v1/embeddings answers with deterministic vectors (HashEmbeddings, 384 dimensions, as
+floats or base64 as the client asks) unless an error was queued with push_embedding_error().
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,7 @@ class ScriptedOpenAIServer:
 
     def __init__(self) -> None:
         self.replies: deque[Stream | Error] = deque()
+        self.embedding_errors: deque[Error] = deque()
         self.requests: list[dict[str, Any]] = []
         self.closing = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -55,6 +62,10 @@ class ScriptedOpenAIServer:
     def push(self, *replies: Stream | Error) -> None:
         """Queue replies for the next requests, in order."""
         self.replies.extend(replies)
+
+    def push_embedding_error(self, *errors: Error) -> None:
+        """The next embeddings requests fail with these errors, in order."""
+        self.embedding_errors.extend(errors)
 
     def __enter__(self) -> ScriptedOpenAIServer:
         self._thread.start()
@@ -90,6 +101,8 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(length) or b"{}")
             headers = {k.lower(): v for k, v in self.headers.items()}
             server.requests.append({"path": self.path, "headers": headers, "body": body})
+            if self.path.rstrip("/") == "/v1/embeddings":
+                return self._embeddings(body)
             if self.path.rstrip("/") != "/v1/chat/completions":
                 return self._error(Error(404, f"no route {self.path}"))
             reply = server.replies.popleft() if server.replies else Error(500, "no scripted reply left")
@@ -99,6 +112,26 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self._stream(reply, body.get("model", "scripted"))
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a stall test): nothing to do
+
+        def _embeddings(self, body: dict[str, Any]) -> None:
+            from ingest.embeddings import HashEmbeddings
+
+            if server.embedding_errors:
+                return self._error(server.embedding_errors.popleft())
+            texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+            vectors = HashEmbeddings().embed_documents([str(t) for t in texts])
+            if body.get("encoding_format") == "base64":
+                vectors = [base64.b64encode(np.asarray(v, dtype="<f4").tobytes()).decode() for v in vectors]
+            data = json.dumps({
+                "object": "list", "model": body.get("model", "scripted"),
+                "data": [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)],
+                "usage": {"prompt_tokens": 0, "total_tokens": 0},
+            }).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
 
         def _error(self, error: Error) -> None:
             data = json.dumps({"error": {"message": error.message, "type": "scripted", "code": error.status}})

@@ -74,3 +74,19 @@ def test_usage_errors_and_reindex(tmp_path: Path) -> None:
     reindexed = run("--data-dir", str(tmp_path / "d"), "--reindex", env=changed)
     assert reindexed.returncode == 0 and "re-indexed" in reindexed.stderr
     assert run("--data-dir", str(tmp_path / "d"), str(good), env=changed).stdout.startswith("skipped ")
+
+
+def test_an_embeddings_endpoint_that_is_down_is_an_error_line_not_a_traceback(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    good = tmp_path / "good.pdf"
+    good.write_bytes(make_pdf([PARAGRAPH]))
+    env = {"FOOTNOTE_EMBEDDING_PROVIDER": "openai", "FOOTNOTE_LLM_BASE_URL": f"http://127.0.0.1:{port}/v1",
+           "FOOTNOTE_LLM_API_KEY": "sk-test", "FOOTNOTE_LLM_RETRIES": "0", "FOOTNOTE_LLM_TIMEOUT_S": "5"}
+    done = run("--data-dir", str(tmp_path / "data"), str(good), env=env)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stdout.startswith("error ") and "good.pdf: could not be embedded" in done.stdout
+    assert "APIConnectionError" in done.stdout

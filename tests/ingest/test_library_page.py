@@ -83,6 +83,25 @@ def test_changed_settings_offer_reindex(data_dir: Path, monkeypatch: pytest.Monk
     assert open_library(data_dir, chunk_size=500).chunk_count() >= 1
 
 
+def test_a_re_index_whose_embeddings_fail_says_so_and_changes_nothing(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.openai_server import Error, ScriptedOpenAIServer
+
+    open_library(data_dir).add_pdf(make_pdf(["Some words about harbours. " * 40]), "h.pdf")
+    with ScriptedOpenAIServer() as server:
+        server.push_embedding_error(Error(503, "embedding backend is down"))
+        monkeypatch.setenv("FOOTNOTE_EMBEDDING_PROVIDER", "openai")
+        monkeypatch.setenv("FOOTNOTE_LLM_BASE_URL", server.base_url)
+        monkeypatch.setenv("FOOTNOTE_LLM_API_KEY", "sk-test")
+        monkeypatch.setenv("FOOTNOTE_LLM_RETRIES", "0")
+        at = _page()
+        assert "re\\-index" in at.warning[0].value
+        _click(at, "Re-index all documents")
+    assert "could not be embedded" in at.error[0].value and "embedding backend is down" in at.error[0].value
+    assert [d.file_name for d in open_library(data_dir).documents()] == ["h.pdf"]  # still the old index
+
+
 def test_result_lines_name_the_file_once(tmp_path: Path) -> None:
     from components.library_view import result_line
     from tests.ingest.pdfs import make_image_pdf, rewrite

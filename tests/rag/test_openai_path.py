@@ -168,3 +168,24 @@ def test_an_unreachable_endpoint_is_named() -> None:
 def test_the_system_prompt_shows_no_real_looking_id() -> None:
     assert extract_citations(SYSTEM_PROMPT) == []
     assert "[<source id>]" in SYSTEM_PROMPT
+
+
+def test_an_embeddings_endpoint_failure_is_a_clear_failed_event(server: ScriptedOpenAIServer, tmp_path) -> None:
+    from ingest.embeddings import make_embeddings
+    from ingest.library import Library
+    from rag.answer import answer_stream
+    from rag.scripted import ScriptedChatModel
+    from tests.ingest.pdfs import PARAGRAPH, make_pdf
+
+    settings = load_settings(embedding_provider="openai", llm_base_url=server.base_url, llm_api_key="sk-test",
+                             llm_retries=0, llm_timeout_s=5.0)
+    embeddings, name = make_embeddings(settings)
+    library = Library.open(tmp_path / "lib", embeddings, embedding_name=name, chunk_size=300, chunk_overlap=0)
+    library.add_pdf(make_pdf([PARAGRAPH]), "guide.pdf")
+    server.push_embedding_error(Error(503, "embeddings overloaded"))
+    model = ScriptedChatModel()
+    events = list(answer_stream("What does the guide say?", library=library, chat_model=model,
+                                provider_label="test", k=3))
+    assert model.calls == [] and len(events) == 1 and isinstance(events[0], Failed)
+    assert events[0].cause == "retrieval failed" and not events[0].partial
+    assert "embeddings overloaded" in events[0].message and "check that it is up" in events[0].message
