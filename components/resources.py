@@ -5,6 +5,8 @@ Cached resources are shared by all sessions: never mutate what they return.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,13 +16,15 @@ from langchain_core.language_models import BaseChatModel
 
 from components import state
 from components.render import render_answer_html
-from ingest.embeddings import make_embeddings
+from ingest.embeddings import LocalEmbeddings, make_embeddings
 from ingest.library import IngestProgress, Library
 from rag.conversations import ConversationStore
 from rag.models import make_chat_model
 from rag.retrieve import warm_lexical
 from rag.types import Answer
 from settings import Settings
+
+log = logging.getLogger(__name__)
 
 # --- Library and embeddings (issue 3, ingestion) ------------------------------------------
 # One Library per data dir and settings, shared by every session: its own file lock guards
@@ -35,7 +39,17 @@ def get_embeddings(provider: str, model: str, batch_size: int, precision: str) -
         "embedding_provider": provider, "embedding_model": model, "embed_batch_size": batch_size,
         "local_precision": precision,
     })
-    return make_embeddings(settings)
+    embeddings, name = make_embeddings(settings)
+    if isinstance(embeddings, LocalEmbeddings):  # load the model while the user is still reading
+        threading.Thread(target=_warm_up, args=(embeddings,), name="embeddings-warm-up", daemon=True).start()
+    return embeddings, name
+
+
+def _warm_up(embeddings: LocalEmbeddings) -> None:
+    try:
+        embeddings.warm_up()
+    except Exception:  # noqa: BLE001 - the first real use raises it again, with its message
+        log.warning("loading the local embedding model failed", exc_info=True)
 
 
 def _library_options(s: Settings) -> tuple:

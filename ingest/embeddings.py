@@ -104,6 +104,12 @@ class LocalEmbeddings(Embeddings):
         session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         self._tokenizer, self._session = tokenizer, session
 
+    def warm_up(self) -> None:
+        """Build the graph and open the session now (about a second), not at the first text."""
+        with self._lock:  # only loading needs it: session.run and encode_batch are thread-safe,
+            if self._session is None:  # so a chat query never waits behind an ingest
+                self._load()
+
     def _embed_one(self, ids: list[int]) -> np.ndarray:
         tokens = np.array([ids], dtype=np.int32)
         feeds = {"input_ids": tokens, "attention_mask": np.ones_like(tokens),
@@ -116,9 +122,7 @@ class LocalEmbeddings(Embeddings):
         out = np.zeros((len(texts), LOCAL_DIM), dtype=np.float32)
         if not texts:
             return out
-        with self._lock:  # only loading needs it: session.run and encode_batch are thread-safe,
-            if self._session is None:  # so a chat query never waits behind an ingest
-                self._load()
+        self.warm_up()
         encodings = self._tokenizer.encode_batch(texts)
         if len(texts) == 1 or self.threads == 1:
             for row, encoding in enumerate(encodings):

@@ -141,3 +141,14 @@ def test_model_files_are_checked_before_use() -> None:
         locate_model_file(package, relative, "0" * 64)
     with pytest.raises(ModelFilesMissing, match="requirements-models.txt"):
         locate_model_file("no_such_model_package", relative, sha256)
+
+
+def test_warm_up_loads_the_model_once_ahead_of_use() -> None:
+    embeddings = LocalEmbeddings()
+    assert embeddings._session is None  # constructing is cheap: nothing loaded yet
+    embeddings.warm_up()
+    session = embeddings._session
+    assert session is not None
+    embeddings.embed_query("Fog.")
+    embeddings.warm_up()
+    assert embeddings._session is session
