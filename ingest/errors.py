@@ -88,4 +88,5 @@ class IndexMismatch(IngestError):
 class EmbeddingFailed(IngestError):
     """The embedding model (for example an OpenAI-compatible endpoint) failed or is unreachable."""
 
-    reason = "could not be embedded; nothing was added: check the embedding endpoint and try again"
+    reason = ("could not be embedded, so nothing was changed; "
+              "try again once the embedding model or endpoint works")

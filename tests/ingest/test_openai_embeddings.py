@@ -59,7 +59,7 @@ def test_an_endpoint_error_names_the_file_and_keeps_the_library(
     server.push_embedding_error(Error(400, "input too long for this model"))
     with pytest.raises(EmbeddingFailed) as caught:
         library.add_pdf(make_pdf([PARAGRAPH * 2, "Another page about ferries."]), "new.pdf")
-    assert str(caught.value).startswith("new.pdf: could not be embedded; nothing was added")
+    assert str(caught.value).startswith("new.pdf: could not be embedded, so nothing was changed")
     assert "input too long for this model" in str(caught.value)
     assert [d.doc_id for d in library.documents()] == [kept.doc_id] and library.chunk_count() == before
     reopened = _library(tmp_path / "lib", server.base_url)
