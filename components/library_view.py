@@ -82,6 +82,14 @@ def show_results(results: list[dict]) -> None:
         box(escape_markdown(f"{line['file']}: {line['text']}"), icon=ICONS.get(line["status"]))
 
 
+def index_summary(library: Library, documents: list[Document]) -> str:
+    """One line on what the index holds and how it was built (what an auditor asks first)."""
+    config = library.config
+    return (f"{sum(d.chunks for d in documents):,} chunks in {len(documents)} document(s), "
+            f"{config.chunk_size:,} characters each with {config.chunk_overlap} overlap, "
+            f"embedded with {config.embedding_name}.")
+
+
 def document_rows(documents: list[Document]) -> list[dict]:
     """Plain rows for the documents table."""
     return [

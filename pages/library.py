@@ -47,6 +47,7 @@ if not documents:
     st.info("No documents yet: upload PDFs above or load the samples.", icon=":material/info:")
     st.stop()
 
+st.caption(escape_markdown(library_view.index_summary(library, documents)))
 st.dataframe(library_view.document_rows(documents), hide_index=True)
 
 by_id = {d.doc_id: d for d in documents}
