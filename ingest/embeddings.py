@@ -61,6 +61,16 @@ def locate_model_file(package: str, relative: str, sha256: str) -> Path:
     return path
 
 
+def usable_cores(cap: int = 8) -> int:
+    """Cores this process may run on (its CPU affinity, which containers set; not the host's
+    count), capped: one embedding worker each. Measured only on 2 cores."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cap, cores))
+
+
 class LocalEmbeddings(Embeddings):
     """all-MiniLM-L6-v2 through onnxruntime and tokenizers: mean-pooled, unit length.
 
@@ -79,7 +89,7 @@ class LocalEmbeddings(Embeddings):
             raise ValueError(f"precision must be one of {sorted(LOCAL_NAMES)}, not {precision!r}")
         self.precision = precision
         self.name = LOCAL_NAMES[precision]
-        self.threads = threads or max(1, min(2, os.cpu_count() or 1))
+        self.threads = threads or usable_cores()
         self._lock = threading.Lock()
         self._session = None
         self._tokenizer = None

@@ -152,3 +152,10 @@ def test_warm_up_loads_the_model_once_ahead_of_use() -> None:
     embeddings.embed_query("Fog.")
     embeddings.warm_up()
     assert embeddings._session is session
+
+
+def test_one_worker_and_several_give_the_same_vectors(local: LocalEmbeddings) -> None:
+    texts = SENTENCES + ["word " * 300, "Fog."]
+    alone = LocalEmbeddings(threads=1).embed_array(texts)
+    np.testing.assert_allclose(alone, LocalEmbeddings(threads=3).embed_array(texts), atol=1e-6)
+    np.testing.assert_allclose(alone[:3, :6], INT8_DIMS, atol=2e-3)
