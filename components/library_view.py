@@ -86,7 +86,7 @@ def index_summary(library: Library, documents: list[Document]) -> str:
     """One line on what the index holds and how it was built (what an auditor asks first)."""
     config = library.config
     return (f"{sum(d.chunks for d in documents):,} chunks in {len(documents)} document(s), "
-            f"{config.chunk_size:,} characters each with {config.chunk_overlap} overlap, "
+            f"up to {config.chunk_size:,} characters each with {config.chunk_overlap} overlap, "
             f"embedded with {config.embedding_name}.")
 
 

@@ -54,7 +54,7 @@ def test_samples_load_once_and_show_in_the_table(data_dir: Path) -> None:
     assert list(table["Pages"]) == [3, 2]
     chunks = int(table["Chunks"].sum())
     assert at.caption[0].value.replace("\\", "") == (  # markdown-escaped on the page
-        f"{chunks:,} chunks in 2 document(s), 300 characters each with 30 overlap, "
+        f"{chunks:,} chunks in 2 document(s), up to 300 characters each with 30 overlap, "
         "embedded with fake:hash:384.")
     _click(at, "Load sample documents")
     assert [i.value for i in at.info] == [
