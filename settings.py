@@ -32,7 +32,7 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(
         64, ge=1, le=2048,
         description="Texts per request to an OpenAI-compatible embeddings endpoint (the local model "
-        "embeds each text alone, two at a time) and per progress step while embedding.",
+        "embeds each text alone, one per core at a time) and per progress step while embedding.",
     )
 
     llm_provider: Literal["extractive", "openai", "fake"] = Field(
