@@ -195,11 +195,8 @@ class Library:
         if not chunks:  # read_pdf already refuses text-less files; this guards the invariant
             raise NoTextLayer(file_name)
         report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
-        try:
-            matrix = self._embed([c.text for c in chunks],
-                                 lambda d, t: report(IngestProgress(file_name, "embed", d, t)))
-        except Exception as exc:  # any client's errors (openai, httpx, onnxruntime): one message
-            raise EmbeddingFailed(file_name, f"{type(exc).__name__}: {exc}") from exc
+        matrix = self._embed(file_name, [c.text for c in chunks],
+                             lambda d, t: report(IngestProgress(file_name, "embed", d, t)))
         doc = Document(doc_id, read.title, file_name, len(read.pages), len(data), len(chunks),
                        datetime.now(timezone.utc).isoformat(timespec="seconds"), read.warnings)
         with self._write_lock(), store.connect(self.db_path) as conn:
@@ -265,14 +262,19 @@ class Library:
             with store.transaction(conn):
                 store.write_meta(conn, wanted | ({"dim": dim} if dim else {}))
 
-    def _embed(self, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
-        """Embed in groups of ``batch_size`` texts, reporting progress after each group."""
+    def _embed(self, label: str, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
+        """Embed in groups of ``batch_size`` texts, reporting progress after each group; any
+        failure of the model or endpoint becomes EmbeddingFailed naming ``label`` (callers embed
+        before they write, so nothing is changed)."""
         step = self.config.batch_size
         parts: list[np.ndarray] = []
         report(0, len(texts))
         for start in range(0, len(texts), step):
             group = texts[start : start + step]
-            parts.append(vectors.as_matrix(self.embeddings.embed_documents(group)))
+            try:
+                parts.append(vectors.as_matrix(self.embeddings.embed_documents(group)))
+            except Exception as exc:  # any client's errors (openai, httpx, onnxruntime): one message
+                raise EmbeddingFailed(label, f"{type(exc).__name__}: {exc}") from exc
             report(min(start + len(group), len(texts)), len(texts))
         if not parts:
             return np.zeros((0, 1), dtype=np.float32)

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from ingest import store, vectors
 from ingest.chunking import chunk_pages
-from ingest.errors import EmbeddingFailed
 
 if TYPE_CHECKING:
     from ingest.library import IngestProgress, Library
@@ -81,7 +80,8 @@ def _check_vectors(library: Library, conn) -> list[str]:
     if missing:
         found = dict(store.chunks_where(conn, "vec_id", missing))
         texts = [found[v].text for v in missing]
-        vectors.add_vectors(index, library._embed(texts, lambda done, total: None), missing)
+        matrix = library._embed("re-embedding chunks whose vectors were missing", texts, lambda d, t: None)
+        vectors.add_vectors(index, matrix, missing)
         actions.append(f"Re-embedded {len(missing)} chunks whose vectors were missing.")
     if extra or missing or not library.index_path.exists():
         library._save(conn, index)
@@ -117,12 +117,10 @@ def reindex_all(library: Library, report: Callable[[IngestProgress], None]) -> i
         for doc in docs:
             chunks += chunk_pages(doc.doc_id, store.pages(conn, doc.doc_id), config.chunk_size, config.chunk_overlap)
         report(IngestProgress("all documents", "chunk", len(chunks), len(chunks)))
-        try:  # before any write: a failure leaves the library as it was
-            matrix = library._embed(
-                [c.text for c in chunks], lambda d, t: report(IngestProgress("all documents", "embed", d, t))
-            )
-        except Exception as exc:
-            raise EmbeddingFailed("re-index of all documents", f"{type(exc).__name__}: {exc}") from exc
+        matrix = library._embed(  # before any write: a failure leaves the library as it was
+            "re-index of all documents", [c.text for c in chunks],
+            lambda d, t: report(IngestProgress("all documents", "embed", d, t)),
+        )
         dim = matrix.shape[1] if chunks else len(library.embeddings.embed_query("dimension probe"))
         index = vectors.new_index(dim)
         with store.transaction(conn):
