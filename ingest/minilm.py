@@ -8,8 +8,9 @@ the fp32 graph reproduces sentence-transformers to cosine 0.99999 and runs a lit
 ``quantized=True`` (the default) stores the attention and the first feed-forward weights as int8
 (per output column, symmetric) and quantizes their inputs on the fly (QAttention,
 DynamicQuantizeMatMul). The second feed-forward layer stays fp32: its input, the GELU output, has
-outliers that per-tensor activation quantization handles badly (quantizing it too ran 10-40%
-faster in noisy probes but dropped the mean cosine to sentence-transformers from 0.997 to 0.990).
+outliers that per-tensor activation quantization handles badly (quantizing it too was faster in
+one noisy probe, by an amount the noise hid, but dropped the mean cosine to sentence-transformers
+from 0.997 to 0.990).
 Measured on 2 cores (bench ingest, 316 chunks of 1,000 characters): int8 about 1.5x the chunks/s
 of the fp32 graph and 1.8x those of sentence-transformers + torch; on 950 squad-dev questions
 retrieval and answers scored the same with either graph. Figures of the day: bench/README.md.
