@@ -163,6 +163,7 @@ class Answer:
     interrupted: bool = False
     provider: str = ""
     error: str | None = None
+    closest: bool = False  # the answerer quoted the closest passages: related, but no direct answer
 
     @property
     def uncited(self) -> tuple[Evidence, ...]:
