@@ -20,6 +20,7 @@ class Evidence:
     text: str
     score: float
     locators: tuple[PageLocator, ...]
+    context: str = ""  # the chunk's section/table title and column header line (not on the page here)
 
     @property
     def page_index(self) -> int:
@@ -72,6 +73,7 @@ class Evidence:
             text=data["text"],
             score=float(data["score"]),
             locators=tuple(PageLocator(**loc) for loc in data["locators"]),
+            context=data.get("context", ""),
         )
 
 
