@@ -103,19 +103,22 @@ def _from_openai(exc: BaseException) -> bool:
 
 
 def _bad_reply(exc: BaseException) -> ModelFailure | None:
-    """A reply that is not OpenAI chat-completion chunks (wrong field types, wrong nesting)."""
+    """A reply that is not OpenAI chat-completion chunks: wrong field types or nesting, or no
+    server-sent events at all (an HTML page, a reply that was not streamed)."""
     from pydantic import ValidationError
 
     text = str(exc)
     if isinstance(exc, UserWarning) and _SERIALIZER_WARNING in text:
         fields = sorted(set(re.findall(r"field_name='(\w+)'", text)))
+        where = f"unexpected values in: {', '.join(fields)}"
+    elif isinstance(exc, ValueError) and "No generation chunks" in text:  # langchain-core's words
+        where = "no stream events: an HTML page, or a reply that was not streamed"
     elif isinstance(exc, (ValidationError, KeyError, TypeError, AttributeError)) and _from_openai(exc):
-        fields = []
+        where = type(exc).__name__
     else:
         return None
-    where = f" (unexpected values in: {', '.join(fields)})" if fields else f" ({type(exc).__name__})"
-    return ModelFailure("bad_reply", "The model endpoint's reply is not in the OpenAI chat-completion "
-                        f"format{where}; check that FOOTNOTE_LLM_BASE_URL is an OpenAI-compatible /v1 URL.")
+    return ModelFailure("bad_reply", f"The model endpoint's reply is not in the OpenAI chat-completion "
+                        f"format ({where}); check that FOOTNOTE_LLM_BASE_URL is an OpenAI-compatible /v1 URL.")
 
 
 def classify(exc: BaseException, received: int = 0) -> ModelFailure:

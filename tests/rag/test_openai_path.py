@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email.utils
+import json
 import socket
 import threading
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from rag.prompts import SYSTEM_PROMPT
 from rag.retrieve import Retrieval
 from rag.types import Cited, Done, Evidence, Failed, TextDelta
 from settings import load_settings
-from tests.openai_server import Endless, Error, ScriptedOpenAIServer, sse, stream
+from tests.openai_server import Endless, Error, Raw, ScriptedOpenAIServer, sse, stream
 
 NORMANDY = Evidence("abc1234", "abc1234" + "0" * 57, "d" * 64, "Normans", "normans.pdf",
                     "Normandy is a region in France. The Normans gave it their name.", 0.9,
@@ -311,6 +312,22 @@ def test_a_reply_in_the_wrong_shape_is_one_clear_error(server: ScriptedOpenAISer
     assert len(events) == 1 and isinstance(events[0], Failed) and events[0].cause == "bad_reply"
     assert "not in the OpenAI chat-completion format" in events[0].message
     assert "\n" not in events[0].message
+
+
+NOT_STREAMED = json.dumps({**CHUNK, "object": "chat.completion", "choices": [
+    {"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}]}).encode()
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [Raw(b"<html><body>Please sign in</body></html>", "text/html"), Raw(NOT_STREAMED)],
+    ids=["html-page", "not-streamed"],
+)
+def test_a_reply_without_stream_events_names_the_base_url(server: ScriptedOpenAIServer, reply: Raw) -> None:
+    server.push(reply)
+    events = run(server)
+    assert len(events) == 1 and events[0].cause == "bad_reply" and "no stream events" in events[0].message
+    assert "FOOTNOTE_LLM_BASE_URL" in events[0].message
 
 
 def test_closing_the_answer_generator_stops_the_model_thread(server: ScriptedOpenAIServer) -> None:
