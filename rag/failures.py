@@ -117,8 +117,9 @@ def _bad_reply(exc: BaseException) -> ModelFailure | None:
         where = type(exc).__name__
     else:
         return None
-    return ModelFailure("bad_reply", f"The model endpoint's reply is not in the OpenAI chat-completion "
-                        f"format ({where}); check that FOOTNOTE_LLM_BASE_URL is an OpenAI-compatible /v1 URL.")
+    return ModelFailure("bad_reply", "The model endpoint's reply is not in the OpenAI chat-completion "
+                        f"format ({where}); "
+                        "check that FOOTNOTE_LLM_BASE_URL is an OpenAI-compatible /v1 URL.")
 
 
 def classify(exc: BaseException, received: int = 0) -> ModelFailure:
