@@ -58,7 +58,8 @@ class Settings(BaseSettings):
     llm_retries: int = Field(
         2, ge=0, le=6,
         description="Retries on 429 and 5xx before the first token: after the Retry-After the endpoint asks "
-        "for (up to llm_retry_after_cap_s), else after a backoff of 1, 2, 4 s; with up to 25% jitter.",
+        "for (up to llm_retry_after_cap_s), else after a backoff of 1, 2, 4 s; with up to 25% jitter. "
+        "OpenAI-compatible embeddings retry as many times with the SDK's own policy.",
     )
     llm_retry_after_cap_s: float = Field(
         30.0, ge=0,
