@@ -8,7 +8,6 @@ from contextlib import closing
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
 
 from rag.citations import CitationStream, citation_spans, resolve
 from rag.failures import ModelFailure
