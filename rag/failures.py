@@ -21,7 +21,9 @@ class ModelFailure(Exception):
 
 
 # The SDK builds response objects without validating them; langchain-openai then calls
-# model_dump() on each chunk, and a field of the wrong type only warns. An error is classified.
+# model_dump() on each chunk, and a field of the wrong type only warns (a multi-line warning on
+# stderr, the answer going on). As an error, classify() names it. The filter is process-wide, as
+# warnings filters are; pydantic warns so only for values that do not match their model.
 _SERIALIZER_WARNING = "Pydantic serializer warnings"
 
 
