@@ -8,6 +8,7 @@ the answer's footnotes, and the result passes an allow-list sanitiser (nh3) last
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import secrets
 from collections.abc import Iterable, Mapping
@@ -106,10 +107,14 @@ def render_answer_html(answer: Answer) -> str:
 
 def _swap_tokens(html: str, token: re.Pattern[str], swaps: Mapping[str, tuple[str, str]]) -> str:
     """Put citation markup where tokens sit in text, and the marker's source text inside tags."""
+    def swap(match: re.Match[str], side: int) -> str:
+        found = swaps.get(match.group(0))
+        return found[side] if found else ""
+
     parts = re.split(r"(<[^>]*>)", html)
     for i, part in enumerate(parts):
         side = 1 if part.startswith("<") else 0
-        parts[i] = token.sub(lambda m: swaps[m.group(0)][side] if m.group(0) in swaps else "", part)
+        parts[i] = token.sub(functools.partial(swap, side=side), part)
     return "".join(parts)
 
 
