@@ -7,18 +7,22 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from components.render import escape_stream_text, stream_badge
+from rag.answer import build_answer
 from rag.citations import CitationStream
-from rag.types import Cited, Done, Failed, StreamEvent, TextDelta
+from rag.types import Answer, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
 
 
 @dataclass
 class StreamOutcome:
-    """What the stream ended with: the final answer (Done) or the failure, and the raw text so far."""
+    """What the stream ended with: the final answer (Done) or the failure, the raw text so far and
+    the evidence that citations brought. Kept current, and only ever replaced (never mutated), so
+    another thread may read it while the stream runs (a rerun that takes over a killed stream)."""
 
     done: Done | None = None
     failed: Failed | None = None
     text: str = ""
     events: int = 0
+    cited: tuple[Evidence, ...] = ()
 
 
 @dataclass
@@ -49,6 +53,8 @@ class BadgeStream:
                 cid = event.citation.id
                 if event.resolved and event.number is not None:
                     self._numbers[cid] = event.number
+                    if event.evidence is not None:
+                        self.outcome.cited = (*self.outcome.cited, event.evidence)
                 else:
                     self._numbers.setdefault(cid, None)
             elif isinstance(event, Done):
@@ -65,9 +71,21 @@ class BadgeStream:
         self.outcome.text = self._citations.text
         yield from self._release(final=True)
 
+    def answer_so_far(self, question: str, provider: str) -> Answer:
+        """The answer to save: the finished one if Done arrived, otherwise the text so far marked
+        interrupted (by a failure, Stop, a new question or a reload), with footnotes for the
+        evidence its citations brought."""
+        outcome = self.outcome
+        if outcome.done is not None:
+            return outcome.done.answer
+        failed = outcome.failed
+        return build_answer(question, outcome.text, outcome.cited, provider=provider, interrupted=True,
+                            error=f"{failed.cause}: {failed.message}" if failed else None)
+
     def _feed(self, delta: str) -> None:
         for ev in self._citations.feed(delta):
             self._groups.setdefault((ev.group_start, ev.group_end), []).append(ev.id)
+        self.outcome.text = self._citations.text
         self._take()
 
     def _finish(self) -> None:

@@ -21,7 +21,7 @@ chat_model, provider = resources.get_chat_model(settings)
 documents = library.documents()
 conv_id = chat_view.current_conversation(store)
 chat_view.show_sidebar(store, documents, provider, settings.retrieval_k)
-turns = store.turns(conv_id) if conv_id else []
+turns = chat_view.saved_turns(store, conv_id)
 prompt = st.chat_input("Ask about your documents", disabled=not documents)
 
 picked = side_panel.selected_footnote({t.turn_id: t for t in turns})

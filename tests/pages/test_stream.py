@@ -60,3 +60,23 @@ def test_failure_ends_the_stream_and_keeps_the_partial_text() -> None:
     assert out == "Partial "
     assert stream.outcome.failed is not None and stream.outcome.done is None
     assert stream.outcome.text == "Partial [aaaa1"
+
+
+def test_answer_so_far_keeps_text_and_cited_evidence_when_the_stream_is_cut_off() -> None:
+    events = _events(["Water boils [aaaa111] at", " 100 degrees [aaaa111]. Ice", " melts [zzzz999]. More to come"])
+    stream = BadgeStream()
+    pieces = stream.pieces(iter(events))
+    next(pieces), next(pieces)  # two deltas shown, then the reader stops the run
+    pieces.close()
+    answer = stream.answer_so_far("When?", "test model")
+    assert answer.interrupted and answer.error is None and answer.question == "When?"
+    assert answer.text == "Water boils [aaaa111] at 100 degrees [aaaa111]. Ice"
+    assert [(f.number, f.short_id, len(f.spans)) for f in answer.footnotes] == [(1, "aaaa111", 2)]
+    assert [e.short_id for e in answer.evidence] == ["aaaa111"]
+
+
+def test_answer_so_far_is_the_finished_answer_once_done_arrived() -> None:
+    stream = BadgeStream()
+    list(stream.pieces(_events(["Water boils [aaaa111]."])))
+    done = stream.outcome.done
+    assert done is not None and stream.answer_so_far("q", "p") is done.answer
