@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -12,7 +12,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from components import state
 from components.answer_view import show_answer
 from components.render import escape_markdown, page_range
-from components.stream import BadgeStream, StreamOutcome
+from components.stream import BadgeStream, Searched, StreamOutcome, searching_line, sources_line
 from ingest.types import Document
 from rag.conversations import ConversationStore
 from rag.types import Answer, Failed, StreamEvent, Turn
@@ -151,9 +151,10 @@ def saved_turns(store: ConversationStore, conv_id: str | None) -> list[Turn]:
     return store.turns(conv_id) if conv_id else []
 
 
-def stream_answer(question: str, events: Callable[[], Generator[StreamEvent, None, None]],
-                  save: Callable[[Answer], Turn], provider: str) -> StreamOutcome:
-    """Ask, stream with inert badges, then swap in the interactive answer in the same run. A
+def stream_answer(question: str, events: Callable[[], Generator[StreamEvent | Searched, None, None]],
+                  save: Callable[[Answer], Turn], provider: str, documents: int) -> StreamOutcome:
+    """Ask, say at once what is happening (searching `documents` documents, then the sources
+    found), stream with inert badges, then swap in the interactive answer in the same run. A
     failure is saved too (question and cause), so the chat keeps it after a rerun or reload; so
     is the text so far when the run is cut off (see saved_turns), marked interrupted."""
     live = _LiveStream(question, provider, save)
@@ -164,13 +165,14 @@ def stream_answer(question: str, events: Callable[[], Generator[StreamEvent, Non
         with st.chat_message("user"):
             st.text(question)
         with st.chat_message("assistant"):
-            stop_slot, slot = st.empty(), st.empty()
-            stop_slot.button("Stop", key=state.STOP_STREAM, icon=":material/stop_circle:", type="tertiary",
-                             help="Stop the answer here and keep what has arrived")
-            _write_stream(slot, live.badges, events)
+            status, stop_slot, slot = st.empty(), st.empty(), st.empty()
+            status.caption(searching_line(documents))
+            stop_slot.button("Stop", key=state.STOP_STREAM, icon=":material/stop_circle:", type="tertiary")
+            _write_stream(slot, live.badges, events, status)
             if live.badges.outcome.done is None and live.badges.outcome.failed is None:
                 live.badges.outcome.failed = Failed("no answer", "the answer stream ended without a result")
             turn = live.save_once()
+            status.empty()
             stop_slot.empty()
             if turn is not None:
                 with slot.container():
@@ -185,10 +187,12 @@ def stream_answer(question: str, events: Callable[[], Generator[StreamEvent, Non
 
 
 def _write_stream(slot: DeltaGenerator, badges: BadgeStream,
-                  events: Callable[[], Generator[StreamEvent, None, None]]) -> None:
-    """Write the pieces into the slot; an error from the library or model becomes the outcome."""
+                  events: Callable[[], Generator[StreamEvent | Searched, None, None]], status: DeltaGenerator) -> None:
+    """Write the pieces into the slot, the sources found into status; an error from the library
+    or model becomes the outcome."""
     source = events()
-    pieces = badges.pieces(source)
+    shown = _show_sources(source, status)
+    pieces = badges.pieces(shown)
     try:
         with slot.container():
             st.write_stream(pieces)
@@ -196,5 +200,13 @@ def _write_stream(slot: DeltaGenerator, badges: BadgeStream,
         badges.outcome.failed = Failed(type(exc).__name__, str(exc) or "no details")
     finally:
         pieces.close()
+        shown.close()
         source.close()  # GeneratorExit in answer_stream: its model thread stops
 
+
+def _show_sources(events: Iterator[StreamEvent | Searched], status: DeltaGenerator) -> Iterator[StreamEvent]:
+    for event in events:
+        if isinstance(event, Searched):
+            status.caption(sources_line(event.evidence))
+        else:
+            yield event

@@ -3,13 +3,61 @@ an unfinished marker held back. Pure (no Streamlit); the chat page feeds it to s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import logging
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from components.render import escape_stream_text, stream_badge
-from rag.answer import build_answer
+from components.render import escape_markdown, escape_stream_text, page_range, stream_badge
+from rag.answer import build_answer, retrieval_query, stream_answer
 from rag.citations import CitationStream
+from rag.retrieve import search_evidence
 from rag.types import Answer, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Searched:
+    """Retrieval has finished: the passages the answer will draw on, known before the first token."""
+
+    evidence: tuple[Evidence, ...]
+
+
+def answer_events(question: str, *, library: Any, history: Sequence[Answer] = (),
+                  doc_ids: Sequence[str] | None = None, k: int, **options: Any) -> Iterator[StreamEvent | Searched]:
+    """rag.answer.answer_stream's events with Searched between retrieval and the model, so the chat
+    can show the sources found while the model has not answered yet. options go to stream_answer."""
+    try:
+        retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
+    except Exception as exc:  # noqa: BLE001 - an embeddings endpoint down, say: the chat goes on
+        log.warning("retrieval failed", exc_info=True)
+        yield Failed("retrieval failed", f"the library could not be searched ({type(exc).__name__}: {exc}); "
+                     "if the embeddings come from an endpoint, check that it is up")
+        return
+    yield Searched(retrieval.evidence)
+    yield from stream_answer(question, retrieval, history=history, **options)
+
+
+def searching_line(documents: int) -> str:
+    """What the chat shows the moment a question is sent."""
+    return f":material/search: Searching {documents} document{'s' if documents != 1 else ''}…"
+
+
+def sources_line(evidence: Sequence[Evidence]) -> str:
+    """What retrieval found, as one markdown line (titles escaped): passages per document and pages."""
+    if not evidence:
+        return ":material/search_off: No passages found; answering without sources."
+    pages: dict[str, list[str]] = {}
+    for item in sorted(evidence, key=lambda e: (e.doc_id, e.page_index)):
+        labels = pages.setdefault(" ".join((item.title or item.file_name).split()), [])
+        label = page_range(item)[0]
+        if label not in labels:
+            labels.append(label)
+    docs = "; ".join(f"{escape_markdown(title)} (p. {', '.join(map(escape_markdown, labels))})"
+                     for title, labels in pages.items())
+    n = len(evidence)
+    return f":material/library_books: Found {n} passage{'s' if n != 1 else ''} in {docs}. Writing the answer…"
 
 
 @dataclass
