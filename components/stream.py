@@ -1,5 +1,6 @@
 """The streamed answer as display-safe markdown: finished citations as inert numbered badges,
-an unfinished marker held back. Pure (no Streamlit); the chat page feeds it to st.write_stream."""
+an unfinished marker held back; and the answer events with the sources found announced before the
+model starts. No Streamlit here; the chat page feeds the pieces to st.write_stream."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def searching_line(documents: int) -> str:
 def sources_line(evidence: Sequence[Evidence]) -> str:
     """What retrieval found, as one markdown line (titles escaped): passages per document and pages."""
     if not evidence:
-        return ":material/search_off: No passages found; answering without sources."
+        return ":material/search_off: No passages found."
     pages: dict[str, list[str]] = {}
     for item in sorted(evidence, key=lambda e: (e.doc_id, e.page_index)):
         labels = pages.setdefault(" ".join((item.title or item.file_name).split()), [])
