@@ -195,9 +195,9 @@ def _browser_feedback(url: str, asks: int) -> dict[str, Any]:
             page.locator(CHAT_INPUT).press("Enter")
             page.wait_for_function("window.__feedback && window.__feedback.done", timeout=90_000)
             found = page.evaluate("window.__feedback")
-            for name in samples:
+            for name, values in samples.items():
                 if found.get(name) is not None:
-                    samples[name].append(found[name] / 1000)
+                    values.append(found[name] / 1000)
             page.wait_for_timeout(150)
             expect(page.locator(IDLE)).to_be_attached(timeout=60_000)
         browser.close()
@@ -259,11 +259,11 @@ def _render_feedback(fb: dict[str, Any]) -> str:
     status = fb.get("status_s")
     verdict = ("met" if status and status["p90"] < FEEDBACK_GOAL_S else "not met") if status else "not measured"
     return "\n".join([
-        f"Feedback before the first token, {fb['asks']} questions in one new chat (offline answerer, default "
-        "embeddings): time from the Enter keydown (its event timestamp, in the page) until the new messages "
-        "first say what is happening (\"Searching N documents\" or already the sources), until they name "
-        f"the sources found, and until the finished answer is on screen. Goal for the first: under "
-        f"{FEEDBACK_GOAL_S} s at p90: {verdict}.",
+        (f"Feedback before the first token, {fb['asks']} questions in one new chat (offline answerer, default "
+         "embeddings): time from the Enter keydown (its event timestamp, in the page) until the new messages "
+         "first say what is happening (\"Searching N documents\" or already the sources), until they name "
+         f"the sources found, and until the finished answer is on screen. Goal for the first: under "
+         f"{FEEDBACK_GOAL_S} s at p90: {verdict}."),
         "",
         "| step | median | p90 |",
         "|---|---:|---:|",
