@@ -66,19 +66,20 @@ def diagnose(library: Library, *, thorough: bool) -> bool:
     left = pdfs or _has_vectors(library.index_path)
     if not db.exists() or db.stat().st_size == 0:
         if left:
-            raise LibraryDamaged(where, f"{db.name} is {'missing' if not db.exists() else 'empty'} but {remains}")
+            raise LibraryDamaged(where, f"{db} is {'missing' if not db.exists() else 'empty'} but {remains}")
         return False
-    with store.connect(db, read_only=not thorough) as conn:
+    with store.connect(db, read_only=True) as conn:  # never writes to a file it is judging
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "documents" not in tables or "meta" not in tables:
             if left:
-                raise LibraryDamaged(where, f"{db.name} holds no library tables but {remains}")
+                raise LibraryDamaged(where, f"{db} holds no library tables but {remains}")
             return thorough  # a writer creates the tables; a reader finds no library
         if thorough and (result := conn.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
-            raise LibraryDamaged(where, f"{db.name} is damaged ({result})")
+            detail = " ".join(result.replace("*** in database main ***", "").split())[:160]
+            raise LibraryDamaged(where, f"{db} is damaged ({detail})")
         never_used = conn.execute("SELECT 1 FROM meta WHERE key = 'next_vec_id'").fetchone() is None
         if never_used and left:  # an empty database made after the real one was lost
-            raise LibraryDamaged(where, f"{db.name} lists no documents but {remains}")
+            raise LibraryDamaged(where, f"{db} lists no documents but {remains}")
     return True
 
 

@@ -68,7 +68,7 @@ def connect(path: Path, *, read_only: bool = False):
             conn.close()
     except sqlite3.DatabaseError as exc:
         if getattr(exc, "sqlite_errorname", "") in DAMAGE:
-            raise LibraryDamaged(str(path.parent), f"{path.name} is damaged ({exc})") from exc
+            raise LibraryDamaged(str(path.parent), f"{path} is damaged ({exc})") from exc
         raise
 
 
