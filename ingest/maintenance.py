@@ -125,7 +125,8 @@ def _check_vectors(library: Library, conn, re_embed: bool, report: Callable[[int
     actions = []
     if index is None:
         index = vectors.new_index(int(store.read_meta(conn).get("dim") or 384))
-        actions.append("The vector index was missing or unreadable; rebuilding it from the stored chunks.")
+        actions.append("The vector index was missing or unreadable; "
+                       + ("rebuilding it from the stored chunks." if re_embed else "a new, empty one was started."))
     have = set(vectors.index_ids(index).tolist())
     extra, missing = sorted(have - row_ids), sorted(row_ids - have)
     if extra:
