@@ -131,3 +131,62 @@ def test_a_killed_repair_or_recovery_can_be_run_again(tmp_path: Path, operation:
     library = open_library(tmp_path)
     assert library.check() == [] and library.chunk_count() == load_index(tmp_path / "index.faiss").ntotal > 0
     assert library.search("relief keeper coal", 1)[0][0].text.count("coal") == 1
+
+
+READ_SCRIPT = """
+import json, sys
+from pathlib import Path
+from ingest.embeddings import HashEmbeddings
+from ingest.library import Library
+reader = Library.open_reader(Path(sys.argv[1]), HashEmbeddings(), embedding_name=sys.argv[2],
+                             chunk_size=300, chunk_overlap=30)
+print(json.dumps([reader.search("relief keeper coal", 1)[0][0].doc_id, len(reader.documents())]))
+"""
+
+
+def test_a_read_only_folder_can_be_asked(tmp_path: Path) -> None:
+    """chmod does not bind root, so as root the reader runs as user nobody (via setpriv)."""
+    import os
+    import shutil
+    import tempfile
+
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv: a read-only folder cannot be made")
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    outer = Path(tempfile.mkdtemp())  # a folder user nobody can reach (pytest's are private)
+    try:
+        outer.chmod(0o755)
+        folder = outer / "lib"
+        doc_id = open_library(folder).add_pdf(FOG, "fog.pdf").doc.doc_id
+        (folder / ".lock").unlink()
+        before = _tree(folder)
+        for path in [folder, *folder.rglob("*")]:
+            path.chmod(0o555 if path.is_dir() else 0o444)
+        done = subprocess.run([*prefix, sys.executable, "-c", READ_SCRIPT, str(folder), NAME], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == [doc_id, 1]
+        assert _tree(folder) == before  # not even SQLite's companions: the folder could not take them
+    finally:
+        for path in [outer, *outer.rglob("*")]:
+            path.chmod(0o755)
+        shutil.rmtree(outer)
+
+
+def test_rag_ask_answers_while_another_process_holds_the_write_lock(tmp_path: Path) -> None:
+    import os
+
+    from filelock import FileLock
+
+    open_library(tmp_path).add_pdf(FOG, "fog.pdf")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
+    env |= {"FOOTNOTE_EMBEDDING_PROVIDER": "fake", "FOOTNOTE_CHUNK_SIZE": "300", "FOOTNOTE_CHUNK_OVERLAP": "30",
+            "FOOTNOTE_LLM_PROVIDER": "extractive"}
+    with FileLock(tmp_path / ".lock"):  # held here; the CLI is another process
+        done = subprocess.run([sys.executable, "-m", "rag", "ask", "--data-dir", str(tmp_path), "--json",
+                               "Who arrives every second Tuesday?"], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert any("coal" in e["text"] for e in json.loads(done.stdout)["retrieved"])
