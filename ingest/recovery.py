@@ -159,7 +159,7 @@ def _write(library: Library, docs: list[tuple[Document, list[Page]]], salvage: _
     chunked = [(doc, pages, chunk_pages(doc.doc_id, pages, config.chunk_size, config.chunk_overlap))
                for doc, pages in docs]
     chunks = [c for _, _, cs in chunked for c in cs]
-    reused = _reusable(library, salvage, chunks)
+    reused, vec_ids = _reusable(library, salvage, chunks)
     todo = [i for i in range(len(chunks)) if i not in reused]
     fresh = library._embed("recovery", [chunks[i].text for i in todo],
                            lambda d, t: report(IngestProgress("recovery", "embed", d, t)))
@@ -176,7 +176,7 @@ def _write(library: Library, docs: list[tuple[Document, list[Page]]], salvage: _
     for suffix in ("", "-wal", "-shm"):
         tmp.with_name(tmp.name + suffix).unlink(missing_ok=True)
     with store.connect(tmp) as conn:
-        vec_ids = _insert(conn, tmp, config, chunked, chunks, dim)
+        _insert(conn, tmp, config, chunked, vec_ids, dim)
     index = vectors.new_index(dim)
     vectors.add_vectors(index, vectors.as_matrix(matrix), vec_ids)
     vectors.save_index(index, library.index_path)
@@ -188,28 +188,36 @@ def _write(library: Library, docs: list[tuple[Document, list[Page]]], salvage: _
                           tuple(unreadable), kept)
 
 
-def _reusable(library: Library, salvage: _Salvage, chunks: list[Chunk]) -> dict[int, np.ndarray]:
-    """Old vectors of chunks the old database ties to the same chunk id and embedding model."""
+def _reusable(library: Library, salvage: _Salvage, chunks: list[Chunk]) -> tuple[dict[int, np.ndarray], list[int]]:
+    """Old vectors of chunks the old database ties to the same chunk id and embedding model, and
+    every chunk's vector id: a reused vector keeps its old id, the others get ids above every id
+    the old rows or the index know, so an id can never point at another chunk's vector (not even
+    after a recovery killed between saving the index and renaming the database in)."""
     index = vectors.load_index(library.index_path)
-    if index is None or salvage.meta.get("embedding_name") != library.config.embedding_name:
-        return {}
-    have = set(vectors.index_ids(index).tolist())
-    found = {}
+    have = set(vectors.index_ids(index).tolist()) if index is not None else set()
+    same_model = salvage.meta.get("embedding_name") == library.config.embedding_name
+    found: dict[int, np.ndarray] = {}
+    ids: list[int] = []
+    fresh = max([int(salvage.meta.get("next_vec_id", 1)), *(v + 1 for v in salvage.vec_ids.values()),
+                 *(v + 1 for v in have)])
     for i, chunk in enumerate(chunks):
         vec_id = salvage.vec_ids.get(chunk.chunk_id)
-        if vec_id is not None and vec_id in have:
+        if same_model and vec_id is not None and vec_id in have:
             found[i] = index.reconstruct(vec_id)
-    return found
+            ids.append(vec_id)
+        else:
+            ids.append(fresh)
+            fresh += 1
+    return found, ids
 
 
-def _insert(conn, path: Path, config, chunked, chunks: list[Chunk], dim: int) -> list[int]:
+def _insert(conn, path: Path, config, chunked, vec_ids: list[int], dim: int) -> None:
     store.create_schema(conn, path)
     with store.transaction(conn):
         for doc, pages, doc_chunks in chunked:
             store.insert_document(conn, replace(doc, chunks=len(doc_chunks)), pages, store.READY)
-        vec_ids = store.take_vec_ids(conn, len(chunks))
-        store.insert_chunks(conn, chunks, vec_ids)
+        store.insert_chunks(conn, [c for _, _, cs in chunked for c in cs], vec_ids)
         # A generation no process can still hold in memory from the lost database.
         store.write_meta(conn, {"embedding_name": config.embedding_name, "chunk_size": config.chunk_size,
-                                "chunk_overlap": config.chunk_overlap, "dim": dim, "generation": time.time_ns()})
-    return vec_ids
+                                "chunk_overlap": config.chunk_overlap, "dim": dim, "generation": time.time_ns(),
+                                "next_vec_id": max(vec_ids, default=0) + 1})

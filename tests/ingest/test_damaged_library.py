@@ -4,6 +4,8 @@ and ``recover`` brings the documents back, searchable."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,8 @@ from ingest.errors import LibraryDamaged, LibraryError
 from ingest.library import Library, LibrarySettings
 from ingest.recovery import recover
 from tests.ingest.test_library import BEES, FOG, NAME, open_library
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _library_with_two(folder: Path) -> dict[str, str]:
@@ -86,6 +90,8 @@ def test_recover_brings_the_documents_back_searchable(tmp_path: Path, how: str) 
 
 
 def test_recover_reuses_vectors_the_readable_rows_still_tie_to_chunks(tmp_path: Path) -> None:
+    first = open_library(tmp_path)
+    first.delete(first.add_pdf(BEES, "bees.pdf").doc.doc_id)  # so vector ids no longer start at 1
     _library_with_two(tmp_path)
     db = tmp_path / "library.sqlite3"
     conn = sqlite3.connect(db)
@@ -97,12 +103,18 @@ def test_recover_reuses_vectors_the_readable_rows_still_tie_to_chunks(tmp_path: 
     db.write_bytes(bytes(data))
     with pytest.raises(LibraryDamaged, match="is damaged"):
         open_library(tmp_path)
-    report = _recover(tmp_path)
+    killed = subprocess.run([sys.executable, "-m", "tests.ingest.library_child", str(tmp_path), "saved", "--recover"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert killed.returncode < 0  # died after writing the new index, before the database was in place
+    report = _recover(tmp_path)  # reads the set-aside file again; the index now holds the first run's ids
     assert report.reused == report.chunks > 0 and report.embedded == 0
     assert report.renamed == 0
     library = open_library(tmp_path)
     assert sorted(d.file_name for d in library.documents()) == ["bees.pdf", "fog.pdf"]
     assert library.search("relief keeper coal Tuesday", 1)[0][0].text.count("coal") == 1
+    embed = HashEmbeddings().embed_documents
+    for chunk in library.chunks():  # every reused vector is its own chunk's
+        assert library.search_vector(embed([chunk.text])[0], 1)[0][0].chunk_id == chunk.chunk_id
 
 
 def test_recover_refuses_a_readable_library_and_an_empty_folder(tmp_path: Path) -> None:
