@@ -47,8 +47,8 @@ class RecoveryReport:
 
     def lines(self) -> list[str]:
         """The report, one sentence a line."""
-        out = [f"Recovered {len(self.documents)} documents ({self.chunks} chunks: {self.reused} vectors "
-               f"reused from index.faiss, {self.embedded} embedded again)."]
+        out = [(f"Recovered {len(self.documents)} documents ({self.chunks} chunks: {self.reused} vectors "
+                f"reused from index.faiss, {self.embedded} embedded again).")]
         if self.kept_as:
             out.append(f"The damaged database is kept as {self.kept_as}.")
         if self.renamed:

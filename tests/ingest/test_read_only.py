@@ -126,7 +126,7 @@ def test_a_killed_repair_or_recovery_can_be_run_again(tmp_path: Path, operation:
         assert child.returncode < 0
         assert sorted(p.name for p in (tmp_path / "files").iterdir()) == files  # no PDF lost
     done = _child(tmp_path, "never", operation)
-    out, err = done.communicate(timeout=120)
+    _, err = done.communicate(timeout=120)
     assert done.returncode == 0, err
     library = open_library(tmp_path)
     assert library.check() == [] and library.chunk_count() == load_index(tmp_path / "index.faiss").ntotal > 0
