@@ -90,7 +90,7 @@ class Library:
         self.index_path = self.data_dir / "index.faiss"
         self.files_dir = self.data_dir / "files"
         self.open_report: list[str] = []  # what open() found and fixed, for the UI and CLI
-        self.missing_vectors = 0  # chunks left without vectors when opened with repair=False
+        self.missing_vectors = 0  # chunks without vectors, left for a repair (repair=False, or a reader)
         self._mutex = threading.RLock()
         self._index: faiss.Index | None = None
         self._generation = -1
@@ -121,7 +121,7 @@ class Library:
             schema.require_current(conn, store.SCHEMA_VERSION, library.db_path)
             library._verify_settings(conn, None)
             generation = store.generation(conn)
-            library.open_report, index = maintenance.survey(library, conn)
+            library.open_report, index, library.missing_vectors = maintenance.survey(library, conn)
         if index is not None:
             library._index, library._generation = index, generation
         return library

@@ -88,8 +88,9 @@ def _has_vectors(path: Path) -> bool:
     return index is not None and index.ntotal > 0
 
 
-def survey(library: Library, conn) -> tuple[list[str], object]:
-    """What a writer would repair, said without repairing (for readers), and the index loaded."""
+def survey(library: Library, conn) -> tuple[list[str], object, int]:
+    """What a writer would repair, said without repairing (for readers): the notes, the index
+    loaded, and how many chunks have no vector."""
     notes = []
     half = store.documents(conn, status=store.INGESTING)
     if half:
@@ -102,7 +103,7 @@ def survey(library: Library, conn) -> tuple[list[str], object]:
         notes.append(f"{missing} of {len(rows)} chunks have no vectors (after an interrupted re-index?), so only "
                      f"the rest are found by meaning. Repair: `python -m ingest --check --data-dir {library.data_dir}`"
                      " or the Library page.")
-    return notes, index
+    return notes, index, missing
 
 
 def check(library: Library, *, re_embed: bool = True, report: Callable[[int, int], None] | None = None) -> list[str]:

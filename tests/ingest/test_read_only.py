@@ -102,6 +102,7 @@ def test_a_killed_reindex_is_reported_to_readers_and_repaired_by_a_writer(tmp_pa
     index_before = (tmp_path / "index.faiss").read_bytes()
     reader = open_reader(tmp_path)
     assert len(reader.open_report) == 1 and "have no vectors" in reader.open_report[0]
+    assert reader.missing_vectors == reader.chunk_count() > 0
     assert f"python -m ingest --check --data-dir {tmp_path}" in reader.open_report[0]
     assert reader.search("relief keeper coal", 3) == []  # answers come from consistent chunks only
     assert (tmp_path / "index.faiss").read_bytes() == index_before  # the reader re-embedded nothing
