@@ -78,7 +78,10 @@ def diagnose(library: Library, *, thorough: bool) -> bool:
             detail = " ".join(result.replace("*** in database main ***", "").split())[:160]
             raise LibraryDamaged(where, f"{db} is damaged ({detail})")
         never_used = conn.execute("SELECT 1 FROM meta WHERE key = 'next_vec_id'").fetchone() is None
-        if never_used and left:  # an empty database made after the real one was lost
+        # Every database this version creates has the counter from the start, so a missing one
+        # means an empty database an older version made after the real one was lost; not a
+        # first ingest whose PDF is written just before its rows.
+        if never_used and left:
             raise LibraryDamaged(where, f"{db} lists no documents but {remains}")
     return True
 

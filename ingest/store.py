@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     ordinal INTEGER NOT NULL, text TEXT NOT NULL, locators TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks (doc_id, ordinal);
+INSERT OR IGNORE INTO meta (key, value) VALUES ('next_vec_id', '1');
 """
 # Entry n takes a library file from schema version n-1 to n: add a migration by appending one.
 MIGRATIONS: tuple[str, ...] = (SCHEMA_V1,)

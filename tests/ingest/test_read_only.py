@@ -46,6 +46,13 @@ def test_a_reader_of_no_library_creates_nothing(tmp_path: Path) -> None:
     assert list((tmp_path / "empty").iterdir()) == []
 
 
+def test_a_reader_during_the_first_ingest_sees_an_empty_library(tmp_path: Path) -> None:
+    """The first PDF is stored just before its rows are committed: not a lost database."""
+    open_library(tmp_path)
+    (tmp_path / "files" / f"{'a' * 64}.pdf").write_bytes(FOG)
+    assert open_reader(tmp_path).documents() == []
+
+
 def test_reading_changes_and_creates_nothing(tmp_path: Path) -> None:
     open_library(tmp_path).add_pdf(FOG, "fog.pdf")
     (tmp_path / ".lock").unlink()
