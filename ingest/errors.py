@@ -16,6 +16,9 @@ Error policy
   It is also summarised as a warning.
 - Never swallow an error silently, and never let one bad file stop the others (the CLI and the
   Library page catch ``IngestError`` per file).
+- **Library-wide** problems raise a ``LibraryError`` naming the folder or store file: a lost or
+  damaged database (``LibraryDamaged``, which names ``python -m ingest recover``; nothing is
+  deleted), a busy write lock, no library where a reader looked, a schema too new or too old.
 """
 
 from __future__ import annotations
