@@ -5,16 +5,19 @@ import streamlit as st
 from components import chat_view, resources, side_panel, state
 from components.render import escape_markdown
 from components.stream import answer_events
-from ingest.errors import IndexMismatch
+from ingest.errors import IndexMismatch, LibraryError
 from rag.answer import stream_options
 
 state.init()
 settings = state.settings()
 try:
-    library = resources.get_library()
+    library = resources.get_reader()
 except IndexMismatch as exc:
     st.warning(escape_markdown(str(exc)), icon=":material/sync_problem:")
     st.page_link("pages/library.py", label="Re-index on the Library page", icon=":material/sync:")
+    st.stop()
+except LibraryError as exc:  # a damaged library: the message names the recover command
+    st.error(escape_markdown(str(exc)), icon=":material/error:")
     st.stop()
 store = resources.get_conversations(str(settings.data_dir))
 chat_model, provider = resources.get_chat_model(settings)

@@ -66,18 +66,22 @@ def print_sources(answer: Answer, out: TextIO) -> None:
         print(f"  Unknown source ids (ignored): {', '.join(answer.unresolved)}", file=out)
 
 
-def open_library(settings: Any) -> Any:
-    """The library the settings point at, with its embeddings."""
+def open_library(settings: Any, err: TextIO = sys.stderr) -> Any:
+    """The library the settings point at, read-only (no lock, never created or repaired), with
+    its embeddings; what a writer would repair is printed as a note, and answers use the rest."""
     from ingest.embeddings import make_embeddings
     from ingest.errors import IngestError
     from ingest.library import Library
 
     embeddings, name = make_embeddings(settings)
     try:
-        return Library.open(settings.data_dir, embeddings, embedding_name=name,
-                            chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap)
+        library = Library.open_reader(Path(settings.data_dir), embeddings, embedding_name=name,
+                                      chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap)
     except IngestError as exc:
         raise CliError(str(exc)) from exc
+    for line in library.open_report:
+        print(f"note: {line}", file=err)
+    return library
 
 
 def pick_documents(library: Any, wanted: Sequence[str] | None) -> list[str] | None:

@@ -77,8 +77,16 @@ def test_the_document_filter_takes_an_id_prefix(data_dir: Path) -> None:
 
 
 def test_an_empty_library_is_a_clear_error(tmp_path: Path) -> None:
+    open_hash_library(tmp_path / "empty")
     done = run_cli(tmp_path / "empty", "Anything?")
     assert done.returncode == 2 and "is empty" in done.stderr and done.stdout == ""
+
+
+def test_a_mistyped_data_dir_creates_nothing(tmp_path: Path) -> None:
+    done = run_cli(tmp_path / "typo", "Anything?")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().startswith(f"error: no library at {tmp_path / 'typo'}")
+    assert not (tmp_path / "typo").exists()
 
 
 def test_a_model_failure_exits_non_zero_with_the_cause(data_dir: Path) -> None:
