@@ -44,12 +44,8 @@ def _leave_pages_folder_mode() -> None:
 
 
 def settings() -> Settings:
-    """Settings from the environment, with .streamlit/secrets.toml values for the model on top."""
-    try:
-        secrets = dict(st.secrets.get("footnote", {}))
-    except FileNotFoundError:  # no secrets.toml: environment only
-        secrets = {}
-    return load_settings(**secrets)
+    """Settings from the environment and .streamlit/secrets.toml, read as the CLI reads them."""
+    return load_settings()
 
 
 # --- Chat page (issue 5) -----------------------------------------------------------------
