@@ -37,7 +37,9 @@ class SecretsTomlSource(TomlConfigSettingsSource):
         except tomllib.TOMLDecodeError as exc:
             raise ValueError(f"{file_path} is not valid TOML ({exc}): fix or remove it") from exc
         if not isinstance(table, dict):
-            raise ValueError(f"{file_path}: [{SECRETS_TABLE}] must be a table of settings")
+            # ValueError like every other bad setting: the CLI reports those as "bad setting".
+            raise ValueError(  # noqa: TRY004
+                f"{file_path}: [{SECRETS_TABLE}] must be a table of settings, not a value")
         return table
 
 

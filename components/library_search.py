@@ -68,6 +68,7 @@ def show_viewer(library: Library, documents: list[Document]) -> None:
         try:
             data = library.pdf_bytes(doc_id)
         except FileNotFoundError:
-            st.warning("This document's file is missing from the library folder.", icon=":material/hide_source:")
+            st.warning("This document's file is missing from the library folder: delete it and add it again.",
+                       icon=":material/hide_source:")
             return
         viewer(data, f"{doc.title or doc.file_name}", key="library_pdf")

@@ -58,7 +58,8 @@ def show_original(ev: Evidence, excerpt: ExcerptFn, original: OriginalFn,
     """A toggle that opens the original at the cited page (or start: page index and label), beside
     a download of the whole file."""
     with st.container(horizontal=True, vertical_alignment="center", key="panel_original_bar"):
-        shown = st.toggle("Original PDF", key=state.PANEL_ORIGINAL, help="Open the original PDF at the cited page")
+        shown = st.toggle("Original PDF", key=state.PANEL_ORIGINAL,
+                          help="Open the original PDF at the cited page")
         download_button(ev.doc_id, ev.file_name, original, key="panel_download")
     if not shown:
         return
@@ -68,6 +69,6 @@ def show_original(ev: Evidence, excerpt: ExcerptFn, original: OriginalFn,
         st.warning("This document is no longer in the library.", icon=":material/hide_source:")
         return
     with st.container(key="panel_original_note"):
-        st.caption(escape_markdown(f"From page {label} (index {index}) on, up to "
-                                   f"{READ_ON_PAGES} pages past the passage; download the PDF for the whole file."))
+        st.caption(escape_markdown(f"From page {label} (index {index}) on, up to {READ_ON_PAGES} pages "
+                                   "past the passage; download the PDF for the whole file."))
     viewer(data, f"Original PDF from page {label}: {ev.title or ev.file_name}", key="panel_pdf")

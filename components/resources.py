@@ -209,7 +209,8 @@ def search_library(library: Library, query: str, limit: int = SEARCH_LIMIT) -> t
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _excerpt(data_dir: str, generation: int, doc_id: str, first: int, last: int, _library: Library) -> bytes | None:
+def _excerpt(data_dir: str, generation: int, doc_id: str, first: int, last: int,
+             _library: Library) -> bytes | None:
     from ingest.excerpt import excerpt_pages
 
     try:

@@ -109,7 +109,8 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
                 st.image(full, width="stretch")
 
 
-def show_hint(text: str = "Click a numbered footnote in an answer to open its passage and page here.") -> None:
+def show_hint(text: str = "Click a numbered footnote in an answer to open its passage and page here.",
+              ) -> None:
     """What the panel's column says while nothing is open."""
     st.html(_STYLE)
     with st.container(key="side_panel_hint", border=True):
@@ -151,7 +152,8 @@ def _hit_controls(query: str, hits: Sequence[SearchHit], position: int) -> None:
         st.button("", icon=":material/chevron_right:", key="panel_next", help="Next hit",
                   disabled=position >= count - 1, on_click=state.open_hit,
                   args=(query, hits[min(position + 1, count - 1)].evidence.chunk_id))
-        st.button("", icon=":material/close:", key="panel_close", help="Close panel", on_click=state.close_hit)
+        st.button("", icon=":material/close:", key="panel_close", help="Close panel",
+                  on_click=state.close_hit)
 
 
 def show_hit_panel(query: str, hits: Sequence[SearchHit], position: int, picture: PictureFn,

@@ -45,7 +45,8 @@ class SearchHit:
 
 def parse_query(raw: str) -> Query:
     """Quoted stretches ("..." or curly quotes) become phrases; an unclosed quote is just words."""
-    phrases = tuple(p for m in _QUOTED.finditer(raw) if (p := " ".join((m.group(1) or m.group(2) or "").split())))
+    quoted = (" ".join((m.group(1) or m.group(2) or "").split()) for m in _QUOTED.finditer(raw))
+    phrases = tuple(p for p in quoted if p)
     return Query(phrases, raw.replace('"', " ").replace("\u201c", " ").replace("\u201d", " "))
 
 

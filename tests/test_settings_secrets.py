@@ -61,6 +61,9 @@ def test_a_file_without_the_table_is_ignored_and_a_broken_one_is_named(clean_env
     write_secrets(clean_env, "[footnote\nllm_model = 1\n")
     with pytest.raises(ValueError, match=r"secrets\.toml is not valid TOML"):
         load_settings()
+    write_secrets(clean_env, 'footnote = "gpt-4o"\n')
+    with pytest.raises(ValueError, match=r"secrets\.toml: \[footnote\] must be a table"):
+        load_settings()
 
 
 def _ask(project: Path, data_dir: Path, **env: str) -> subprocess.CompletedProcess:
@@ -68,11 +71,12 @@ def _ask(project: Path, data_dir: Path, **env: str) -> subprocess.CompletedProce
     environ.update(PYTHONPATH=str(ROOT), FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400",
                    FOOTNOTE_CHUNK_OVERLAP="60", **env)
     return subprocess.run([sys.executable, "-m", "rag", "ask", "--data-dir", str(data_dir), "--json",
-                           "When was the greenhouse built?"], cwd=project, env=environ, capture_output=True,
+                           "When was the greenhouse built?"], cwd=project, env=environ, capture_output=True, check=False,
                           text=True, timeout=120)
 
 
-def test_cli_asks_the_model_named_in_secrets_unless_env_says_otherwise(clean_env: Path, tmp_path: Path) -> None:
+def test_cli_asks_the_model_named_in_secrets_unless_env_says_otherwise(clean_env: Path, tmp_path: Path
+                                                                       ) -> None:
     data_dir = tmp_path / "lib"
     open_hash_library(data_dir).add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
     with ScriptedOpenAIServer() as server:

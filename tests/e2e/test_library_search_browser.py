@@ -4,7 +4,6 @@ the passage; a footnote's side panel -> the original PDF drawn at the cited page
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect

@@ -58,7 +58,7 @@ def test_search_lists_hits_and_a_click_opens_the_panel(app_env: Path) -> None:
     assert "Water facts" in texts
     assert any(t.startswith("Match on page 2 (index 1)") for t in texts)
     assert "freezing point" in " ".join(texts)  # the chunk, with the match as its own text element
-    assert state.LIBRARY_HIT in at.session_state and at.session_state[state.LIBRARY_HIT][0] == '"freezing point"'
+    assert at.session_state[state.LIBRARY_HIT][0] == '"freezing point"'
     at.button(key="panel_close").click().run()
     assert not any(t.startswith("Match on page") for t in _texts(at))
 

@@ -16,7 +16,7 @@ def _search(library: Library, query: str, **options) -> list:
     return search_library(library, query, lexical_index(library), **options)
 
 
-def _matched(hit) -> str:  # noqa: ANN001 - a SearchHit
+def _matched(hit) -> str:
     return hit.evidence.text[hit.match[0] : hit.match[1]]
 
 
@@ -70,7 +70,8 @@ def test_doc_filter_limit_and_empty_query(hash_library: Library) -> None:
 
 def test_match_on_a_later_page_of_a_chunk_names_that_page(tmp_path: Path) -> None:
     library = open_hash_library(tmp_path / "lib", chunk_size=2000, chunk_overlap=0)
-    library.add_pdf(make_pdf(["Alpha text on the first page.", "Zebra crossing on the second page."]), "z.pdf")
+    pages = ["Alpha text on the first page.", "Zebra crossing on the second page."]
+    library.add_pdf(make_pdf(pages), "z.pdf")
     [chunk] = library.chunks()
     assert len(chunk.locators) == 2  # one chunk over both pages
     [hit] = _search(library, '"zebra crossing"')

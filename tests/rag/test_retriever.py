@@ -16,10 +16,10 @@ from tests.rag.conftest import make_pdf, open_hash_library
 
 ROOT = Path(__file__).resolve().parents[2]
 WATER = [
-    "Water boils at one hundred degrees Celsius at sea level. At higher altitudes the boiling point "
-    "drops because the air pressure is lower.",
-    "Salt lowers the freezing point of water, which is why roads are salted in winter. Sea water "
-    "freezes at about minus two degrees.",
+    ("Water boils at one hundred degrees Celsius at sea level. At higher altitudes the boiling point "
+     "drops because the air pressure is lower."),
+    ("Salt lowers the freezing point of water, which is why roads are salted in winter. Sea water "
+     "freezes at about minus two degrees."),
 ]
 METADATA = {"short_id", "doc_id", "title", "page_index", "page_label", "char_start", "char_end", "score"}
 
@@ -38,7 +38,8 @@ def test_documents_carry_the_evidence_locators(hash_library: Library) -> None:
     for doc in single:  # the offsets point at the passage on its page
         meta = doc.metadata
         text = hash_library.pages(meta["doc_id"])[meta["page_index"]].text
-        assert " ".join(text[meta["char_start"] : meta["char_end"]].split()) == " ".join(doc.page_content.split())
+        shown = text[meta["char_start"] : meta["char_end"]]
+        assert " ".join(shown.split()) == " ".join(doc.page_content.split())
 
 
 def test_doc_ids_limit_the_search(hash_library: Library) -> None:
@@ -50,7 +51,7 @@ def test_doc_ids_limit_the_search(hash_library: Library) -> None:
 def _readme_example() -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("## Use the library from LangChain", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
     assert len(blocks) == 1, "the README section should hold exactly one python block"
     return blocks[0]
 
@@ -69,9 +70,10 @@ def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.chdir(tmp_path)  # no .streamlit/secrets.toml of the developer's
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(_readme_example(), "README.md", "exec"), {"__name__": "readme_example"})
+        code = compile(_readme_example(), "README.md", "exec")
+        exec(code, {"__name__": "readme_example"})  # noqa: S102 - the README's own example, as written
     printed = out.getvalue()
-    first = re.search(r"^\[(\w+)\] Water facts, page 1: Water boils", printed, re.M)
+    first = re.search(r"^\[(\w+)\] Water facts, page 1: Water boils", printed, re.MULTILINE)
     assert first and first.group(1) in short_ids
-    context = re.search(r"^\[(\w+)\] Salt lowers the freezing point", printed, re.M)
+    context = re.search(r"^\[(\w+)\] Salt lowers the freezing point", printed, re.MULTILINE)
     assert context and context.group(1) in short_ids
