@@ -132,3 +132,13 @@ def test_footnote_panel_opens_the_original_at_the_cited_page(app_env: Path) -> N
     assert not at.exception, at.exception
     [payload] = _pdf_payloads(at)
     assert payload["alt"] == "Original PDF from page 2: Water facts"
+
+
+def test_download_name_is_a_plain_pdf_file_name() -> None:
+    from components.original import download_name
+
+    assert download_name("report 2024.pdf") == "report 2024.pdf"
+    assert download_name("../../etc/passwd") == "passwd.pdf"
+    assert download_name("C:\\Users\\x\\Q3 <b>.PDF") == "Q3 _b_.PDF"
+    assert download_name('a"b;\n.pdf') == "a_b__.pdf"
+    assert download_name("...") == "document.pdf"
