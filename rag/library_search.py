@@ -16,7 +16,9 @@ from rag.types import Evidence
 
 _QUOTED = re.compile(r'"([^"]*)"|\u201c([^\u201d]*)\u201d')
 _WORD = re.compile(r"\w+", re.UNICODE)
+_SOFT_BREAK = re.compile(SOFT_HYPHEN + r"\s*")
 SNIPPET_CHARS = 240  # context shown around a match in the result list
+FIRST_CANDIDATES = 200  # BM25 candidates asked for first; 8x more each time phrases filter too many out
 
 
 @dataclass(frozen=True)
@@ -60,9 +62,21 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"\W+".join(word(w) for w in words) + r"(?!\w)", re.IGNORECASE)
 
 
-def _first_match(text: str, patterns: Sequence[re.Pattern[str]], terms: set[str]) -> tuple[int, int] | None:
+def _has_words(text: str, words: Sequence[str]) -> bool:
+    """Whether every (lowercased) word occurs in text, words split over lines rejoined: a cheap
+    test that every phrase match passes, so the slower phrase patterns run on few chunks."""
+    flat = text.lower()
+    if SOFT_HYPHEN in flat:
+        flat = _SOFT_BREAK.sub("", flat)
+    return all(w in flat for w in words)
+
+
+def _first_match(text: str, patterns: Sequence[re.Pattern[str]], terms: set[str],
+                 words: Sequence[str] = ()) -> tuple[int, int] | None:
     """The first phrase match (every phrase must occur), else the first word that is a query term."""
     if patterns:
+        if not _has_words(text, words):
+            return None
         found = [p.search(text) for p in patterns]
         if not all(found):
             return None
@@ -96,12 +110,21 @@ def snippet(text: str, match: tuple[int, int], width: int = SNIPPET_CHARS) -> st
 
 def _candidates(library: Any, lexical: Any, query: Query, doc_ids: Sequence[str] | None
                 ) -> Iterator[tuple[Chunk, float]]:
-    """Every chunk BM25 scores above zero, best first; for a phrase of stopwords only (which BM25
-    cannot rank), every chunk in library order."""
+    """Every chunk BM25 scores above zero, best first (asked for in growing batches: most searches
+    stop early); for a phrase of stopwords only (which BM25 cannot rank), every chunk in order."""
     if tokenize(query.text):
-        yield from lexical.search(query.text, max(library.chunk_count(), 1), doc_ids=doc_ids)
-    elif query.phrases:
-        yield from ((c, 0.0) for c in library.chunks(doc_ids))
+        total, k, done = max(library.chunk_count(), 1), FIRST_CANDIDATES, 0
+        while True:
+            batch = lexical.search(query.text, min(k, total), doc_ids=doc_ids)
+            yield from batch[done:]
+            if len(batch) < min(k, total) or k >= total:
+                return
+            done, k = len(batch), k * 8
+    elif query.phrases:  # one document at a time: a common phrase stops the scan early
+        wanted = None if doc_ids is None else set(doc_ids)
+        for doc in library.documents():
+            if wanted is None or doc.doc_id in wanted:
+                yield from ((c, 0.0) for c in library.chunks([doc.doc_id]))
 
 
 def search_library(library: Any, raw_query: str, lexical: Any, *, limit: int = 20,
@@ -112,11 +135,12 @@ def search_library(library: Any, raw_query: str, lexical: Any, *, limit: int = 2
     if query.empty:
         return []
     patterns = [phrase_pattern(p) for p in query.phrases if _WORD.search(p)]
+    words = sorted({w.lower() for p in query.phrases for w in _WORD.findall(p)}, key=len, reverse=True)
     terms = set(tokenize(query.text))
     found: list[tuple[Chunk, float, tuple[int, int], int, int]] = []
     seen: set[tuple[str, int, int]] = set()
     for chunk, score in _candidates(library, lexical, query, doc_ids):
-        match = _first_match(chunk.text, patterns, terms)
+        match = _first_match(chunk.text, patterns, terms, words)
         if match is None:
             continue
         where, page_offset = page_of(chunk, match[0])

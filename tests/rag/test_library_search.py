@@ -95,3 +95,13 @@ def test_snippet_is_plain_and_centred() -> None:
     out = snippet(text, (start, start + 6), width=60)
     assert out.startswith("\u2026") and out.endswith("\u2026") and "needle in thehay" in out
     assert "\n" not in out and len(out) <= 62
+
+
+def test_candidates_grow_until_a_phrase_is_found(hash_library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag import library_search
+
+    monkeypatch.setattr(library_search, "FIRST_CANDIDATES", 1)
+    query = '"cold nights" compost heap turned kitchen scraps'  # the compost chunk ranks first
+    assert "cold nights" not in _search(hash_library, "compost heap turned kitchen scraps")[0].evidence.text
+    [hit] = _search(hash_library, query)
+    assert _matched(hit) == "cold nights" and hit.page_label == "3"
