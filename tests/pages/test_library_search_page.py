@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pypdf
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from components import state
@@ -142,3 +143,16 @@ def test_download_name_is_a_plain_pdf_file_name() -> None:
     assert download_name("C:\\Users\\x\\Q3 <b>.PDF") == "Q3 _b_.PDF"
     assert download_name('a"b;\n.pdf') == "a_b__.pdf"
     assert download_name("...") == "document.pdf"
+
+
+def test_without_streamlit_pdf_the_download_remains(app_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from components import original
+
+    monkeypatch.setattr(original, "can_view", lambda: False)
+    at = _search(_page(), '"freezing point"')
+    _hit_buttons(at)[0].click().run()
+    at.toggle(key=state.PANEL_ORIGINAL).set_value(True).run()
+    assert not at.exception, at.exception
+    assert _pdf_payloads(at) == []
+    assert any("needs the streamlit-pdf package" in i.value for i in at.info)
+    assert [d.proto.label for d in at.get("download_button")] == ["Download PDF"]
