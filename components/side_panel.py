@@ -109,8 +109,10 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
                 st.image(full, width="stretch")
 
 
-def show_hint(text: str = "Click a numbered footnote in an answer to open its passage and page here.",
-              ) -> None:
+FOOTNOTE_HINT = "Click a numbered footnote in an answer to open its passage and page here."
+
+
+def show_hint(text: str = FOOTNOTE_HINT) -> None:
     """What the panel's column says while nothing is open."""
     st.html(_STYLE)
     with st.container(key="side_panel_hint", border=True):
