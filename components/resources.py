@@ -223,4 +223,3 @@ def pdf_excerpt(library: Library) -> Callable[[str, int, int], bytes | None]:
     """(doc_id, first, last page index) -> those pages of the original as a PDF, or None when gone."""
     key = (str(library.data_dir), library.generation)
     return lambda doc_id, first, last: _excerpt(*key, doc_id, first, last, library)
-

@@ -213,11 +213,6 @@ PANEL_ORIGINAL = "panel_original"
 _DEFAULTS.update({LIBRARY_HIT: None})
 
 
-def library_query() -> str:
-    """The text in the library search box."""
-    return str(st.session_state.get(LIBRARY_QUERY) or "")
-
-
 def open_hit(query: str, chunk_id: str) -> None:
     """Open the side panel on one search hit."""
     st.session_state[LIBRARY_HIT] = (query, chunk_id)
