@@ -54,6 +54,7 @@ def test_footnote_panel_opens_the_original_pdf_at_the_cited_page(app: str, page:
     page.goto(app)
     wait_idle(page)
     ask(page, GUIDE_QUESTION)
+    expect(page.locator(FOOTNOTE).first).to_be_visible()  # the interactive answer is mounted
     panel = page.locator(PANEL)
     labels = []
     for i in range(page.locator(FOOTNOTE).count()):  # a footnote past page 1, so the cut shows
