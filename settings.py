@@ -1,4 +1,5 @@
-"""The one settings object: environment variables prefixed FOOTNOTE_, with every field described."""
+"""The one settings object: environment variables prefixed FOOTNOTE_, then the [footnote] table of
+.streamlit/secrets.toml, with every field described. The app and the CLI both read it this way."""
 
 from __future__ import annotations
 
@@ -6,13 +7,55 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+SECRETS_TABLE = "footnote"
+
+
+def secrets_files() -> list[Path]:
+    """Where Streamlit looks for secrets.toml by default, later files winning: the user's, then the
+    project's (relative to the working directory, as `streamlit run` and `python -m rag` see it)."""
+    return [Path.home() / ".streamlit" / "secrets.toml", Path(".streamlit") / "secrets.toml"]
+
+
+class SecretsTomlSource(TomlConfigSettingsSource):
+    """The [footnote] table of the secrets.toml files; absent files or table give nothing."""
+
+    def __init__(self, settings_cls: type[BaseSettings]) -> None:
+        super().__init__(settings_cls, toml_file=secrets_files(), deep_merge=True)
+
+    def _read_file(self, file_path: Path) -> dict:
+        import tomllib
+
+        try:
+            table = super()._read_file(file_path).get(SECRETS_TABLE, {})
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{file_path} is not valid TOML ({exc}): fix or remove it") from exc
+        if not isinstance(table, dict):
+            # ValueError like every other bad setting: the CLI reports those as "bad setting".
+            raise ValueError(  # noqa: TRY004
+                f"{file_path}: [{SECRETS_TABLE}] must be a table of settings, not a value")
+        return table
 
 
 class Settings(BaseSettings):
     """Everything a user can configure. Core functions never read this; the edges pass values in."""
 
     model_config = SettingsConfigDict(env_prefix="FOOTNOTE_", extra="ignore")
+
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Explicit values, then FOOTNOTE_* variables, then secrets.toml, then the defaults."""
+        return init_settings, env_settings, SecretsTomlSource(settings_cls)
 
     data_dir: Path = Field(Path("data"), description="Folder for the library (SQLite, FAISS, PDFs) and chats.")
 
@@ -89,5 +132,5 @@ class Settings(BaseSettings):
 
 
 def load_settings(**overrides: object) -> Settings:
-    """Settings from the environment, with explicit overrides (for example from st.secrets) on top."""
+    """Settings from explicit overrides (None means not given), the environment and secrets.toml."""
     return Settings(**{k: v for k, v in overrides.items() if v is not None})

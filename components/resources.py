@@ -218,3 +218,38 @@ def page_text(library: Library) -> Callable[[str, int], str | None]:
     """(doc_id, page_index) -> that page's extracted text, or None when it is gone."""
     generation = library.generation
     return lambda doc_id, page: _page_text(generation, doc_id, page, library)
+
+
+# --- Library search and the original PDF (issue 15) ---------------------------------------
+
+SEARCH_LIMIT = 20  # hits listed per search: a page of results, not a ranking cut-off
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _search(data_dir: str, generation: int, query: str, limit: int, _library: Library) -> tuple:
+    from rag.library_search import search_library
+    from rag.retrieve import lexical_index
+
+    return tuple(search_library(_library, query, lexical_index(_library), limit=limit))
+
+
+def search_library(library: Library, query: str, limit: int = SEARCH_LIMIT) -> tuple:
+    """The library search's hits (rag.library_search.SearchHit), cached per query and generation."""
+    return _search(str(library.data_dir), library.generation, query, limit, library)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _excerpt(data_dir: str, generation: int, doc_id: str, first: int, last: int,
+             _library: Library) -> bytes | None:
+    from ingest.excerpt import excerpt_pages
+
+    try:
+        return excerpt_pages(_library.pdf_bytes(doc_id), first, last)
+    except FileNotFoundError:
+        return None
+
+
+def pdf_excerpt(library: Library) -> Callable[[str, int, int], bytes | None]:
+    """(doc_id, first, last page index) -> those pages of the original as a PDF, or None when gone."""
+    key = (str(library.data_dir), library.generation)
+    return lambda doc_id, first, last: _excerpt(*key, doc_id, first, last, library)

@@ -3,12 +3,14 @@ chunk highlighted, and previous / next / close controls. All untrusted text goes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 
 from components import state
+from components.original import ExcerptFn, OriginalFn, show_original
 from components.render import cited_passage, page_range, split_passage
+from rag.library_search import SearchHit
 from rag.types import Footnote, Turn
 
 PANEL_HEIGHT = 760
@@ -107,16 +109,20 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
                 st.image(full, width="stretch")
 
 
-def show_hint() -> None:
-    """What the panel's column says while no footnote is open."""
+FOOTNOTE_HINT = "Click a numbered footnote in an answer to open its passage and page here."
+
+
+def show_hint(text: str = FOOTNOTE_HINT) -> None:
+    """What the panel's column says while nothing is open."""
     st.html(_STYLE)
     with st.container(key="side_panel_hint", border=True):
-        st.caption(":material/touch_app: Click a numbered footnote in an answer to open its passage "
-                   "and page here.")
+        st.caption(f":material/touch_app: {text}")
 
 
-def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn, page_text: PageTextFn) -> None:
-    """Draw the panel for one footnote of one turn, from that turn's saved evidence snapshot."""
+def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn, page_text: PageTextFn,
+               excerpt: ExcerptFn | None = None, original: OriginalFn | None = None) -> None:
+    """Draw the panel for one footnote of one turn, from that turn's saved evidence snapshot
+    (with excerpt and original: a toggle opening the original PDF at the page, and a download)."""
     ev = footnote.evidence
     passage = cited_passage(turn.answer, footnote)
     st.html(_STYLE)
@@ -129,5 +135,47 @@ def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn, page_text: Pa
             st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}")
         with st.container(key="panel_pages"):
             _pages(footnote, picture, _focus(footnote, passage, page_text))
+        if excerpt is not None and original is not None:
+            show_original(ev, excerpt, original)
         with st.container(key="panel_chunk"):
             _chunk_text(footnote, passage)
+
+
+# --- Library search hits (issue 15): the same panel, opened from a search hit ---------------
+
+
+def _hit_controls(query: str, hits: Sequence[SearchHit], position: int) -> None:
+    count = len(hits)
+    with st.container(horizontal=True, vertical_alignment="center", wrap=False, key="panel_controls"):
+        st.markdown(f"**Hit {position + 1}** of {count}", width="stretch")
+        st.button("", icon=":material/chevron_left:", key="panel_prev", help="Previous hit",
+                  disabled=position <= 0, on_click=state.open_hit,
+                  args=(query, hits[max(position - 1, 0)].evidence.chunk_id))
+        st.button("", icon=":material/chevron_right:", key="panel_next", help="Next hit",
+                  disabled=position >= count - 1, on_click=state.open_hit,
+                  args=(query, hits[min(position + 1, count - 1)].evidence.chunk_id))
+        st.button("", icon=":material/close:", key="panel_close", help="Close panel",
+                  on_click=state.close_hit)
+
+
+def show_hit_panel(query: str, hits: Sequence[SearchHit], position: int, picture: PictureFn,
+                   page_text: PageTextFn, excerpt: ExcerptFn, original: OriginalFn) -> None:
+    """Draw the panel for one search hit: its page with the chunk highlighted (cut to the match),
+    the original PDF, and the chunk with the match emphasised."""
+    hit = hits[position]
+    ev = hit.evidence
+    as_footnote = Footnote(position + 1, ev.short_id, ev, ())  # the panel's parts take a footnote
+    st.html(_STYLE)
+    with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
+        _hit_controls(query, hits, position)
+        with st.container(key="panel_title"):
+            st.text(ev.title or ev.file_name)
+        pages, index = page_range(ev)
+        with st.container(key="panel_meta"):
+            st.text(f"Match on page {hit.page_label} (index {hit.page_index}) · passage on page {pages} "
+                    f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}")
+        with st.container(key="panel_pages"):
+            _pages(as_footnote, picture, _focus(as_footnote, hit.match, page_text))
+        show_original(ev, excerpt, original, start=(hit.page_index, hit.page_label))
+        with st.container(key="panel_chunk"):
+            _chunk_text(as_footnote, hit.match)

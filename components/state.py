@@ -44,12 +44,8 @@ def _leave_pages_folder_mode() -> None:
 
 
 def settings() -> Settings:
-    """Settings from the environment, with .streamlit/secrets.toml values for the model on top."""
-    try:
-        secrets = dict(st.secrets.get("footnote", {}))
-    except FileNotFoundError:  # no secrets.toml: environment only
-        secrets = {}
-    return load_settings(**secrets)
+    """Settings from the environment and .streamlit/secrets.toml, read as the CLI reads them."""
+    return load_settings()
 
 
 # --- Chat page (issue 5) -----------------------------------------------------------------
@@ -205,3 +201,35 @@ def clear_delete_choice() -> None:
 def library_password() -> str | None:
     """The password typed for protected PDFs, or None."""
     return st.session_state.get(LIBRARY_PASSWORD) or None
+
+
+# --- Library search and the original PDF (issue 15) ---------------------------------------
+# The open search hit is (query, chunk_id): a new query closes it, and the page finds the hit
+# again in that query's results, so a stale hit (document deleted) simply closes.
+
+LIBRARY_QUERY = "library_query"
+LIBRARY_HIT = "library_hit"
+LIBRARY_VIEW_DOC = "library_view_doc"
+PANEL_ORIGINAL = "panel_original"
+_DEFAULTS.update({LIBRARY_HIT: None})
+
+
+def open_hit(query: str, chunk_id: str) -> None:
+    """Open the side panel on one search hit."""
+    st.session_state[LIBRARY_HIT] = (query, chunk_id)
+
+
+def close_hit() -> None:
+    """Close the search hit panel (also the search box's on_change: a new query)."""
+    st.session_state[LIBRARY_HIT] = None
+
+
+def library_hit(query: str) -> str | None:
+    """The chunk id of the open hit, when it belongs to this query."""
+    value = st.session_state.get(LIBRARY_HIT)
+    return value[1] if value and value[0] == query else None
+
+
+def hit_key(position: int) -> str:
+    """The widget key of the button that opens the hit at this position of the results."""
+    return f"library_hit_{position}"

@@ -3,6 +3,7 @@
 Exports the vocabulary and stable ids. Heavier parts are imported from their modules so that
 ``import ingest`` stays cheap: ``ingest.library.Library`` (the store: add, delete, search),
 ``ingest.reader.read_pdf``, ``ingest.chunking.chunk_pages``, ``ingest.render.render_page``,
+``ingest.excerpt.excerpt_pages`` (a page range as a PDF of its own),
 ``ingest.embeddings.make_embeddings`` and ``ingest.errors`` (the error policy).
 """
 

@@ -369,6 +369,16 @@ class Library:
                 self._generation = generation
             return self._index
 
+    # -- integrations ------------------------------------------------------------------------
+
+    def as_retriever(self, k: int = 6, doc_ids: Sequence[str] | None = None):
+        """This library as a LangChain BaseRetriever (rag.retriever.LibraryRetriever)."""
+        # Imported here: rag builds on ingest (retrieval uses this class), so ingest importing
+        # rag at module level would be a cycle and would load retrieval for every upload.
+        from rag.retriever import library_retriever
+
+        return library_retriever(self, k=k, doc_ids=doc_ids)
+
 
 def _skipped(doc: Document) -> IngestResult:
     return IngestResult("skipped", doc, doc.chunks, doc.warnings, "already in the library")

@@ -61,4 +61,5 @@ if panel_col is not None:
         if picked is None:
             side_panel.show_hint()
         else:
-            side_panel.show_panel(*picked, resources.passage_picture(library), resources.page_text(library))
+            side_panel.show_panel(*picked, resources.passage_picture(library), resources.page_text(library),
+                                  resources.pdf_excerpt(library), library.pdf_bytes)

@@ -1,8 +1,9 @@
-"""Library page: add PDFs (upload or the samples), list them, delete, re-index after a settings change."""
+"""Library page: add PDFs (upload or the samples), list them, delete, re-index after a settings change;
+view or download a document; search every document, a hit opening the source side panel."""
 
 import streamlit as st
 
-from components import library_view, resources, state
+from components import library_search, library_view, resources, state
 from components.render import escape_markdown
 from ingest.errors import IndexMismatch, IngestError, LibraryError
 
@@ -76,3 +77,6 @@ with st.expander("Delete a document", icon=":material/delete:"):
         yes, no = st.columns(2)
         yes.button("Yes, delete", type="primary", on_click=_delete, args=(doc_id,))
         no.button("Cancel", on_click=state.ask_delete, args=(None,))
+
+library_search.show_viewer(library, documents)
+library_search.show_search(library)

@@ -175,6 +175,11 @@ def warm_lexical(library: Any) -> Any:
     return _DEFAULT_CACHE.warm(library)
 
 
+def lexical_index(library: Any) -> Any:
+    """The shared BM25 index of library's current generation (the one questions use), built if needed."""
+    return _DEFAULT_CACHE.get(library)
+
+
 def retrieve(
     library: Any, question: str, *, k: int, doc_ids: Sequence[str] | None = None, **options: Any
 ) -> tuple[Evidence, ...]:

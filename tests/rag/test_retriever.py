@@ -1,0 +1,79 @@
+"""The library as a LangChain retriever, and the README example that uses it, run verbatim."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+from pathlib import Path
+
+import pytest
+from langchain_core.retrievers import BaseRetriever
+
+from ingest.library import Library
+from tests.rag.conftest import make_pdf, open_hash_library
+
+ROOT = Path(__file__).resolve().parents[2]
+WATER = [
+    ("Water boils at one hundred degrees Celsius at sea level. At higher altitudes the boiling point "
+     "drops because the air pressure is lower."),
+    ("Salt lowers the freezing point of water, which is why roads are salted in winter. Sea water "
+     "freezes at about minus two degrees."),
+]
+METADATA = {"short_id", "doc_id", "title", "page_index", "page_label", "char_start", "char_end", "score"}
+
+
+def test_documents_carry_the_evidence_locators(hash_library: Library) -> None:
+    retriever = hash_library.as_retriever(k=3)
+    assert isinstance(retriever, BaseRetriever)
+    docs = retriever.invoke("How often must a compost heap be turned?")
+    assert 1 <= len(docs) <= 3
+    top = docs[0].metadata
+    assert METADATA <= set(top) and top["title"] == "Garden guide" and "turned" in docs[0].page_content
+    page = hash_library.pages(top["doc_id"])[top["page_index"]]
+    assert top["page_label"] == page.label
+    single = [d for d in docs if d.metadata["page_end_index"] == d.metadata["page_index"]]
+    assert single
+    for doc in single:  # the offsets point at the passage on its page
+        meta = doc.metadata
+        text = hash_library.pages(meta["doc_id"])[meta["page_index"]].text
+        shown = text[meta["char_start"] : meta["char_end"]]
+        assert " ".join(shown.split()) == " ".join(doc.page_content.split())
+
+
+def test_doc_ids_limit_the_search(hash_library: Library) -> None:
+    engines = next(d.doc_id for d in hash_library.documents() if d.title == "Engines primer")
+    docs = hash_library.as_retriever(k=5, doc_ids=[engines]).invoke("compost heap turned")
+    assert docs and {d.metadata["doc_id"] for d in docs} == {engines}
+
+
+def _readme_example() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Use the library from LangChain", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    assert len(blocks) == 1, "the README section should hold exactly one python block"
+    return blocks[0]
+
+
+def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data_dir = tmp_path / "data"
+    library = open_hash_library(data_dir, chunk_size=180, chunk_overlap=0)
+    library.add_pdf(make_pdf(WATER, "Water facts"), "water.pdf")
+    short_ids = {c.short_id for c in library.chunks()}
+    for name in [n for n in os.environ if n.startswith("FOOTNOTE_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("FOOTNOTE_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("FOOTNOTE_EMBEDDING_PROVIDER", "fake")
+    monkeypatch.setenv("FOOTNOTE_CHUNK_SIZE", "180")
+    monkeypatch.setenv("FOOTNOTE_CHUNK_OVERLAP", "0")
+    monkeypatch.chdir(tmp_path)  # no .streamlit/secrets.toml of the developer's
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = compile(_readme_example(), "README.md", "exec")
+        exec(code, {"__name__": "readme_example"})  # noqa: S102 - the README's own example, as written
+    printed = out.getvalue()
+    first = re.search(r"^\[(\w+)\] Water facts, page 1: Water boils", printed, re.MULTILINE)
+    assert first and first.group(1) in short_ids
+    context = re.search(r"^\[(\w+)\] Salt lowers the freezing point", printed, re.MULTILINE)
+    assert context and context.group(1) in short_ids
