@@ -40,6 +40,7 @@ def _write(company: Company, fin: Financials) -> FilingPDF:
     extra.business_detail(pdf)
     part1.risk_factors(pdf)
     part1.properties_and_legal(pdf)
+    extra.executive_officers(pdf)
     part2.part_two_opening(pdf)
     part2.mdna(pdf, fin)
     extra.critical_estimates(pdf)

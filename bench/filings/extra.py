@@ -3,6 +3,10 @@ detail, critical accounting estimates, the equity statements and the remaining n
 
 from __future__ import annotations
 
+import random
+
+from fpdf.enums import XPos, YPos
+
 from bench.filings.numbers import Financials, Statement
 from bench.filings.part1 import fill
 from bench.filings.pdfdoc import FilingPDF
@@ -81,11 +85,41 @@ NOTES = (
 )
 
 
+FIRST_NAMES = ("Alicia", "Marcus", "Priya", "Thomas", "Elena", "David", "Grace", "Samuel", "Naomi", "Victor",
+               "Hannah", "Rafael")
+LAST_NAMES = ("Okafor", "Lindqvist", "Moreau", "Castellano", "Whitfield", "Nakamura", "Brennan", "Haddad",
+              "Kowalski", "Ferreira", "Ashworth", "Delgado")
+OFFICES = (
+    "Chairman and Chief Executive Officer",
+    "Executive Vice President and Chief Financial Officer",
+    "Executive Vice President and Chief Operating Officer",
+    "Senior Vice President, General Counsel and Secretary",
+    "Senior Vice President and Chief Human Resources Officer",
+    "Vice President and Controller",
+)
+
+
 def business_detail(pdf: FilingPDF) -> None:
     """The rest of Item 1."""
     for title, body in BUSINESS_DETAIL:
         pdf.subheading(title)
         pdf.paragraph(fill(pdf, body))
+
+
+def executive_officers(pdf: FilingPDF) -> None:
+    """The end of Part I: invented names, drawn with the company's seed."""
+    rng = random.Random(pdf.company.seed)
+    pdf.new_section("Information About Our Executive Officers", new_page=False)
+    pdf.paragraph("Our executive officers, their ages and their positions as of the date of this report are:")
+    pdf.set_font("Helvetica", "", 9)
+    firsts, lasts = rng.sample(FIRST_NAMES, len(OFFICES)), rng.sample(LAST_NAMES, len(OFFICES))
+    for office, first, last in zip(OFFICES, firsts, lasts, strict=True):
+        pdf.cell(50, 5, f"{first} {last}")
+        pdf.cell(12, 5, str(rng.randint(44, 63)))
+        pdf.multi_cell(0, 5, office, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.ln(2)
+    pdf.paragraph("Executive officers are elected annually by the Board of Directors and serve until their "
+                  "successors are elected. There are no family relationships among our executive officers.")
 
 
 def critical_estimates(pdf: FilingPDF) -> None:
