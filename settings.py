@@ -48,10 +48,29 @@ class Settings(BaseSettings):
         None, description="API key for the chat model; falls back to OPENAI_API_KEY. Never logged."
     )
     llm_temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature of the chat model.")
-    llm_max_tokens: int = Field(800, ge=16, description="Longest answer, in tokens.")
+    llm_max_tokens: int = Field(
+        800, ge=16,
+        description="Longest answer, in tokens: sent to the endpoint, and enforced on our side too (each "
+        "streamed delta counted as a token) for servers that ignore it.",
+    )
     llm_timeout_s: float = Field(60.0, gt=0, description="Seconds to wait for the model to start answering.")
     llm_stall_timeout_s: float = Field(20.0, gt=0, description="Seconds of silence mid-answer before giving up.")
-    llm_retries: int = Field(2, ge=0, le=6, description="Retries (with backoff) on 429 and 5xx before the first token.")
+    llm_retries: int = Field(
+        2, ge=0, le=6,
+        description="Retries on 429 and 5xx before the first token: after the Retry-After the endpoint asks "
+        "for (up to llm_retry_after_cap_s), else after a backoff of 1, 2, 4 s; with up to 25% jitter. "
+        "OpenAI-compatible embeddings retry as many times with the SDK's own policy.",
+    )
+    llm_retry_after_cap_s: float = Field(
+        30.0, ge=0,
+        description="Longest Retry-After, in seconds, honoured on a 429 or 5xx; an endpoint asking for "
+        "longer gets no retry and the message says how long it asked to wait.",
+    )
+    llm_deadline_s: float = Field(
+        180.0, gt=0,
+        description="Longest time for a whole answer, retries included; past it the answer is stopped and "
+        "kept as a partial answer, marked interrupted.",
+    )
 
     retrieval_k: int = Field(6, ge=1, le=50, description="Pieces of evidence given to the model per question.")
     chunk_size: int = Field(1000, ge=100, le=8000, description="Target chunk length in characters.")

@@ -13,19 +13,29 @@ from rag.types import Answer
 # Static and trusted: per-answer content arrives through `data`, already sanitised.
 _HTML = '<div class="fn-answer"></div>'
 
+# Colours come from the Streamlit theme (v2 components get it as --st-* custom properties), so the
+# answer reads in the light and the dark theme alike; the fallbacks only matter outside Streamlit.
 _CSS = """
 .fn-answer { font: inherit; line-height: 1.6; color: inherit; }
 .fn-answer p { margin: 0 0 0.6em 0; }
 .fn-answer p:last-child { margin-bottom: 0; }
-.fn-answer code { background: rgba(151, 166, 195, 0.15); padding: 0.1em 0.25em; border-radius: 0.25rem; }
-.fn-answer pre { background: rgba(151, 166, 195, 0.15); padding: 0.6em; overflow-x: auto; }
+.fn-answer code { background: var(--st-code-background-color, color-mix(in srgb, currentColor 12%, transparent));
+  padding: 0.1em 0.25em; border-radius: 0.25rem; }
+.fn-answer pre { background: var(--st-code-background-color, color-mix(in srgb, currentColor 12%, transparent));
+  padding: 0.6em; overflow-x: auto; }
+.fn-answer a { color: var(--st-link-color, currentColor); }
 .fn-ref { display: inline-block; min-width: 1.35em; height: 1.35em; margin: 0 0.1em; padding: 0 0.3em;
   font-size: 0.72em; font-weight: 600; line-height: 1.35em; vertical-align: super; text-align: center;
-  color: #1c4ed8; background: #e0e9ff; border: 1px solid #b6c8f7; border-radius: 0.7em; cursor: pointer; }
-.fn-ref:hover, .fn-ref:focus-visible { background: #1c4ed8; color: #fff; outline: none; }
-.fn-ref.fn-active { background: #1c4ed8; color: #fff; border-color: #1c4ed8; }
-.fn-unresolved { font-size: 0.72em; vertical-align: super; color: #a23b00; background: #fff1e6;
-  border: 1px dashed #e08a4b; border-radius: 0.3em; padding: 0 0.25em; text-decoration: line-through; }
+  color: var(--st-blue-text-color, currentColor);
+  background: var(--st-blue-background-color, color-mix(in srgb, currentColor 12%, transparent));
+  border: 1px solid color-mix(in srgb, var(--st-blue-text-color, currentColor) 35%, transparent);
+  border-radius: 0.7em; cursor: pointer; }
+.fn-ref:hover, .fn-ref:focus-visible, .fn-ref.fn-active {
+  color: var(--st-background-color, Canvas); background: var(--st-blue-text-color, CanvasText);
+  border-color: var(--st-blue-text-color, CanvasText); outline: none; }
+.fn-unresolved { font-size: 0.72em; vertical-align: super; color: var(--st-orange-text-color, currentColor);
+  background: var(--st-orange-background-color, color-mix(in srgb, currentColor 12%, transparent));
+  border: 1px dashed currentColor; border-radius: 0.3em; padding: 0 0.25em; text-decoration: line-through; }
 """
 
 _JS = """

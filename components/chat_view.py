@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components import state
 from components.answer_view import show_answer
 from components.render import escape_markdown, page_range
-from components.stream import BadgeStream, StreamOutcome
+from components.stream import BadgeStream, Searched, StreamOutcome, searching_line, sources_line
 from ingest.types import Document
 from rag.conversations import ConversationStore
 from rag.types import Answer, Failed, StreamEvent, Turn
@@ -61,7 +64,7 @@ def show_sidebar(store: ConversationStore, documents: Sequence[Document], provid
 
 def _labels(answer: Answer) -> None:
     notes = []
-    if answer.unsupported:
+    if answer.unsupported and not answer.interrupted:
         notes.append(":orange-badge[:material/report: Not supported by the documents]")
     if answer.interrupted:
         notes.append(":red-badge[:material/error: Interrupted]")
@@ -90,6 +93,8 @@ def show_answer_block(turn: Turn, active: int | None) -> None:
         st.error(f"The answer failed: {escape_markdown(answer.error)}", icon=":material/error:")
     if answer.text:
         show_answer(turn.turn_id, answer, active)
+    elif answer.interrupted and not answer.error:
+        st.caption("Stopped before the answer began.")
     _sources(answer)
     _labels(answer)
 
@@ -104,28 +109,104 @@ def show_history(turns: Iterable[Turn], selected: tuple[str, int] | None) -> Non
             show_answer_block(turn, active)
 
 
-def stream_answer(question: str, events: Callable[[], Iterator[StreamEvent]],
-                  save: Callable[[Answer], Turn], provider: str) -> StreamOutcome:
-    """Ask, stream with inert badges, then swap in the interactive answer in the same run. A
-    failure is saved too (question and cause), so the chat keeps it after a rerun or reload."""
-    with st.chat_message("user"):
-        st.text(question)
-    with st.chat_message("assistant"):
-        slot = st.empty()
-        badges = BadgeStream()
-        try:
-            with slot.container():
-                st.write_stream(badges.pieces(events()))
-        except Exception as exc:  # the chat must survive whatever the library or model raised
-            badges.outcome.failed = Failed(type(exc).__name__, str(exc) or "no details")
-        outcome = badges.outcome
-        if outcome.done is not None:
-            answer = outcome.done.answer
-        else:
-            failed = outcome.failed or Failed("no answer", "the answer stream ended without a result")
-            answer = Answer(question, "", (), (), (), interrupted=True, provider=provider,
-                            error=f"{failed.cause}: {failed.message}")
-        turn = save(answer)
+class _LiveStream:
+    """The answer one session's run is streaming; saved exactly once, by whichever comes first:
+    that run (finished, failed, or stopped), or the session's next run taking it over."""
+
+    def __init__(self, question: str, provider: str, save: Callable[[Answer], Turn]) -> None:
+        self.question, self.provider, self._save = question, provider, save
+        self.badges = BadgeStream()
+        self._lock = threading.Lock()
+        self._saved = False
+
+    def save_once(self) -> Turn | None:
+        """Save the answer so far (the whole answer once Done arrived); None if already saved."""
+        with self._lock:
+            if self._saved:
+                return None
+            self._saved = True
+            return self._save(self.badges.answer_so_far(self.question, self.provider))
+
+
+# session id -> the stream that session's latest run started. With runner.fastReruns (the
+# default) a widget event starts the next run in a new thread at once and only asks the old run
+# to stop; the old thread notices at its next write (the next model token, or seconds later on a
+# stalled model), so the next run saves the cut-off answer itself before reading the turns.
+_LIVE: dict[str, _LiveStream] = {}
+_LIVE_LOCK = threading.Lock()
+
+
+def _session_id() -> str:
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else ""
+
+
+def saved_turns(store: ConversationStore, conv_id: str | None) -> list[Turn]:
+    """The conversation's turns, after saving an answer that this session's previous run was
+    streaming when it was cut off (Stop, a new question, any widget event)."""
+    with _LIVE_LOCK:
+        live = _LIVE.pop(_session_id(), None)
+    if live is not None:
+        live.save_once()
+    return store.turns(conv_id) if conv_id else []
+
+
+def stream_answer(question: str, events: Callable[[], Generator[StreamEvent | Searched, None, None]],
+                  save: Callable[[Answer], Turn], provider: str, documents: int) -> StreamOutcome:
+    """Ask, say at once what is happening (searching `documents` documents, then the sources
+    found), stream with inert badges, then swap in the interactive answer in the same run. A
+    failure is saved too (question and cause), so the chat keeps it after a rerun or reload; so
+    is the text so far when the run is cut off (see saved_turns), marked interrupted."""
+    live = _LiveStream(question, provider, save)
+    session = _session_id()
+    with _LIVE_LOCK:
+        _LIVE[session] = live
+    try:
+        with st.chat_message("user"):
+            st.text(question)
+        with st.chat_message("assistant"):
+            status, stop_slot, slot = st.empty(), st.empty(), st.empty()
+            status.caption(searching_line(documents))
+            stop_slot.button("Stop", key=state.STOP_STREAM, icon=":material/stop_circle:", type="tertiary")
+            _write_stream(slot, live.badges, events, status)
+            if live.badges.outcome.done is None and live.badges.outcome.failed is None:
+                live.badges.outcome.failed = Failed("no answer", "the answer stream ended without a result")
+            turn = live.save_once()
+            status.empty()
+            stop_slot.empty()
+            if turn is not None:
+                with slot.container():
+                    show_answer_block(turn, None)
+    finally:
+        # A Streamlit control exception (a BaseException: this run was stopped) lands here too.
+        live.save_once()
+        with _LIVE_LOCK:
+            if _LIVE.get(session) is live:
+                del _LIVE[session]
+    return live.badges.outcome
+
+
+def _write_stream(slot: DeltaGenerator, badges: BadgeStream,
+                  events: Callable[[], Generator[StreamEvent | Searched, None, None]], status: DeltaGenerator) -> None:
+    """Write the pieces into the slot, the sources found into status; an error from the library
+    or model becomes the outcome."""
+    source = events()
+    shown = _show_sources(source, status)
+    pieces = badges.pieces(shown)
+    try:
         with slot.container():
-            show_answer_block(turn, None)
-    return outcome
+            st.write_stream(pieces)
+    except Exception as exc:  # noqa: BLE001 - the chat must survive whatever the library or model raised
+        badges.outcome.failed = Failed(type(exc).__name__, str(exc) or "no details")
+    finally:
+        pieces.close()
+        shown.close()
+        source.close()  # GeneratorExit in answer_stream: its model thread stops
+
+
+def _show_sources(events: Iterator[StreamEvent | Searched], status: DeltaGenerator) -> Iterator[StreamEvent]:
+    for event in events:
+        if isinstance(event, Searched):
+            status.caption(sources_line(event.evidence))
+        else:
+            yield event

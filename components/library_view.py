@@ -8,7 +8,7 @@ reach widget labels only through ``escape_markdown`` and tables only as plain ce
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import streamlit as st
@@ -102,3 +102,17 @@ def document_rows(documents: list[Document]) -> list[dict]:
 
 def _size(n: int) -> str:
     return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{max(1, round(n / 1e3))} KB"
+
+
+def offer_repair(missing: int, repair: Callable[[Callable[[IngestProgress], None]], list[str]]) -> None:
+    """A button that re-embeds the chunks whose vectors are missing, with a progress bar."""
+    if not st.button(f"Repair: re-embed {missing:,} chunks", icon=":material/build:"):
+        return
+    bar = st.progress(0.0, text="Re-embedding")
+    try:
+        repair(lambda p: bar.progress(p.done / p.total if p.total else 0.0,
+                                      text=f"Re-embedding: {p.done} of {p.total} chunks"))
+    except IngestError as exc:  # the embedding endpoint failed: nothing was changed
+        st.error(escape_markdown(str(exc)), icon=":material/error:")
+        return
+    st.rerun()

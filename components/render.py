@@ -8,6 +8,7 @@ the answer's footnotes, and the result passes an allow-list sanitiser (nh3) last
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import secrets
 from collections.abc import Iterable, Mapping
@@ -87,18 +88,34 @@ def render_answer_html(answer: Answer) -> str:
     numbers = {f.short_id: f.number for f in answer.footnotes}
     nonce = secrets.token_hex(8)
     text = answer.text
-    swaps: dict[str, str] = {}
+    # token -> (markup in text, literal in an attribute): a marker that markdown put into a link
+    # destination or title goes back to its source text there, never a button inside an href.
+    swaps: dict[str, tuple[str, str]] = {}
     for start, end, ids in reversed(_groups(citation_spans(text))):
         tokens = []
-        for cid in ids:
+        for i, cid in enumerate(ids):
             token = f"FNTOKEN{nonce}X{len(swaps)}X"
-            swaps[token] = _button(numbers[cid]) if cid in numbers else _unresolved(cid)
+            markup = _button(numbers[cid]) if cid in numbers else _unresolved(cid)
+            swaps[token] = (markup, escapeHtml(text[start:end]) if i == 0 else "")
             tokens.append(token)
         text = text[:start] + "".join(tokens) + text[end:]
     html = _MD.render(text)
     if swaps:
-        html = re.sub(f"FNTOKEN{nonce}X\\d+X", lambda m: swaps.get(m.group(0), ""), html)
+        html = _swap_tokens(html, re.compile(f"FNTOKEN{nonce}X\\d+X"), swaps)
     return sanitize_html(html)
+
+
+def _swap_tokens(html: str, token: re.Pattern[str], swaps: Mapping[str, tuple[str, str]]) -> str:
+    """Put citation markup where tokens sit in text, and the marker's source text inside tags."""
+    def swap(match: re.Match[str], side: int) -> str:
+        found = swaps.get(match.group(0))
+        return found[side] if found else ""
+
+    parts = re.split(r"(<[^>]*>)", html)
+    for i, part in enumerate(parts):
+        side = 1 if part.startswith("<") else 0
+        parts[i] = token.sub(functools.partial(swap, side=side), part)
+    return "".join(parts)
 
 
 def escape_stream_text(text: str) -> str:

@@ -17,6 +17,7 @@ from langchain_core.language_models import BaseChatModel
 from components import state
 from components.render import render_answer_html
 from ingest.embeddings import LocalEmbeddings, make_embeddings
+from ingest.errors import NoLibrary, SchemaTooOld
 from ingest.library import IngestProgress, Library
 from rag.conversations import ConversationStore
 from rag.models import make_chat_model
@@ -29,7 +30,8 @@ log = logging.getLogger(__name__)
 # --- Library and embeddings (issue 3, ingestion) ------------------------------------------
 # One Library per data dir and settings, shared by every session: its own file lock guards
 # writes and it reloads itself when another process changes the folder, so sessions may call
-# add_pdf/delete on it; never replace its attributes.
+# add_pdf/delete on it; never replace its attributes. The chat reads through get_reader(), which
+# never takes the lock, so it keeps answering while the Library page ingests or re-indexes.
 
 
 @st.cache_resource(show_spinner=False)
@@ -63,7 +65,7 @@ def _library(data_dir: str, provider: str, model: str, batch_size: int, precisio
     embeddings, name = get_embeddings(provider, model, batch_size, precision)
     return Library.open(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
                         chunk_overlap=chunk_overlap, max_file_mb=max_file_mb, max_pages=max_pages,
-                        batch_size=batch_size)
+                        batch_size=batch_size, repair=False)  # the Library page offers the repair
 
 
 def get_library() -> Library:
@@ -74,6 +76,34 @@ def get_library() -> Library:
     library = _library(*_library_options(state.settings()))
     warm_lexical(library)
     return library
+
+
+@st.cache_resource(show_spinner=False)
+def _reader(data_dir: str, provider: str, model: str, batch_size: int, precision: str, chunk_size: int,
+            chunk_overlap: int) -> Library:
+    embeddings, name = get_embeddings(provider, model, batch_size, precision)
+    try:
+        return Library.open_reader(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
+                                   chunk_overlap=chunk_overlap)
+    except (NoLibrary, SchemaTooOld):  # a new folder, or an older file: the writer creates or migrates it
+        _library(*_library_options(state.settings()))
+        return Library.open_reader(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
+                                   chunk_overlap=chunk_overlap)
+
+
+def get_reader() -> Library:
+    """The library for answering: read-only, never waits for a writer (see ``Library.open_reader``)."""
+    options = _library_options(state.settings())
+    library = _reader(*options[:7])
+    warm_lexical(library)
+    return library
+
+
+def repair_library(progress: Callable[[IngestProgress], None] | None = None) -> list[str]:
+    """Re-embed chunks whose vectors are missing (after an interrupted re-index); what was done."""
+    actions = get_library().check(progress)
+    _library.clear()  # reopened, its report no longer lists the repaired chunks
+    return actions
 
 
 def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) -> int:

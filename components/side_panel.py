@@ -21,11 +21,11 @@ _STYLE = """<style>
     position: sticky; top: 3.75rem; align-self: flex-start; }
 }
 .st-key-panel_title p, .st-key-panel_title div { font-weight: 600; font-size: 1.1rem; }
-.st-key-panel_meta div { color: rgba(49, 51, 63, 0.65); font-size: 0.85rem; }
+.st-key-panel_meta div { color: color-mix(in srgb, currentColor 75%, transparent); font-size: 0.85rem; }
 .st-key-panel_chunk div { font-size: 0.92rem; line-height: 1.5; }
-.st-key-cited_passage { background: #fff4c2; border-left: 3px solid #e0b400; padding: 0.35rem 0.6rem;
-  border-radius: 0.25rem; }
-.st-key-panel_pages img { border: 1px solid rgba(49, 51, 63, 0.15); border-radius: 0.25rem; }
+.st-key-cited_passage { background: rgba(255, 196, 0, 0.2); border-left: 3px solid rgba(224, 170, 0, 0.9);
+  padding: 0.35rem 0.6rem; border-radius: 0.25rem; }  /* translucent: a highlight on either theme */
+.st-key-panel_pages img { border: 1px solid color-mix(in srgb, currentColor 15%, transparent); border-radius: 0.25rem; }
 </style>"""
 
 # (doc_id, page_index, char_start, char_end, focus) -> (the page cut to the passage, or None; the

@@ -59,6 +59,7 @@ def settings() -> Settings:
 SELECTION = "chat_selection"
 DOC_FILTER = "chat_doc_filter"
 TOP_K = "chat_k"
+STOP_STREAM = "chat_stop"  # the Stop button under a streaming answer: its click's rerun ends the stream
 _DEFAULTS.update({SELECTION: None, DOC_FILTER: []})
 
 

@@ -1,24 +1,77 @@
 """The streamed answer as display-safe markdown: finished citations as inert numbered badges,
-an unfinished marker held back. Pure (no Streamlit); the chat page feeds it to st.write_stream."""
+an unfinished marker held back; and the answer events with the sources found announced before the
+model starts. No Streamlit here; the chat page feeds the pieces to st.write_stream."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import logging
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from components.render import escape_stream_text, stream_badge
+from components.render import escape_markdown, escape_stream_text, page_range, stream_badge
+from rag.answer import build_answer, retrieval_query, stream_answer
 from rag.citations import CitationStream
-from rag.types import Cited, Done, Failed, StreamEvent, TextDelta
+from rag.retrieve import search_evidence
+from rag.types import Answer, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Searched:
+    """Retrieval has finished: the passages the answer will draw on, known before the first token."""
+
+    evidence: tuple[Evidence, ...]
+
+
+def answer_events(question: str, *, library: Any, history: Sequence[Answer] = (),
+                  doc_ids: Sequence[str] | None = None, k: int, **options: Any) -> Iterator[StreamEvent | Searched]:
+    """rag.answer.answer_stream's events with Searched between retrieval and the model, so the chat
+    can show the sources found while the model has not answered yet. options go to stream_answer."""
+    try:
+        retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
+    except Exception as exc:  # noqa: BLE001 - an embeddings endpoint down, say: the chat goes on
+        log.warning("retrieval failed", exc_info=True)
+        yield Failed("retrieval failed", f"the library could not be searched ({type(exc).__name__}: {exc}); "
+                     "if the embeddings come from an endpoint, check that it is up")
+        return
+    yield Searched(retrieval.evidence)
+    yield from stream_answer(question, retrieval, history=history, **options)
+
+
+def searching_line(documents: int) -> str:
+    """What the chat shows the moment a question is sent."""
+    return f":material/search: Searching {documents} document{'s' if documents != 1 else ''}…"
+
+
+def sources_line(evidence: Sequence[Evidence]) -> str:
+    """What retrieval found, as one markdown line (titles escaped): passages per document and pages."""
+    if not evidence:
+        return ":material/search_off: No passages found."
+    pages: dict[str, list[str]] = {}
+    for item in sorted(evidence, key=lambda e: (e.doc_id, e.page_index)):
+        labels = pages.setdefault(" ".join((item.title or item.file_name).split()), [])
+        label = page_range(item)[0]
+        if label not in labels:
+            labels.append(label)
+    docs = "; ".join(f"{escape_markdown(title)} (p. {', '.join(map(escape_markdown, labels))})"
+                     for title, labels in pages.items())
+    n = len(evidence)
+    return f":material/library_books: Found {n} passage{'s' if n != 1 else ''} in {docs}. Writing the answer…"
 
 
 @dataclass
 class StreamOutcome:
-    """What the stream ended with: the final answer (Done) or the failure, and the raw text so far."""
+    """What the stream ended with: the final answer (Done) or the failure, the raw text so far and
+    the evidence that citations brought. Kept current, and only ever replaced (never mutated), so
+    another thread may read it while the stream runs (a rerun that takes over a killed stream)."""
 
     done: Done | None = None
     failed: Failed | None = None
     text: str = ""
     events: int = 0
+    cited: tuple[Evidence, ...] = ()
 
 
 @dataclass
@@ -49,6 +102,8 @@ class BadgeStream:
                 cid = event.citation.id
                 if event.resolved and event.number is not None:
                     self._numbers[cid] = event.number
+                    if event.evidence is not None:
+                        self.outcome.cited = (*self.outcome.cited, event.evidence)
                 else:
                     self._numbers.setdefault(cid, None)
             elif isinstance(event, Done):
@@ -65,9 +120,21 @@ class BadgeStream:
         self.outcome.text = self._citations.text
         yield from self._release(final=True)
 
+    def answer_so_far(self, question: str, provider: str) -> Answer:
+        """The answer to save: the finished one if Done arrived, otherwise the text so far marked
+        interrupted (by a failure, Stop, a new question or a reload), with footnotes for the
+        evidence its citations brought."""
+        outcome = self.outcome
+        if outcome.done is not None:
+            return outcome.done.answer
+        failed = outcome.failed
+        return build_answer(question, outcome.text, outcome.cited, provider=provider, interrupted=True,
+                            error=f"{failed.cause}: {failed.message}" if failed else None)
+
     def _feed(self, delta: str) -> None:
         for ev in self._citations.feed(delta):
             self._groups.setdefault((ev.group_start, ev.group_end), []).append(ev.id)
+        self.outcome.text = self._citations.text
         self._take()
 
     def _finish(self) -> None:

@@ -1,7 +1,10 @@
 """Command line: ``python -m ingest [--data-dir DIR] [--password PW] [--json] PATH...``
 
 One line per file (ok / skipped / error), or one JSON object per file with ``--json``.
-Exit status: 0 when every file was added or already present, 1 when any failed, 2 on usage errors.
+``--check`` repairs a readable library (re-embeds missing vectors); ``python -m ingest recover
+[--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs.
+Exit status: 0 when every file was added or already present, 1 when any failed (or the library
+is busy or damaged, or no PDF was found), 2 on usage errors (including bad settings).
 """
 
 from __future__ import annotations
@@ -25,10 +28,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="print one JSON object per file")
     parser.add_argument("--reindex", action="store_true",
                         help="re-chunk and re-embed every document with the current settings first")
+    parser.add_argument("--check", action="store_true",
+                        help="repair the library (re-embed chunks whose vectors are missing) and say what was done")
+    parser.add_argument("--lock-timeout", type=float, default=600.0, metavar="SECONDS",
+                        help="how long to wait for another ingest to finish (default 600)")
     args = parser.parse_args(argv)
-    if not args.paths and not args.reindex:
-        parser.error("give at least one PATH (or --reindex)")
+    if not args.paths and not args.reindex and not args.check:
+        parser.error("give at least one PATH (or --reindex, or --check)")
     return args
+
+
+def parse_recover_args(argv: list[str]) -> argparse.Namespace:
+    """Arguments of ``python -m ingest recover``."""
+    parser = argparse.ArgumentParser(prog="python -m ingest recover",
+                                     description="Rebuild a lost or damaged library database from the stored PDFs.")
+    parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
+    parser.add_argument("--lock-timeout", type=float, default=600.0, metavar="SECONDS")
+    return parser.parse_args(argv)
 
 
 def find_pdfs(paths: list[Path]) -> Iterator[Path]:
@@ -42,42 +58,101 @@ def find_pdfs(paths: list[Path]) -> Iterator[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
-    args = parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    recovering = argv[:1] == ["recover"]
+    args = parse_recover_args(argv[1:]) if recovering else parse_args(argv)
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
+    try:
+        settings = _settings(args.data_dir)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if recovering:
+        return _recover(settings, args)
+    pdfs = list(find_pdfs(args.paths))
+    if args.paths and not pdfs:
+        print(f"error: no PDFs found in {', '.join(map(str, args.paths))}", file=sys.stderr)
+        return 1
     from ingest.library import Library  # imported after argument checks: --help stays fast
 
-    library = _open_library(Library, args)
+    library = _open_library(Library, args, settings)
     if library is None:
         return 1
     failed = 0
-    for path in find_pdfs(args.paths):
+    for path in pdfs:
         record = _ingest_one(library, path, args.password)
         failed += record["status"] == "error"
         _print(record, args.json)
     return 1 if failed else 0
 
 
-def _open_library(library_cls: type, args: argparse.Namespace):
-    from ingest.embeddings import make_embeddings
+class UsageError(Exception):
+    """A bad setting or folder: one sentence, exit status 2."""
+
+
+def _settings(data_dir: Path | None):
+    """The settings, or UsageError naming the bad FOOTNOTE_* value or the --data-dir that is a file."""
     from settings import load_settings
 
-    settings = load_settings(data_dir=args.data_dir)
+    try:
+        settings = load_settings(data_dir=data_dir)
+    except ValueError as exc:  # pydantic's ValidationError
+        errors = getattr(exc, "errors", lambda: [])()
+        parts = [f"FOOTNOTE_{'_'.join(map(str, e['loc'])).upper()}={e.get('input')!r}: {e['msg']}" for e in errors]
+        raise UsageError("bad setting " + ("; ".join(parts) or str(exc))) from exc
+    folder = Path(settings.data_dir)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"the data folder {folder} is a file, not a folder (check --data-dir or FOOTNOTE_DATA_DIR)")
+    return settings
+
+
+def _library_options(settings) -> tuple:
+    from ingest.embeddings import make_embeddings
+
     embeddings, name = make_embeddings(settings)
-    options = dict(embedding_name=name, chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap,
-                   max_file_mb=settings.max_file_mb, max_pages=settings.max_pages,
-                   batch_size=settings.embed_batch_size)
+    return embeddings, dict(embedding_name=name, chunk_size=settings.chunk_size,
+                            chunk_overlap=settings.chunk_overlap, max_file_mb=settings.max_file_mb,
+                            max_pages=settings.max_pages, batch_size=settings.embed_batch_size)
+
+
+def _open_library(library_cls: type, args: argparse.Namespace, settings):
+    embeddings, options = _library_options(settings)
+    options["lock_timeout"] = args.lock_timeout
     try:
         if args.reindex:
             library = library_cls.rebuild(settings.data_dir, embeddings, **options)
             print(f"re-indexed {library.chunk_count()} chunks in {settings.data_dir}", file=sys.stderr)
         else:
-            library = library_cls.open(settings.data_dir, embeddings, **options)
+            library = library_cls.open(settings.data_dir, embeddings, **options, repair=not args.check)
+            if args.check:
+                with _ProgressBar("repair") as report:
+                    library.open_report += library.check(report)
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return None
     for line in library.open_report:
         print(f"note: {line}", file=sys.stderr)
+    if args.check:
+        print(f"checked {settings.data_dir}: {len(library.documents())} documents, {library.chunk_count()} chunks",
+              file=sys.stderr)
     return library
+
+
+def _recover(settings, args: argparse.Namespace) -> int:
+    from ingest.library import Library, LibrarySettings
+    from ingest.recovery import recover
+
+    embeddings, options = _library_options(settings)
+    library = Library(settings.data_dir, embeddings, LibrarySettings(**options), lock_timeout=args.lock_timeout)
+    try:
+        with _ProgressBar("recover") as report:
+            result = recover(library, report)
+    except IngestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for line in result.lines():
+        print(line)
+    return 0
 
 
 def _ingest_one(library, path: Path, password: str | None) -> dict:

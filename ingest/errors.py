@@ -16,9 +16,14 @@ Error policy
   It is also summarised as a warning.
 - Never swallow an error silently, and never let one bad file stop the others (the CLI and the
   Library page catch ``IngestError`` per file).
+- **Library-wide** problems raise a ``LibraryError`` naming the folder or store file: a lost or
+  damaged database (``LibraryDamaged``, which names ``python -m ingest recover``; nothing is
+  deleted), a busy write lock, no library where a reader looked, a schema too new or too old.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 
 class IngestError(Exception):
@@ -90,3 +95,56 @@ class EmbeddingFailed(IngestError):
 
     reason = ("could not be embedded, so nothing was changed; "
               "try again once the embedding model or endpoint works")
+
+
+
+class LibraryError(IngestError):
+    """The library folder (or a store file) as a whole cannot be used as it is."""
+
+    def __init__(self, where: str, message: str | None = None) -> None:
+        self.file_name, self.detail = where, None
+        Exception.__init__(self, message or f"{where}: {self.reason}")
+
+
+class LibraryDamaged(LibraryError):
+    """The database is missing, empty or unreadable while PDFs or vectors remain: nothing is touched."""
+
+    def __init__(self, data_dir: str, problem: str) -> None:
+        super().__init__(data_dir, f"{problem}; nothing was changed or deleted. Rebuild the database from "
+                                   f"the stored PDFs with `python -m ingest recover --data-dir {data_dir}`")
+
+
+class NoLibrary(LibraryError):
+    """A reader was pointed at a folder that holds no library (readers never create one)."""
+
+    def __init__(self, data_dir: str) -> None:
+        super().__init__(data_dir, f"no library at {data_dir} (check --data-dir or FOOTNOTE_DATA_DIR; "
+                                   "`python -m ingest --data-dir DIR PDF...` creates one)")
+
+
+class LibraryBusy(LibraryError):
+    """Another process held the library's write lock for longer than the timeout."""
+
+    reason = "the library is busy (another ingest is running); try again when it has finished"
+
+
+class ReadOnlyLibrary(LibraryError):
+    """A write was asked of a library opened for reading."""
+
+    reason = "was opened read-only; open it with Library.open to change it"
+
+
+class SchemaTooNew(LibraryError):
+    """A store file written by a newer Footnote: refused, never misread."""
+
+    def __init__(self, path: str, found: int, known: int) -> None:
+        super().__init__(path, f"{path} was written by a newer version of Footnote (schema version {found}; "
+                               f"this one reads up to {known}): upgrade Footnote or use another data folder")
+
+
+class SchemaTooOld(LibraryError):
+    """A reader found a library that needs a migration, which only a writer may run."""
+
+    def __init__(self, path: str, found: int, known: int) -> None:
+        super().__init__(path, f"{path} has schema version {found} and needs upgrading to {known}: run "
+                               f"`python -m ingest --check --data-dir {Path(path).parent}` once")

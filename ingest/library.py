@@ -9,24 +9,30 @@ atomically -> status 'ready' and generation bumped. A process killed anywhere le
 previous library loadable; the next ``open`` reports and removes a half-done document, and
 ``check`` reconciles vectors with chunk rows. Readers reload the index when the generation
 stored in SQLite changes, and only ever return chunks of 'ready' documents.
+
+``open_reader`` gives a library that never takes the lock, never writes and never creates a
+file or folder: it reads the last committed state (SQLite WAL, the index file replaced
+atomically) while a writer works, and reports instead of repairing. A missing or unreadable
+database never causes a deletion: opening stops with LibraryDamaged (see ``ingest.recovery``).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 import faiss
 import numpy as np
-from filelock import FileLock
+from filelock import FileLock, Timeout
 from langchain_core.embeddings import Embeddings
 
-from ingest import maintenance, store, vectors
+from ingest import maintenance, schema, store, vectors
 from ingest.chunking import chunk_pages
-from ingest.errors import EmbeddingFailed, IndexMismatch, NoTextLayer
+from ingest.errors import EmbeddingFailed, IndexMismatch, LibraryBusy, NoLibrary, NoTextLayer, ReadOnlyLibrary
 from ingest.ids import doc_id_for
 from ingest.reader import read_pdf
 from ingest.types import Chunk, Document, Page
@@ -73,36 +79,58 @@ class LibrarySettings:
 class Library:
     """A folder of PDFs made searchable; safe across threads and processes."""
 
-    def __init__(self, data_dir: Path, embeddings: Embeddings, config: LibrarySettings) -> None:
+    def __init__(self, data_dir: Path, embeddings: Embeddings, config: LibrarySettings, *,
+                 read_only: bool = False, lock_timeout: float = LOCK_TIMEOUT_S) -> None:
         self.data_dir = Path(data_dir)
+        self.read_only = read_only
+        self.lock_timeout = lock_timeout
         self.embeddings = embeddings
         self.config = config
         self.db_path = self.data_dir / "library.sqlite3"
         self.index_path = self.data_dir / "index.faiss"
         self.files_dir = self.data_dir / "files"
         self.open_report: list[str] = []  # what open() found and fixed, for the UI and CLI
+        self.missing_vectors = 0  # chunks without vectors, left for a repair (repair=False, or a reader)
         self._mutex = threading.RLock()
         self._index: faiss.Index | None = None
         self._generation = -1
-        self.data_dir.mkdir(parents=True, exist_ok=True)
         self._file_lock = FileLock(self.data_dir / ".lock", timeout=LOCK_TIMEOUT_S)
 
     @classmethod
     def open(
         cls, data_dir: Path, embeddings: Embeddings, *, embedding_name: str, chunk_size: int = 1000,
         chunk_overlap: int = 150, max_file_mb: float = 100.0, max_pages: int = 3000, batch_size: int = 64,
+        lock_timeout: float = LOCK_TIMEOUT_S, repair: bool = True,
     ) -> Library:
-        """Open (or create) a library; IndexMismatch when it was built with other settings."""
+        """Open (or create) a library for writing; IndexMismatch when it was built with other
+        settings, LibraryDamaged when its database is lost, LibraryBusy when the lock stays taken.
+        Without ``repair``, chunks whose vectors are missing are reported, not re-embedded."""
         config = LibrarySettings(embedding_name, chunk_size, chunk_overlap, max_file_mb, max_pages, batch_size)
-        library = cls(data_dir, embeddings, config)
-        library._start(verify_settings=True)
+        library = cls(data_dir, embeddings, config, lock_timeout=lock_timeout)
+        library._start(verify_settings=True, repair=repair)
+        return library
+
+    @classmethod
+    def open_reader(cls, data_dir: Path, embeddings: Embeddings, *, embedding_name: str, chunk_size: int = 1000,
+                    chunk_overlap: int = 150) -> Library:
+        """Open an existing library read-only, without the lock; NoLibrary when there is none."""
+        library = cls(data_dir, embeddings, LibrarySettings(embedding_name, chunk_size, chunk_overlap), read_only=True)
+        if not maintenance.diagnose(library, thorough=False):
+            raise NoLibrary(str(library.data_dir))
+        with store.connect(library.db_path, read_only=True) as conn:
+            schema.require_current(conn, store.SCHEMA_VERSION, library.db_path)
+            library._verify_settings(conn, None)
+            generation = store.generation(conn)
+            library.open_report, index, library.missing_vectors = maintenance.survey(library, conn)
+        if index is not None:
+            library._index, library._generation = index, generation
         return library
 
     @classmethod
     def rebuild(cls, data_dir: Path, embeddings: Embeddings, *, embedding_name: str,
-                progress: ProgressFn | None = None, **limits: float) -> Library:
+                progress: ProgressFn | None = None, lock_timeout: float = LOCK_TIMEOUT_S, **limits: float) -> Library:
         """Re-chunk and re-embed every document with these settings (the way out of IndexMismatch)."""
-        library = cls(data_dir, embeddings, LibrarySettings(embedding_name, **limits))
+        library = cls(data_dir, embeddings, LibrarySettings(embedding_name, **limits), lock_timeout=lock_timeout)
         library._start(verify_settings=False)
         library.reindex_all(progress)
         return library
@@ -112,23 +140,23 @@ class Library:
     @property
     def generation(self) -> int:
         """Changes on every add, delete and re-index (in any process)."""
-        with store.connect(self.db_path) as conn:
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
             return store.generation(conn)
 
     def documents(self) -> list[Document]:
         """Every ready document, in the order added."""
-        with store.connect(self.db_path) as conn:
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
             return store.documents(conn)
 
     def document(self, doc_id: str) -> Document | None:
         """One ready document, or None."""
-        with store.connect(self.db_path) as conn:
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
             found = store.document(conn, doc_id)
         return found[0] if found and found[1] == store.READY else None
 
     def pages(self, doc_id: str) -> list[Page]:
         """A document's pages (text and printed labels)."""
-        with store.connect(self.db_path) as conn:
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
             return store.pages(conn, doc_id)
 
     def pdf_bytes(self, doc_id: str) -> bytes:
@@ -137,12 +165,12 @@ class Library:
 
     def chunks(self, doc_ids: Sequence[str] | None = None) -> list[Chunk]:
         """Chunks of ready documents, ordered by document and ordinal."""
-        with store.connect(self.db_path) as conn:
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
             return [c for _, c in store.ready_chunks(conn, doc_ids)]
 
     def chunk_count(self) -> int:
         """How many chunks ready documents have."""
-        with store.connect(self.db_path) as conn:
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
             row = conn.execute(
                 "SELECT COUNT(*) FROM chunks c JOIN documents d USING (doc_id) WHERE d.status = 'ready'"
             ).fetchone()
@@ -150,7 +178,7 @@ class Library:
 
     def get_chunks(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """Chunks by id, in the order asked; unknown ids are left out."""
-        with store.connect(self.db_path) as conn:
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
             found = {c.chunk_id: c for _, c in store.chunks_where(conn, "chunk_id", list(chunk_ids))}
         return [found[i] for i in chunk_ids if i in found]
 
@@ -162,7 +190,7 @@ class Library:
                       ) -> list[tuple[Chunk, float]]:
         """Dense search with a ready-made query vector."""
         query = vectors.as_matrix(vec)
-        with store.connect(self.db_path) as conn:
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
             index = self._current_index(conn)
             allowed = None
             if doc_ids is not None:
@@ -225,25 +253,41 @@ class Library:
         with self._write_lock():
             return maintenance.reindex_all(self, progress or (lambda _: None))
 
-    def check(self) -> list[str]:
-        """Reconcile vectors with chunk rows and files with documents; returns what was done."""
+    def check(self, progress: ProgressFn | None = None) -> list[str]:
+        """Reconcile vectors with chunk rows (re-embedding missing ones) and files with documents;
+        returns what was done."""
+        report = progress or (lambda _: None)
         with self._write_lock():
-            return maintenance.check(self)
+            return maintenance.check(self, report=lambda d, t: report(IngestProgress("repair", "embed", d, t)))
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _start(self, *, verify_settings: bool) -> None:
-        self.files_dir.mkdir(parents=True, exist_ok=True)
-        with self._write_lock(), store.connect(self.db_path) as conn:
-            store.create_schema(conn)
-            self.open_report = maintenance.recover(self, conn)
-            if verify_settings:  # otherwise a re-index follows, which rebuilds every vector
-                self._verify_settings(conn, None)
-                self.open_report += maintenance.check(self)
+    def _start(self, *, verify_settings: bool, repair: bool = True) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with self._write_lock():
+            maintenance.diagnose(self, thorough=True)  # before anything is created or removed
+            self.files_dir.mkdir(exist_ok=True)
+            with store.connect(self.db_path) as conn:
+                store.create_schema(conn, self.db_path)
+                self.open_report = maintenance.recover(self, conn)
+                if verify_settings:  # otherwise a re-index follows, which rebuilds every vector
+                    self._verify_settings(conn, None)
+                    self.open_report += maintenance.check(self, re_embed=repair)
 
-    def _write_lock(self) -> FileLock:
-        # One instance per Library: re-entrant within a thread, exclusive across threads and processes.
-        return self._file_lock
+    @contextmanager
+    def _write_lock(self) -> Iterator[None]:
+        """The folder's lock; LibraryBusy after ``lock_timeout`` seconds, ReadOnlyLibrary for readers."""
+        if self.read_only:
+            raise ReadOnlyLibrary(str(self.data_dir))
+        # One FileLock per Library: re-entrant within a thread, exclusive across threads and processes.
+        try:
+            self._file_lock.acquire(timeout=self.lock_timeout)
+        except Timeout as exc:
+            raise LibraryBusy(str(self.data_dir)) from exc
+        try:
+            yield
+        finally:
+            self._file_lock.release()
 
     def _verify_settings(self, conn, dim: int | None) -> None:
         """Refuse to mix settings; an empty library simply takes the current ones."""
@@ -258,6 +302,8 @@ class Library:
                 differs.append(f"dimension: library {meta['dim']}, now {dim}")
             if differs:
                 raise IndexMismatch(str(self.data_dir), "; ".join(differs))
+        elif self.read_only:
+            return  # an empty library: the first writer records its settings
         elif any(meta.get(k) != str(v) for k, v in wanted.items()) or (dim and meta.get("dim") != str(dim)):
             with store.transaction(conn):
                 store.write_meta(conn, wanted | ({"dim": dim} if dim else {}))

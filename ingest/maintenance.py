@@ -1,6 +1,8 @@
 """Keeping a library whole: recovery after a crash, the consistency check, re-indexing.
 
-Every function here runs under the library's write lock (the ``Library`` methods take it).
+Every function here runs under the library's write lock (the ``Library`` methods take it),
+except ``diagnose`` and ``survey``, which only read. The check deletes only what a readable,
+consistent database says is garbage: ``diagnose`` runs first and stops at a lost database.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ingest import store, vectors
 from ingest.chunking import chunk_pages
+from ingest.errors import LibraryDamaged
 
 if TYPE_CHECKING:
     from ingest.library import IngestProgress, Library
@@ -53,17 +56,72 @@ def recover(library: Library, conn) -> list[str]:
     return messages
 
 
-def check(library: Library) -> list[str]:
-    """Make vectors match chunk rows (repairing either way) and files match documents."""
+def diagnose(library: Library, *, thorough: bool) -> bool:
+    """Whether a library database exists (False: a new, empty folder). LibraryDamaged, touching
+    nothing, when the database is missing, empty, unreadable or lists nothing while stored PDFs
+    or vectors remain; ``thorough`` adds SQLite's quick_check (a full read, for writers)."""
+    db, where = library.db_path, str(library.data_dir)
+    pdfs = len(list(library.files_dir.glob("*.pdf"))) if library.files_dir.is_dir() else 0
+    remains = f"{pdfs} stored PDFs remain" if pdfs else "the vector index remains"
+    left = pdfs or _has_vectors(library.index_path)
+    if not db.exists() or db.stat().st_size == 0:
+        if left:
+            raise LibraryDamaged(where, f"{db} is {'missing' if not db.exists() else 'empty'} but {remains}")
+        return False
+    with store.connect(db, read_only=True) as conn:  # never writes to a file it is judging
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "documents" not in tables or "meta" not in tables:
+            if left:
+                raise LibraryDamaged(where, f"{db} holds no library tables but {remains}")
+            return thorough  # a writer creates the tables; a reader finds no library
+        if thorough and (result := conn.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
+            detail = " ".join(result.replace("*** in database main ***", "").split())[:160]
+            raise LibraryDamaged(where, f"{db} is damaged ({detail})")
+        never_used = conn.execute("SELECT 1 FROM meta WHERE key = 'next_vec_id'").fetchone() is None
+        # Every database this version creates has the counter from the start, so a missing one
+        # means an empty database an older version made after the real one was lost; not a
+        # first ingest whose PDF is written just before its rows.
+        if never_used and left:
+            raise LibraryDamaged(where, f"{db} lists no documents but {remains}")
+    return True
+
+
+def _has_vectors(path: Path) -> bool:
+    index = vectors.load_index(path)
+    return index is not None and index.ntotal > 0
+
+
+def survey(library: Library, conn) -> tuple[list[str], object, int]:
+    """What a writer would repair, said without repairing (for readers): the notes, the index
+    loaded, and how many chunks have no vector."""
+    notes = []
+    half = store.documents(conn, status=store.INGESTING)
+    if half:
+        notes.append(f"{len(half)} document(s) were left half-added by an interrupted ingest and are not searched.")
+    index = vectors.load_index(library.index_path)
+    rows = {r[0] for r in conn.execute(
+        "SELECT c.vec_id FROM chunks c JOIN documents d USING (doc_id) WHERE d.status = 'ready'")}
+    missing = len(rows - set(vectors.index_ids(index).tolist())) if index is not None else len(rows)
+    if missing:
+        notes.append(f"{missing} of {len(rows)} chunks have no vectors (after an interrupted re-index?), so only "
+                     f"the rest are found by meaning. Repair: `python -m ingest --check --data-dir {library.data_dir}`"
+                     " or the Library page.")
+    return notes, index, missing
+
+
+def check(library: Library, *, re_embed: bool = True, report: Callable[[int, int], None] | None = None) -> list[str]:
+    """Make vectors match chunk rows (repairing either way) and files match documents; without
+    ``re_embed``, chunks whose vectors are missing are only reported (see ``missing_vectors``)."""
+    diagnose(library, thorough=False)  # never delete on the word of a lost database
     with store.connect(library.db_path) as conn:
-        actions = _check_vectors(library, conn)
+        actions = _check_vectors(library, conn, re_embed, report or (lambda d, t: None))
         actions += _check_files(library, conn)
     for action in actions:
         log.warning(action)
     return actions
 
 
-def _check_vectors(library: Library, conn) -> list[str]:
+def _check_vectors(library: Library, conn, re_embed: bool, report: Callable[[int, int], None]) -> list[str]:
     row_ids = set(store.all_vec_ids(conn))
     index = vectors.load_index(library.index_path)
     if index is None and not row_ids:
@@ -71,16 +129,22 @@ def _check_vectors(library: Library, conn) -> list[str]:
     actions = []
     if index is None:
         index = vectors.new_index(int(store.read_meta(conn).get("dim") or 384))
-        actions.append("The vector index was missing or unreadable; rebuilding it from the stored chunks.")
+        actions.append("The vector index was missing or unreadable; "
+                       + ("rebuilding it from the stored chunks." if re_embed else "a new, empty one was started."))
     have = set(vectors.index_ids(index).tolist())
     extra, missing = sorted(have - row_ids), sorted(row_ids - have)
     if extra:
         vectors.remove_vectors(index, extra)
         actions.append(f"Removed {len(extra)} vectors that belonged to no chunk.")
+    library.missing_vectors = 0 if re_embed else len(missing)
+    if missing and not re_embed:
+        actions.append(f"{len(missing)} chunks have no vectors, so only the rest are found by meaning; "
+                       "re-embed them with `python -m ingest --check` or on the Library page.")
+        missing = []
     if missing:
         found = dict(store.chunks_where(conn, "vec_id", missing))
         texts = [found[v].text for v in missing]
-        matrix = library._embed("re-embedding chunks whose vectors were missing", texts, lambda d, t: None)
+        matrix = library._embed("re-embedding chunks whose vectors were missing", texts, report)
         vectors.add_vectors(index, matrix, missing)
         actions.append(f"Re-embedded {len(missing)} chunks whose vectors were missing.")
     if extra or missing or not library.index_path.exists():

@@ -3,19 +3,24 @@
 Every function takes an open connection; callers own transactions and the write lock.
 A chunk's ``vec_id`` is its id in the FAISS index; ids come from a counter in ``meta`` that
 never goes down, so a stale vector can never be mistaken for a newer chunk.
+The file's schema version is in ``PRAGMA user_version``; ``MIGRATIONS`` lists how to reach it.
+Readers connect with ``read_only=True`` (see ``connect``); an unreadable file raises LibraryDamaged.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from ingest import schema
+from ingest.errors import LibraryDamaged
 from ingest.types import Chunk, Document, Page, PageLocator
 
-SCHEMA = """
+SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS documents (
     doc_id TEXT PRIMARY KEY, title TEXT NOT NULL, file_name TEXT NOT NULL,
@@ -31,7 +36,12 @@ CREATE TABLE IF NOT EXISTS chunks (
     ordinal INTEGER NOT NULL, text TEXT NOT NULL, locators TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks (doc_id, ordinal);
+INSERT OR IGNORE INTO meta (key, value) VALUES ('next_vec_id', '1');
 """
+# Entry n takes a library file from schema version n-1 to n: add a migration by appending one.
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1,)
+SCHEMA_VERSION = len(MIGRATIONS)
+DAMAGE = ("SQLITE_CORRUPT", "SQLITE_NOTADB")  # sqlite3 error names that mean the file itself is bad
 
 READY, INGESTING = "ready", "ingesting"
 _DOC_COLUMNS = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
@@ -39,15 +49,40 @@ _CHUNK_COLUMNS = "c.vec_id, c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators"
 
 
 @contextmanager
-def connect(path: Path):
-    """A connection in autocommit mode (use ``transaction``), closed on exit."""
-    conn = sqlite3.connect(path, timeout=60, isolation_level=None, check_same_thread=False)
+def connect(path: Path, *, read_only: bool = False):
+    """A connection in autocommit mode (use ``transaction``), closed on exit; LibraryDamaged
+    when the file is not a database or is corrupt.
+
+    ``read_only`` opens with ``mode=ro``: no writes, and no database is ever created. In a
+    writable folder SQLite may still create its ``-wal``/``-shm`` companions (shared memory that
+    readers and writers coordinate through; no data of ours). In a folder we cannot write, where
+    they cannot be created, the file is opened ``immutable``: correct there because no writer
+    can change it either (a writer needs the ``-wal`` file and the ``.lock`` next to it)."""
     try:
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        yield conn
-    finally:
-        conn.close()
+        conn = _open(path, read_only)
+        try:
+            if not read_only:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=FULL")
+            yield conn
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        if getattr(exc, "sqlite_errorname", "") in DAMAGE:
+            raise LibraryDamaged(str(path.parent), f"{path} is damaged ({exc})") from exc
+        raise
+
+
+def _open(path: Path, read_only: bool) -> sqlite3.Connection:
+    if not read_only:
+        return sqlite3.connect(path, timeout=60, isolation_level=None, check_same_thread=False)
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    wal = path.with_name(path.name + "-wal")
+    if not wal.exists() and not os.access(path.parent, os.W_OK):
+        uri += "&immutable=1"
+    conn = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA query_only=ON")
+    return conn
 
 
 @contextmanager
@@ -62,9 +97,9 @@ def transaction(conn: sqlite3.Connection):
     conn.execute("COMMIT")
 
 
-def create_schema(conn: sqlite3.Connection) -> None:
-    """Create the tables if they do not exist yet."""
-    conn.executescript(SCHEMA)
+def create_schema(conn: sqlite3.Connection, path: Path) -> int:
+    """Create the tables, or migrate an older file; returns the version the file had."""
+    return schema.migrate(conn, MIGRATIONS, path)
 
 
 def read_meta(conn: sqlite3.Connection) -> dict[str, str]:

@@ -34,6 +34,10 @@ class Chunk:
     ordinal: int
     text: str
     locators: tuple[PageLocator, ...]
+    # What a reader needs to use the text that is not in it: the section or table title and the
+    # column header line, from earlier on the page or an earlier page. Never part of ``text``, so
+    # the locators and the highlight stay exact.
+    context: str = ""
 
     @property
     def short_id(self) -> str:

@@ -11,7 +11,7 @@ import datetime as dt
 import streamlit as st
 
 from components import state
-from components.resources import get_chat_model, get_conversations, get_library, page_picture
+from components.resources import get_chat_model, get_conversations, get_reader, page_picture
 from rag.audit import LEVELS, CitationRecord, SupportScore, citation_records, judge_support, score_records
 from rag.audit_export import answer_markdown, rows_csv, rows_json, verdict_rows
 from rag.audit_metrics import SCORE_BINS, ScopeMetrics, audit_metrics, count_answer
@@ -26,7 +26,7 @@ ALL = ""
 def _open_library():
     """The library (for page pictures and embeddings) or None with the reason it cannot open."""
     try:
-        return get_library(), ""
+        return get_reader(), ""
     except Exception as exc:  # the page still audits from the saved snapshots
         return None, f"{type(exc).__name__}: {exc}"
 

@@ -4,16 +4,20 @@ import streamlit as st
 
 from components import chat_view, resources, side_panel, state
 from components.render import escape_markdown
-from ingest.errors import IndexMismatch
-from rag.answer import answer_stream, stream_options
+from components.stream import answer_events
+from ingest.errors import IndexMismatch, LibraryError
+from rag.answer import stream_options
 
 state.init()
 settings = state.settings()
 try:
-    library = resources.get_library()
+    library = resources.get_reader()
 except IndexMismatch as exc:
     st.warning(escape_markdown(str(exc)), icon=":material/sync_problem:")
     st.page_link("pages/library.py", label="Re-index on the Library page", icon=":material/sync:")
+    st.stop()
+except LibraryError as exc:  # a damaged library: the message names the recover command
+    st.error(escape_markdown(str(exc)), icon=":material/error:")
     st.stop()
 store = resources.get_conversations(str(settings.data_dir))
 chat_model, provider = resources.get_chat_model(settings)
@@ -21,7 +25,7 @@ chat_model, provider = resources.get_chat_model(settings)
 documents = library.documents()
 conv_id = chat_view.current_conversation(store)
 chat_view.show_sidebar(store, documents, provider, settings.retrieval_k)
-turns = store.turns(conv_id) if conv_id else []
+turns = chat_view.saved_turns(store, conv_id)
 prompt = st.chat_input("Ask about your documents", disabled=not documents)
 
 picked = side_panel.selected_footnote({t.turn_id: t for t in turns})
@@ -44,11 +48,12 @@ with chat_col:
         history = [t.answer for t in turns if t.answer.text]
         chat_view.stream_answer(
             prompt,
-            lambda: answer_stream(prompt, library=library, chat_model=chat_model, provider_label=provider,
+            lambda: answer_events(prompt, library=library, chat_model=chat_model, provider_label=provider,
                                   k=state.top_k(settings.retrieval_k), history=history,
                                   doc_ids=state.doc_filter() or None, **stream_options(settings)),
             lambda answer: store.add_turn(conv_id, answer),
             provider,
+            len(state.doc_filter()) or len(documents),
         )
 
 if panel_col is not None:

@@ -4,7 +4,7 @@ import streamlit as st
 
 from components import library_view, resources, state
 from components.render import escape_markdown
-from ingest.errors import IndexMismatch, IngestError
+from ingest.errors import IndexMismatch, IngestError, LibraryError
 
 state.init()
 st.title("Library")
@@ -24,9 +24,14 @@ except IndexMismatch as exc:
             st.success(f"Re-indexed {done} chunks.")
             st.rerun()
     st.stop()
+except LibraryError as exc:  # damaged (the message names the recover command) or busy
+    st.error(escape_markdown(str(exc)), icon=":material/error:")
+    st.stop()
 
 for line in library.open_report:
     st.warning(escape_markdown(line), icon=":material/build:")
+if library.missing_vectors:
+    library_view.offer_repair(library.missing_vectors, resources.repair_library)
 
 with st.container(border=True):
     uploads = st.file_uploader("Add PDFs", type=["pdf"], accept_multiple_files=True, key=state.LIBRARY_UPLOADS)

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from pydantic import ValidationError
+
 from rag.types import Answer, Cited, Done, Evidence, Failed, TextDelta
 
 EXIT_MODEL_FAILED = 1
@@ -45,6 +47,8 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "unresolved": list(answer.unresolved),
         "retrieved": [evidence_json(e) for e in answer.evidence],
         "metrics": answer.metrics.to_dict(),
+        "interrupted": answer.interrupted,
+        "error": answer.error,
     }
 
 
@@ -62,18 +66,22 @@ def print_sources(answer: Answer, out: TextIO) -> None:
         print(f"  Unknown source ids (ignored): {', '.join(answer.unresolved)}", file=out)
 
 
-def open_library(settings: Any) -> Any:
-    """The library the settings point at, with its embeddings."""
+def open_library(settings: Any, err: TextIO = sys.stderr) -> Any:
+    """The library the settings point at, read-only (no lock, never created or repaired), with
+    its embeddings; what a writer would repair is printed as a note, and answers use the rest."""
     from ingest.embeddings import make_embeddings
     from ingest.errors import IngestError
     from ingest.library import Library
 
     embeddings, name = make_embeddings(settings)
     try:
-        return Library.open(settings.data_dir, embeddings, embedding_name=name,
-                            chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap)
+        library = Library.open_reader(Path(settings.data_dir), embeddings, embedding_name=name,
+                                      chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap)
     except IngestError as exc:
         raise CliError(str(exc)) from exc
+    for line in library.open_report:
+        print(f"note: {line}", file=err)
+    return library
 
 
 def pick_documents(library: Any, wanted: Sequence[str] | None) -> list[str] | None:
@@ -91,6 +99,20 @@ def pick_documents(library: Any, wanted: Sequence[str] | None) -> list[str] | No
     return chosen
 
 
+FLAGS = {"data_dir": "--data-dir", "retrieval_k": "--k"}
+
+
+def settings_problem(exc: ValidationError, given: dict[str, Any]) -> str:
+    """One sentence for invalid settings: the variable (or flag) and value, and the rule broken."""
+    first = exc.errors()[0]
+    field = str(first["loc"][0]) if first["loc"] else ""
+    name = FLAGS[field] if given.get(field) is not None else f"FOOTNOTE_{field.upper()}"
+    others = len(exc.errors()) - 1
+    more = f" ({others} more invalid setting{'s' if others > 1 else ''})" if others else ""
+    value = "(hidden)" if "key" in field else repr(first.get("input"))  # never print a secret
+    return f"{name}={value} is not valid: {first['msg'].rstrip('.')}{more}."
+
+
 def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run one question; the exit status."""
     from rag.answer import answer_stream, stream_options
@@ -99,8 +121,8 @@ def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     try:
         settings = load_settings(data_dir=args.data_dir, retrieval_k=args.k)
-    except ValueError as exc:  # pydantic's ValidationError names the field and the rule
-        raise CliError(f"bad setting: {exc}") from exc
+    except ValidationError as exc:
+        raise CliError(settings_problem(exc, {"data_dir": args.data_dir, "retrieval_k": args.k})) from exc
     library = open_library(settings)
     if not library.documents():
         raise CliError(f"The library in {Path(settings.data_dir).resolve()} is empty: add PDFs first.")
@@ -148,6 +170,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """Entry point; returns the exit status."""
     args = build_parser().parse_args(argv)
+    if not " ".join(args.question).strip():
+        print('error: the question is empty; ask one, for example: python -m rag ask "Who wrote it?"',
+              file=err)
+        return EXIT_BAD_INPUT
     try:
         return ask(args, out, err)
     except CliError as exc:

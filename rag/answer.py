@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import logging
-import queue
-import threading
-import time
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
 
 from rag.citations import CitationStream, citation_spans, resolve
-from rag.failures import ModelFailure, classify, is_retryable
+from rag.failures import ModelFailure
 from rag.lexical import tokenize
 from rag.metrics import measure
+from rag.model_stream import Limits, model_deltas
 from rag.prompts import NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
 from rag.types import Answer, CitationEvent, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
@@ -60,57 +58,6 @@ def build_answer(
     )
 
 
-def _pump(model: BaseChatModel, messages: list[BaseMessage], out: queue.Queue, stop: threading.Event) -> None:
-    """Run the model's stream in a thread so that the caller can time out a silent stream."""
-    try:
-        for chunk in model.stream(messages):
-            if stop.is_set():
-                return
-            text = chunk.text if isinstance(chunk.text, str) else str(chunk.content)
-            if text:
-                out.put(("delta", text))
-        out.put(("end", None))
-    except BaseException as exc:  # noqa: BLE001 - handed to the consumer, which classifies it
-        out.put(("error", exc))
-
-
-def _model_deltas(
-    model: BaseChatModel,
-    messages: list[BaseMessage],
-    *,
-    retries: int,
-    backoff_s: float,
-    first_token_timeout_s: float,
-    stall_timeout_s: float,
-) -> Iterator[str]:
-    """The model's text deltas; 429/5xx retried before the first token; raises ModelFailure."""
-    for attempt in range(retries + 1):
-        out: queue.Queue = queue.Queue()
-        stop = threading.Event()
-        threading.Thread(target=_pump, args=(model, messages, out, stop), daemon=True).start()
-        started = False
-        try:
-            while True:
-                wait = stall_timeout_s if started else first_token_timeout_s
-                try:
-                    kind, value = out.get(timeout=wait)
-                except queue.Empty:
-                    cause = "stall" if started else "timeout"
-                    raise ModelFailure(cause, f"the model sent nothing for {wait:g} s") from None
-                if kind == "end":
-                    return
-                if kind == "delta":
-                    started = True
-                    yield value
-                    continue
-                if not started and attempt < retries and is_retryable(value):
-                    break
-                raise classify(value) from value
-        finally:
-            stop.set()
-        time.sleep(backoff_s * 2**attempt)
-
-
 class _Numbering:
     """Cited events for CitationStream events: resolved ids numbered by first appearance, the
     evidence on the first occurrence only, never on an unresolved id."""
@@ -142,7 +89,7 @@ def stream_answer(
     **timing: Any,
 ) -> Iterator[StreamEvent]:
     """Events for one question whose evidence is already retrieved (see answer_stream)."""
-    evidence = retrieval.evidence
+    evidence, limits = retrieval.evidence, Limits(**timing)
     if not evidence or (check_relevance and not retrieval.is_relevant(min_dense, min_coverage)):
         yield TextDelta(NOT_IN_DOCUMENTS)
         yield Done(build_answer(question, NOT_IN_DOCUMENTS, evidence, provider=provider_label,
@@ -151,13 +98,15 @@ def stream_answer(
     numbering, cites = _Numbering(evidence), CitationStream()
     messages = build_messages(question, evidence, history)
     try:
-        for delta in _model_deltas(chat_model, messages, **_timing(timing)):
-            events = cites.feed(delta)
-            yield TextDelta(delta)
-            yield from numbering.cited(events)
+        with closing(model_deltas(chat_model, messages, limits)) as deltas:  # closed on a Stop too
+            for delta in deltas:
+                events = cites.feed(delta)
+                yield TextDelta(delta)
+                yield from numbering.cited(events)
     except ModelFailure as failure:
-        yield Failed(failure.cause, failure.message, partial=bool(cites.text))
-        if cites.text:
+        partial = bool(cites.text.strip())
+        yield Failed(failure.cause, failure.message, partial=partial)
+        if partial:
             yield from numbering.cited(cites.finish())
             yield Done(build_answer(question, cites.text, evidence, provider=provider_label,
                                     interrupted=True, error=failure.message))
@@ -167,20 +116,16 @@ def stream_answer(
 
 
 def stream_options(settings: Any) -> dict[str, Any]:
-    """answer_stream's retry and timeout options from a Settings object."""
+    """answer_stream's retry, timeout and length options from a Settings object."""
     return {
         "retries": settings.llm_retries,
         "first_token_timeout_s": settings.llm_timeout_s,
         "stall_timeout_s": settings.llm_stall_timeout_s,
+        "deadline_s": settings.llm_deadline_s,
+        "retry_after_cap_s": settings.llm_retry_after_cap_s,
+        # Only a generative model can run on; the offline answerers end by themselves.
+        "max_tokens": settings.llm_max_tokens if settings.llm_provider == "openai" else None,
     }
-
-
-def _timing(options: dict[str, Any]) -> dict[str, Any]:
-    defaults = {"retries": 2, "backoff_s": 1.0, "first_token_timeout_s": 60.0, "stall_timeout_s": 20.0}
-    unknown = set(options) - set(defaults)
-    if unknown:
-        raise TypeError(f"unknown answer options: {sorted(unknown)}")
-    return {**defaults, **options}
 
 
 def answer_stream(
@@ -196,7 +141,9 @@ def answer_stream(
 ) -> Iterator[StreamEvent]:
     """Retrieve evidence for the question and stream the cited answer: TextDelta and Cited
     events, then Done; Failed (then Done with interrupted=True if text had arrived) on errors.
-    options: retries, backoff_s, first_token_timeout_s, stall_timeout_s, min_dense, min_coverage."""
+    options: min_dense, min_coverage, and the fields of rag.model_stream.Limits (retries, backoff_s,
+    first_token_timeout_s, stall_timeout_s, deadline_s, retry_after_cap_s, max_tokens, sleep).
+    Closing the generator early (a Stop button) stops the model's thread at its next chunk."""
     try:
         retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
     except Exception as exc:  # noqa: BLE001 - an embeddings endpoint down, say: the chat goes on

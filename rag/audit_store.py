@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rag.sqlite import transaction, utc_now
+from rag.sqlite import open_store, transaction, utc_now
 
 VERDICTS = ("supported", "partially_supported", "not_supported", "wrong_location")
 VERDICT_LABELS = {
@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS audit_cosines (
     PRIMARY KEY (method, pair)
 );
 """
+# Entry n takes the file from schema version n-1 to n: add a migration by appending one.
+MIGRATIONS: tuple[str, ...] = (_SCHEMA,)
 
 
 @dataclass(frozen=True)
@@ -68,8 +70,7 @@ class VerdictStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            with transaction(self.path) as db:
-                db.executescript(_SCHEMA)
+            open_store(self.path, MIGRATIONS)
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"{self.path} is not a usable verdict database: {exc}") from exc
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rag.serialize import answer_from_dict, answer_to_dict
-from rag.sqlite import transaction, utc_now
+from rag.sqlite import open_store, transaction, utc_now
 from rag.types import Answer, Turn
 
 _SCHEMA = """
@@ -29,6 +29,8 @@ CREATE TABLE IF NOT EXISTS turns (
     UNIQUE (conv_id, idx)
 );
 """
+# Entry n takes the file from schema version n-1 to n: add a migration by appending one.
+MIGRATIONS: tuple[str, ...] = (_SCHEMA,)
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,7 @@ class ConversationStore:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with transaction(self.path) as db:
-            db.executescript(_SCHEMA)
+        open_store(self.path, MIGRATIONS)
 
 
     def create(self, title: str = "") -> str:

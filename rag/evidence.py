@@ -51,6 +51,7 @@ def build_evidence(hits: Sequence[tuple[Chunk, Document, float]]) -> tuple[Evide
             text=chunk.text,
             score=float(score),
             locators=chunk.locators,
+            context=chunk.context,
         )
         for chunk, doc, score in hits
     )

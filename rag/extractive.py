@@ -18,7 +18,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
 from rag.lexical import SOFT_HYPHEN, STOPWORDS, stem, tokenize
-from rag.prompts import NOT_IN_DOCUMENTS, QUESTION_HEADER, SOURCES_END
+from rag.prompts import CONTEXT_PREFIX, NOT_IN_DOCUMENTS, QUESTION_HEADER, SOURCES_END
 
 LABEL = "offline extractive mode"
 _HEADER = re.compile(r"^Source ID \[([A-Za-z0-9]{7,8})\]:.*$", re.MULTILINE)
@@ -55,6 +55,7 @@ class Source:
 
     short_id: str
     text: str
+    context: str = ""  # the CONTEXT_PREFIX line: section/table title and column headers
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,16 @@ def parse_task(messages: Sequence[BaseMessage]) -> tuple[list[Source], str]:
         body, tail = "", text
     headers = list(_HEADER.finditer(body))
     ends = [m.start() for m in headers[1:]] + [len(body)]
-    sources = [Source(m.group(1), body[m.end() : end].strip()) for m, end in zip(headers, ends)]
+    sources = [_source(m.group(1), body[m.end() : end].strip()) for m, end in zip(headers, ends)]
     _before, found, question = tail.rpartition(QUESTION_HEADER)
     return sources, (question if found else tail).strip()
+
+
+def _source(short_id: str, block: str) -> Source:
+    first, _, rest = block.partition("\n")
+    if first.startswith(CONTEXT_PREFIX):
+        return Source(short_id, rest.strip(), first.removeprefix(CONTEXT_PREFIX).strip())
+    return Source(short_id, block)
 
 
 def heading_lines(lines: Sequence[str]) -> list[bool]:

@@ -22,9 +22,14 @@ def openai_chat_model(
     max_tokens: int = 800,
     timeout_s: float = 60.0,
 ) -> BaseChatModel:
-    """A streaming ChatOpenAI that never retries by itself (answer_stream retries before the
-    first token) and never asks tiktoken for anything (that would try to download it)."""
+    """A streaming ChatOpenAI that never retries by itself (rag.model_stream retries before the
+    first token, see why there) and never asks tiktoken for anything (that would try to download it).
+    timeout_s is the client's own connect and read timeout."""
     from langchain_openai import ChatOpenAI
+
+    from rag.failures import serializer_warnings_are_errors
+
+    serializer_warnings_are_errors()
 
     options: dict[str, Any] = {}
     if base_url:

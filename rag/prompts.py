@@ -1,8 +1,9 @@
 """Every prompt in one place: the system prompt, the task prompt and how evidence is laid out.
 
 The offline extractive answerer reads the same messages back (rag.extractive.parse_task), so the
-layout here is a contract: a `Source ID [<id>]:` header line per piece of evidence, and the
-question after QUESTION_HEADER at the end.
+layout here is a contract: a `Source ID [<id>]:` header line per piece of evidence, optionally
+followed by one CONTEXT_PREFIX line (the chunk's section/table title and column headers), and
+the question after QUESTION_HEADER at the end.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from rag.types import Answer, Evidence
 
 SOURCE_HEADER = "Source ID [{short_id}]: {title}, page {pages}"
+CONTEXT_PREFIX = "Context: "  # a source's title/header line, when it has one
 SOURCES_END = "--- end of sources ---"
 QUESTION_HEADER = "Question:"
 NOT_IN_DOCUMENTS = "The documents do not answer this question."
@@ -63,6 +65,9 @@ def format_sources(evidence: Sequence[Evidence]) -> str:
     for item in evidence:
         title = " ".join((item.title or item.file_name).split())
         header = SOURCE_HEADER.format(short_id=item.short_id, title=title, pages=page_span(item))
+        context = " ".join(item.context.split())
+        if context:
+            header += f"\n{CONTEXT_PREFIX}{context}"
         blocks.append(f"{header}\n{item.text.strip()}")
     return "\n\n".join(blocks)
 

@@ -33,6 +33,7 @@ def answer_to_dict(answer: Answer) -> dict[str, Any]:
         "interrupted": answer.interrupted,
         "provider": answer.provider,
         "error": answer.error,
+        "closest": answer.closest,
     }
 
 
@@ -60,4 +61,5 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
         interrupted=data["interrupted"],
         provider=data["provider"],
         error=data.get("error"),
+        closest=data.get("closest", False),
     )

@@ -1,4 +1,8 @@
-"""The SQLite plumbing shared by the conversation and verdict stores."""
+"""The SQLite plumbing shared by the conversation and verdict stores.
+
+``open_store`` (from ``ingest.schema``) creates or migrates a store file and records its schema
+version in ``PRAGMA user_version``; a file from a newer Footnote raises SchemaTooNew.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
+
+from ingest.schema import open_store
+
+__all__ = ["open_store", "transaction", "utc_now"]
 
 
 @contextmanager

@@ -20,6 +20,7 @@ class Evidence:
     text: str
     score: float
     locators: tuple[PageLocator, ...]
+    context: str = ""  # the chunk's section/table title and column header line (not on the page here)
 
     @property
     def page_index(self) -> int:
@@ -72,6 +73,7 @@ class Evidence:
             text=data["text"],
             score=float(data["score"]),
             locators=tuple(PageLocator(**loc) for loc in data["locators"]),
+            context=data.get("context", ""),
         )
 
 
@@ -163,6 +165,7 @@ class Answer:
     interrupted: bool = False
     provider: str = ""
     error: str | None = None
+    closest: bool = False  # the answerer quoted the closest passages: related, but no direct answer
 
     @property
     def uncited(self) -> tuple[Evidence, ...]:

@@ -1,17 +1,39 @@
-"""Suite-wide rules: no network beyond loopback; the real corpus is required in CI."""
+"""Suite-wide rules: no network beyond loopback; the real corpus is required in CI; property tests
+are derandomized in CI (same examples every run) and explore freely elsewhere."""
 
 from __future__ import annotations
 
 import ipaddress
 import os
 import socket
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 REQUIRE_CORPUS = os.environ.get("FOOTNOTE_REQUIRE_CORPUS") == "1"
+
+# CI must never fail by chance: a fixed seed per test (derived from its code), no example database
+# carried between runs, and a fixed budget for tests that do not set their own max_examples.
+# Both start from Hypothesis' "default": its own import already loads its "ci" profile when it
+# sees CI, and a profile registered then would inherit derandomize from it.
+settings.register_profile("ci", settings.get_profile("default"), derandomize=True, database=None,
+                          max_examples=100, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", settings.get_profile("default"), deadline=None)
+
+
+def hypothesis_profile(environ: Mapping[str, str]) -> str:
+    """The profile for this environment: "ci" when CI is set (CI runs .ci/run with CI=true)."""
+    return "ci" if environ.get("CI", "").strip().lower() not in ("", "0", "false", "no") else "dev"
+
+
+# Loaded here, before any test module is imported: @settings(...) on a test inherits from the
+# profile that is current when the decorator runs.
+settings.load_profile(hypothesis_profile(os.environ))
 
 _real_connect = socket.socket.connect
 

@@ -2,7 +2,10 @@
 
 Queue replies, point ChatOpenAI at `server.base_url`, and each POST to /v1/chat/completions
 takes the next reply: a token stream (a number among the deltas pauses that many seconds,
-which is how a stall is scripted) or an HTTP error with an OpenAI-style JSON body.
+which is how a stall is scripted; `drop=` cuts the connection after the deltas), an endless
+stream, an HTTP error with an OpenAI-style JSON body (and headers such as Retry-After), or a raw
+body (`raw(...)`, `sse(...)`) for replies in the wrong shape. `client_left` is set when a client
+closes a stream that was still being sent.
 
 POST /v1/embeddings answers with deterministic vectors (HashEmbeddings, 384 dimensions, as
 floats or base64 as the client asks) unless an error was queued with push_embedding_error().
@@ -12,6 +15,8 @@ from __future__ import annotations
 
 import base64
 import json
+import socket
+import struct
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -26,6 +31,24 @@ class Stream:
     """A 200 reply streamed as SSE chunks, one per delta (numbers are pauses in seconds)."""
 
     deltas: tuple[Any, ...]
+    drop: str = ""  # "close" or "reset": end the connection after the deltas, before [DONE]
+
+
+@dataclass(frozen=True)
+class Endless:
+    """A 200 reply that streams the same delta forever, pausing between them, until the client leaves."""
+
+    delta: str = "more "
+    pause_s: float = 0.005
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A reply with exactly this status, content type and body."""
+
+    body: bytes
+    content_type: str = "application/json"
+    status: int = 200
 
 
 @dataclass(frozen=True)
@@ -37,19 +60,29 @@ class Error:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-def stream(*deltas: Any) -> Stream:
-    """A Stream of these deltas."""
-    return Stream(tuple(deltas))
+def stream(*deltas: Any, drop: str = "") -> Stream:
+    """A Stream of these deltas; drop="close" or "reset" cuts the connection after them."""
+    return Stream(tuple(deltas), drop)
+
+
+def sse(*events: Any) -> Raw:
+    """A 200 event stream of these JSON values, then [DONE]: chunks in whatever shape is given."""
+    body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+    return Raw(body + b"data: [DONE]\n\n", "text/event-stream")
+
+
+Reply = Stream | Endless | Raw | Error
 
 
 class ScriptedOpenAIServer:
     """Start with `with ScriptedOpenAIServer() as server:`; queue with push(); read requests."""
 
     def __init__(self) -> None:
-        self.replies: deque[Stream | Error] = deque()
+        self.replies: deque[Reply] = deque()
         self.embedding_errors: deque[Error] = deque()
         self.requests: list[dict[str, Any]] = []
         self.closing = threading.Event()
+        self.client_left = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True)
@@ -59,7 +92,7 @@ class ScriptedOpenAIServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def push(self, *replies: Stream | Error) -> None:
+    def push(self, *replies: Reply) -> None:
         """Queue replies for the next requests, in order."""
         self.replies.extend(replies)
 
@@ -108,10 +141,15 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
             reply = server.replies.popleft() if server.replies else Error(500, "no scripted reply left")
             if isinstance(reply, Error):
                 return self._error(reply)
+            if isinstance(reply, Raw):
+                return self._send(reply.status, reply.content_type, reply.body)
             try:
-                self._stream(reply, body.get("model", "scripted"))
+                if isinstance(reply, Endless):
+                    self._endless(reply, body.get("model", "scripted"))
+                else:
+                    self._stream(reply, body.get("model", "scripted"))
             except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (a stall test): nothing to do
+                server.client_left.set()  # the client gave up (a stall test, a Stop)
 
         def _embeddings(self, body: dict[str, Any]) -> None:
             from ingest.embeddings import HashEmbeddings
@@ -135,20 +173,32 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
 
         def _error(self, error: Error) -> None:
             data = json.dumps({"error": {"message": error.message, "type": "scripted", "code": error.status}})
-            self.send_response(error.status)
-            self.send_header("Content-Type", "application/json")
+            self._send(error.status, "application/json", data.encode(), error.headers)
+
+        def _send(self, status: int, content_type: str, data: bytes, headers: dict | None = None) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
-            for name, value in error.headers.items():
+            for name, value in (headers or {}).items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(data.encode())
+            self.wfile.write(data)
 
-        def _stream(self, reply: Stream, model: str) -> None:
+        def _start_stream(self, model: str) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-cache")
             self.end_headers()
             self.wfile.write(_chunk(model, {"role": "assistant", "content": ""}))
+
+        def _endless(self, reply: Endless, model: str) -> None:
+            self._start_stream(model)
+            while not server.closing.wait(reply.pause_s):
+                self.wfile.write(_chunk(model, {"content": reply.delta}))
+                self.wfile.flush()
+
+        def _stream(self, reply: Stream, model: str) -> None:
+            self._start_stream(model)
             for delta in reply.deltas:
                 if isinstance(delta, (int, float)):
                     self.wfile.flush()
@@ -157,6 +207,10 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
                     continue
                 self.wfile.write(_chunk(model, {"content": delta}))
                 self.wfile.flush()
+            if reply.drop == "reset":  # closing with a zero linger sends RST instead of FIN
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            if reply.drop:
+                return  # HTTP/1.0: the connection closes here, before any finish_reason or [DONE]
             self.wfile.write(_chunk(model, {}, "stop"))
             self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()

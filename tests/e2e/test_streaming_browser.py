@@ -58,3 +58,19 @@ def test_citations_are_inert_while_streaming_and_clickable_after(app, page: Page
     expect(page.locator(FOOTNOTE)).to_have_count(2, timeout=15_000)
     wait_idle(page)
     assert second not in page.locator(ASSISTANT).last.inner_text()
+
+
+def test_sources_found_show_before_the_first_token(app, page: Page) -> None:  # noqa: ANN001
+    url, llm, ids = app
+    llm.push(stream(4.0, "Water boils at one hundred degrees ", f"[{ids[0]}].", " Done."))
+    page.goto(url)
+    wait_idle(page)
+    page.locator(CHAT_INPUT).fill("When does water boil?")
+    page.locator(CHAT_INPUT).press("Enter")
+    answer = page.locator(ASSISTANT).last
+    # The model is silent for its first seconds: what retrieval found is already on screen.
+    expect(answer).to_contain_text("passages in A Short Guide to Water (p. 1")
+    assert "Water boils at one hundred degrees" not in answer.inner_text()
+    expect(page.locator(FOOTNOTE)).to_have_count(1, timeout=15_000)
+    wait_idle(page)
+    assert "Writing the answer" not in page.locator(ASSISTANT).last.inner_text()

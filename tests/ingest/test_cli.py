@@ -90,3 +90,59 @@ def test_an_embeddings_endpoint_that_is_down_is_an_error_line_not_a_traceback(tm
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stdout.startswith("error ") and "good.pdf: could not be embedded" in done.stdout
     assert "APIConnectionError" in done.stdout
+
+
+def _one_line_error(done: subprocess.CompletedProcess, status: int) -> str:
+    assert done.returncode == status and "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    return lines[0]
+
+
+def test_a_data_dir_that_is_a_file_and_a_bad_setting_are_usage_errors(tmp_path: Path) -> None:
+    good = tmp_path / "good.pdf"
+    good.write_bytes(make_pdf([PARAGRAPH]))
+    (tmp_path / "afile").write_text("not a folder")
+    line = _one_line_error(run("--data-dir", str(tmp_path / "afile"), str(good)), 2)
+    assert f"{tmp_path / 'afile'} is a file, not a folder" in line
+    line = _one_line_error(run("--data-dir", str(tmp_path / "d"), str(good), env={"FOOTNOTE_CHUNK_SIZE": "abc"}), 2)
+    assert "FOOTNOTE_CHUNK_SIZE='abc'" in line and "integer" in line
+    assert not (tmp_path / "d").exists()
+
+
+def test_a_folder_without_pdfs_says_so(tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "notes.txt").write_text("no PDFs here")
+    line = _one_line_error(run("--data-dir", str(tmp_path / "d"), str(tmp_path / "in")), 1)
+    assert line == f"error: no PDFs found in {tmp_path / 'in'}"
+    assert not (tmp_path / "d").exists()
+
+
+def test_a_lost_database_is_one_sentence_and_recover_brings_it_back(tmp_path: Path) -> None:
+    folder, data = _files(tmp_path), tmp_path / "data"
+    assert run("--data-dir", str(data), str(folder)).returncode == 0
+    (data / "library.sqlite3").unlink()
+    line = _one_line_error(run("--data-dir", str(data), str(folder)), 1)
+    assert f"python -m ingest recover --data-dir {data}" in line and len(list((data / "files").iterdir())) == 2
+    recovered = run("recover", "--data-dir", str(data))
+    assert recovered.returncode == 0, recovered.stderr
+    assert recovered.stdout.startswith("Recovered 2 documents")
+    assert "original file names were lost" in recovered.stdout
+    again = run("--data-dir", str(data), "--json", str(folder))
+    assert [json.loads(r)["status"] for r in again.stdout.splitlines()] == ["skipped", "skipped"]
+    line = _one_line_error(run("recover", "--data-dir", str(data)), 1)
+    assert "nothing to recover" in line
+
+
+def test_check_repairs_and_a_busy_library_is_one_sentence(tmp_path: Path) -> None:
+    good, data = tmp_path / "good.pdf", tmp_path / "data"
+    good.write_bytes(make_pdf([PARAGRAPH * 4]))
+    assert run("--data-dir", str(data), str(good)).returncode == 0
+    (data / "index.faiss").unlink()
+    checked = run("--data-dir", str(data), "--check")
+    assert checked.returncode == 0 and "Re-embedded" in checked.stderr and "checked " in checked.stderr
+    from filelock import FileLock
+
+    with FileLock(data / ".lock"):  # held by this process; the CLI is another one
+        line = _one_line_error(run("--data-dir", str(data), "--lock-timeout", "0.05", str(good)), 1)
+    assert line == f"error: {data}: the library is busy (another ingest is running); try again when it has finished"

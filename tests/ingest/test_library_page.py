@@ -121,3 +121,19 @@ def test_result_lines_name_the_file_once(tmp_path: Path) -> None:
     assert scan["text"] == "has no text layer (scanned or image-only; OCR is not done)"
     ok = result_line("l.pdf", lambda: library.add_pdf(locked, "l.pdf", password="pw"))
     assert ok == {"file": "l.pdf", "status": "ok", "text": "added: 1 pages, 1 chunks"}
+
+
+def test_missing_vectors_are_offered_as_a_repair_not_re_embedded_on_open(data_dir: Path) -> None:
+    from tests.ingest.test_library import FOG
+
+    open_library(data_dir).add_pdf(FOG, "fog.pdf")
+    (data_dir / "index.faiss").unlink()  # as after an interrupted re-index: rows without vectors
+    at = _page()
+    assert any("have no vectors" in w.value for w in at.warning)
+    (button,) = [b for b in at.button if b.label.startswith("Repair: re-embed")]
+    assert open_library(data_dir, repair=False).missing_vectors > 0  # opening the page repaired nothing
+    button.click().run()
+    assert not at.exception and not at.error, at.exception or at.error
+    assert not any("have no vectors" in w.value for w in at.warning)
+    assert not [b for b in at.button if b.label.startswith("Repair")]
+    assert open_library(data_dir, repair=False).missing_vectors == 0

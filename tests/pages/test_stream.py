@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from components.stream import BadgeStream
+from components.stream import BadgeStream, Searched, answer_events, sources_line
 from rag.citations import CitationStream, citation_spans, resolve
 from rag.types import Answer, Cited, Done, Failed, TextDelta
 
@@ -60,3 +60,60 @@ def test_failure_ends_the_stream_and_keeps_the_partial_text() -> None:
     assert out == "Partial "
     assert stream.outcome.failed is not None and stream.outcome.done is None
     assert stream.outcome.text == "Partial [aaaa1"
+
+
+def test_answer_so_far_keeps_text_and_cited_evidence_when_the_stream_is_cut_off() -> None:
+    events = _events(["Water boils [aaaa111] at", " 100 degrees [aaaa111]. Ice", " melts [zzzz999]. More to come"])
+    stream = BadgeStream()
+    pieces = stream.pieces(iter(events))
+    next(pieces), next(pieces)  # two deltas shown, then the reader stops the run
+    pieces.close()
+    answer = stream.answer_so_far("When?", "test model")
+    assert answer.interrupted and answer.error is None and answer.question == "When?"
+    assert answer.text == "Water boils [aaaa111] at 100 degrees [aaaa111]. Ice"
+    assert [(f.number, f.short_id, len(f.spans)) for f in answer.footnotes] == [(1, "aaaa111", 2)]
+    assert [e.short_id for e in answer.evidence] == ["aaaa111"]
+
+
+def test_answer_so_far_is_the_finished_answer_once_done_arrived() -> None:
+    stream = BadgeStream()
+    list(stream.pieces(_events(["Water boils [aaaa111]."])))
+    done = stream.outcome.done
+    assert done is not None and stream.answer_so_far("q", "p") is done.answer
+
+
+def test_sources_line_groups_pages_by_document_and_escapes_titles() -> None:
+    from dataclasses import replace
+
+    from ingest.types import PageLocator
+
+    a, b = _evidence("aaaa111"), _evidence("bbbb222")
+    evil = replace(_evidence("cccc333"), title="**Bold** [x](javascript:y)")
+    line = sources_line([a, replace(b, locators=(PageLocator(6, "7", 0, 10),)), evil])
+    assert "Found 3 passages in Doc (p. 1, 7); " in line
+    assert "\\*\\*Bold\\*\\* \\[x\\]\\(javascript\\:y\\)" in line
+    assert sources_line([]).startswith(":material/search_off:")
+
+
+def test_answer_events_report_the_sources_before_the_model_starts(tmp_path) -> None:  # noqa: ANN001
+    from rag.scripted import ScriptedChatModel
+    from tests.pages.conftest import WATER, build_library, make_pdf
+
+    library = build_library(tmp_path / "data", [("water.pdf", make_pdf(WATER, "Water facts"))])
+    boils = next(c.chunk_id[:7] for c in library.chunks() if "Water boils" in c.text)
+    model = ScriptedChatModel(replies=[f"Water boils at one hundred degrees [{boils}]."])
+    events = list(answer_events("When does water boil at sea level?", library=library, chat_model=model,
+                                provider_label="test", k=3))
+    searched = events[0]
+    assert isinstance(searched, Searched) and len(searched.evidence) == 3
+    assert not any(isinstance(e, Searched) for e in events[1:])
+    assert isinstance(events[1], TextDelta) and isinstance(events[-1], Done)
+    assert events[-1].answer.evidence == searched.evidence
+    assert [f.short_id for f in events[-1].answer.footnotes] == [boils]
+
+
+def test_answer_events_say_when_the_library_cannot_be_searched() -> None:
+    from rag.scripted import ScriptedChatModel
+
+    events = list(answer_events("q", library=object(), chat_model=ScriptedChatModel(), provider_label="t", k=3))
+    assert len(events) == 1 and isinstance(events[0], Failed) and events[0].cause == "retrieval failed"

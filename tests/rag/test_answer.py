@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import threading
+from datetime import datetime, timezone
+from types import SimpleNamespace
+
 import pytest
 
 from ingest.library import Library
 from ingest.types import PageLocator
-from rag.answer import answer_stream, build_answer, retrieval_query
+from rag.answer import answer_stream, build_answer, retrieval_query, stream_options
 from rag.citations import citation_spans, resolve
 from rag.extractive import ExtractiveChatModel
+from rag.failures import retry_after_s
 from rag.metrics import measure
+from rag.model_stream import JITTER, PUMP_THREAD
 from rag.prompts import NOT_IN_DOCUMENTS
 from rag.scripted import ScriptedChatModel
 from rag.types import Answer, Cited, Done, Evidence, Failed, TextDelta
+from settings import load_settings
 
 
 class StatusError(Exception):
@@ -123,3 +130,72 @@ def test_metrics_count_sentences_and_markers(text: str, sentences: int, cited: i
 def test_build_answer_marks_answers_without_valid_citations_unsupported() -> None:
     assert build_answer("q", "Fine [abc1234].", EVIDENCE, provider="p").unsupported is False
     assert build_answer("q", "Fine [zzz9999].", EVIDENCE, provider="p").unsupported is True
+
+
+class RateLimited(StatusError):
+    """A 429 carrying response headers, as the SDK's RateLimitError does."""
+
+    def __init__(self, headers: dict[str, str]) -> None:
+        super().__init__(429)
+        self.response = SimpleNamespace(headers=headers)
+
+
+NOW = datetime(2026, 12, 1, 4, 0, 0, tzinfo=timezone.utc).timestamp()
+
+
+@pytest.mark.parametrize(
+    ("headers", "seconds"),
+    [
+        ({"retry-after": "7"}, 7.0),
+        ({"retry-after": "0.5"}, 0.5),
+        ({"retry-after-ms": "1500", "retry-after": "9"}, 1.5),
+        ({"retry-after": "Tue, 01 Dec 2026 04:00:20 GMT"}, 20.0),
+        ({"retry-after": "Tue, 01 Dec 2026 03:59:00 GMT"}, 0.0),  # already past: no wait
+        ({"retry-after": "soon"}, None),
+        ({}, None),
+    ],
+)
+def test_retry_after_reads_seconds_milliseconds_and_http_dates(headers: dict, seconds: float | None) -> None:
+    assert retry_after_s(RateLimited(headers), now=NOW) == seconds
+
+
+def test_a_retry_after_is_waited_with_jitter_on_top(hash_library: Library) -> None:
+    waits: list[float] = []
+    model = ScriptedChatModel(replies=[RateLimited({"retry-after": "4"})])
+    events = ask(hash_library, "When was the greenhouse built?", model, retries=1, sleep=waits.append,
+                 random=lambda: 1.0)
+    assert isinstance(events[-1], Done) and waits == [4 * (1 + JITTER)]
+
+
+def test_the_token_limit_stops_a_model_that_runs_on(hash_library: Library) -> None:
+    model = ScriptedChatModel(replies=[["word "] * 500])
+    events = ask(hash_library, "When was the greenhouse built?", model, max_tokens=20)
+    failed = [e for e in events if isinstance(e, Failed)]
+    assert [f.cause for f in failed] == ["length"] and events[-1].answer.text == "word " * 20
+    assert events[-1].answer.interrupted
+
+
+def test_the_deadline_stops_a_slow_endless_answer(hash_library: Library) -> None:
+    model = ScriptedChatModel(replies=[["word ", 0.01] * 100_000])
+    events = ask(hash_library, "When was the greenhouse built?", model, deadline_s=1.0)
+    failed = [e for e in events if isinstance(e, Failed)]
+    assert [f.cause for f in failed] == ["deadline"] and failed[0].partial
+    assert events[-1].answer.interrupted and events[-1].answer.text.startswith("word ")
+
+
+def test_stream_options_limit_only_generative_models() -> None:
+    openai = stream_options(load_settings(llm_provider="openai", llm_max_tokens=99, llm_deadline_s=42,
+                                          llm_retry_after_cap_s=5))
+    assert (openai["max_tokens"], openai["deadline_s"], openai["retry_after_cap_s"]) == (99, 42, 5)
+    assert stream_options(load_settings(llm_provider="extractive"))["max_tokens"] is None
+
+
+def test_closing_the_stream_ends_the_model_thread(hash_library: Library) -> None:
+    model = ScriptedChatModel(replies=[["word ", 0.01] * 100_000])
+    events = answer_stream("When was the greenhouse built?", library=hash_library, chat_model=model,
+                           provider_label="test", k=3, **FAST)
+    assert isinstance(next(events), TextDelta)
+    events.close()
+    for thread in [t for t in threading.enumerate() if t.name == PUMP_THREAD]:
+        thread.join(10)
+        assert not thread.is_alive()

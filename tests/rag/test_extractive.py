@@ -153,3 +153,23 @@ def test_semantic_similarity_picks_the_sentence_that_means_what_the_question_ask
     model = ExtractiveChatModel(embeddings=LocalEmbeddings())
     assert model.invoke(build_messages(question, [flood])).content.startswith("Heavy rain in the hills")
     assert ask(question, flood).startswith("The town museum")
+
+
+def test_a_sources_context_line_is_read_apart_from_its_text() -> None:
+    from langchain_core.messages import HumanMessage
+
+    from ingest.types import PageLocator
+    from rag.extractive import parse_task
+    from rag.prompts import build_messages
+    from rag.types import Evidence
+
+    loc = (PageLocator(0, "1", 0, 20),)
+    with_context = Evidence("aaaa111", "a" * 64, "d", "T", "t.pdf", "Capital expenditures 1,577",
+                            0.5, loc, context="Cash flows | 2023 2022")
+    plain = Evidence("bbbb222", "b" * 64, "d", "T", "t.pdf", "Revenue grew.", 0.5, loc)
+    sources, question = parse_task([HumanMessage(build_messages("capex?", [with_context, plain])[1].content)])
+    assert [(s.short_id, s.text, s.context) for s in sources] == [
+        ("aaaa111", "Capital expenditures 1,577", "Cash flows | 2023 2022"),
+        ("bbbb222", "Revenue grew.", ""),
+    ]
+    assert question == "capex?"

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import email.utils
+import json
 import socket
+import threading
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from ingest.types import PageLocator
 from rag.answer import stream_answer
 from rag.citations import extract_citations
+from rag.model_stream import JITTER, PUMP_THREAD
 from rag.models import make_chat_model
 from rag.prompts import SYSTEM_PROMPT
 from rag.retrieve import Retrieval
 from rag.types import Cited, Done, Evidence, Failed, TextDelta
 from settings import load_settings
-from tests.openai_server import Error, ScriptedOpenAIServer, stream
+from tests.openai_server import Endless, Error, Raw, ScriptedOpenAIServer, sse, stream
 
 NORMANDY = Evidence("abc1234", "abc1234" + "0" * 57, "d" * 64, "Normans", "normans.pdf",
                     "Normandy is a region in France. The Normans gave it their name.", 0.9,
@@ -32,7 +37,7 @@ def server() -> Iterator[ScriptedOpenAIServer]:
         yield running
 
 
-def run(server: ScriptedOpenAIServer, **timing: float) -> list:
+def run(server: ScriptedOpenAIServer, **timing: object) -> list:
     settings = load_settings(llm_provider="openai", llm_base_url=server.base_url, llm_api_key="sk-test",
                              llm_model="scripted-model", llm_timeout_s=5.0, llm_max_tokens=123)
     model, label = make_chat_model(settings)
@@ -189,3 +194,147 @@ def test_an_embeddings_endpoint_failure_is_a_clear_failed_event(server: Scripted
     assert model.calls == [] and len(events) == 1 and isinstance(events[0], Failed)
     assert events[0].cause == "retrieval failed" and not events[0].partial
     assert "embeddings overloaded" in events[0].message and "check that it is up" in events[0].message
+
+
+# --- The model misbehaving (issue 11) --------------------------------------------------------
+
+def asked_waits(server: ScriptedOpenAIServer, **options: object) -> tuple[list, list[float]]:
+    """The events, and the waits answer_stream asked for between tries (nothing really sleeps)."""
+    waits: list[float] = []
+    return run(server, sleep=waits.append, **options), waits
+
+
+def test_429_retry_after_in_seconds_is_honoured_with_jitter(server: ScriptedOpenAIServer) -> None:
+    server.push(Error(429, "slow down", {"Retry-After": "7"}), stream("Normandy is in France [abc1234]."))
+    events, waits = asked_waits(server, retry_after_cap_s=30)
+    assert isinstance(events[-1], Done) and not any(isinstance(e, Failed) for e in events)
+    assert len(server.requests) == 2 and len(waits) == 1
+    assert 7 <= waits[0] <= 7 * (1 + JITTER)
+
+
+def test_429_retry_after_as_an_http_date_is_honoured(server: ScriptedOpenAIServer) -> None:
+    when = email.utils.format_datetime(datetime.now(timezone.utc) + timedelta(seconds=20), usegmt=True)
+    server.push(Error(429, "slow down", {"Retry-After": when}), stream("Normandy is in France [abc1234]."))
+    events, waits = asked_waits(server, retry_after_cap_s=30)
+    assert isinstance(events[-1], Done) and len(server.requests) == 2
+    assert 18 <= waits[0] <= 20 * (1 + JITTER)  # the date has whole seconds
+
+
+def test_a_retry_after_beyond_the_cap_gives_up_at_once_saying_so(server: ScriptedOpenAIServer) -> None:
+    server.push(Error(429, "slow down", {"Retry-After": "120"}), stream("never sent"))
+    events, waits = asked_waits(server, retry_after_cap_s=30)
+    assert len(events) == 1 and events[0].cause == "rate_limit" and waits == []
+    assert "gave up after 1 try, it asked to wait 120 s" in events[0].message
+    assert "30 s" in events[0].message and len(server.requests) == 1
+
+
+def test_a_429_that_persists_gives_up_after_the_retries_saying_so(server: ScriptedOpenAIServer) -> None:
+    server.push(*[Error(429, "slow down", {"Retry-After": "2"})] * 3)
+    events, waits = asked_waits(server, retries=2)
+    assert len(events) == 1 and isinstance(events[0], Failed) and events[0].cause == "rate_limit"
+    assert "rate limiting" in events[0].message
+    assert "gave up after 3 tries, it asked to wait 2 s" in events[0].message
+    assert len(server.requests) == 3 and len(waits) == 2 and all(2 <= w <= 2 * (1 + JITTER) for w in waits)
+
+
+@pytest.mark.parametrize("deltas", [(), ("  ", "\n")])
+def test_an_empty_stream_is_an_error(server: ScriptedOpenAIServer, deltas: tuple) -> None:
+    server.push(stream(*deltas))
+    events = run(server)
+    failed = [e for e in events if isinstance(e, Failed)]
+    assert not any(isinstance(e, Done) for e in events)
+    assert len(failed) == 1 and failed[0].cause == "empty" and not failed[0].partial
+    assert "returned nothing" in failed[0].message
+
+
+def pump_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == PUMP_THREAD]
+
+
+def assert_model_thread_ended(server: ScriptedOpenAIServer) -> None:
+    """The endpoint saw the client leave, and no thread is left streaming from the model."""
+    assert server.client_left.wait(10)
+    for thread in pump_threads():
+        thread.join(10)
+    assert pump_threads() == []
+
+
+def test_an_endless_stream_stops_at_the_deadline_keeping_what_came(server: ScriptedOpenAIServer) -> None:
+    server.push(Endless("more ", 0.005))
+    events = run(server, deadline_s=2.0, stall_timeout_s=5.0)
+    failed = [e for e in events if isinstance(e, Failed)]
+    assert len(failed) == 1 and failed[0].cause == "deadline" and failed[0].partial
+    assert "FOOTNOTE_LLM_DEADLINE_S" in failed[0].message
+    done = events[-1]
+    assert isinstance(done, Done) and done.answer.interrupted and done.answer.error == failed[0].message
+    assert done.answer.text.startswith("more ")
+    assert_model_thread_ended(server)
+
+
+def test_an_endless_stream_stops_at_the_token_limit(server: ScriptedOpenAIServer) -> None:
+    server.push(Endless("more ", 0.0))
+    events = run(server, max_tokens=40, deadline_s=60.0)
+    failed = [e for e in events if isinstance(e, Failed)]
+    assert len(failed) == 1 and failed[0].cause == "length" and "token limit (40 tokens" in failed[0].message
+    assert events[-1].answer.interrupted and events[-1].answer.text == "more " * 40
+    assert_model_thread_ended(server)
+
+
+@pytest.mark.parametrize("drop", ["close", "reset"])
+def test_a_dropped_connection_says_how_far_the_answer_got(server: ScriptedOpenAIServer, drop: str) -> None:
+    server.push(stream("Normandy is in France ", "[abc1234].", drop=drop))
+    events = run(server)
+    failed = [e for e in events if isinstance(e, Failed)]
+    assert len(failed) == 1 and failed[0].cause == "broken" and failed[0].partial
+    assert "broke off after 32 characters" in failed[0].message
+    assert "Could not reach" not in failed[0].message
+    answer = events[-1].answer
+    assert answer.interrupted and answer.text == "Normandy is in France [abc1234]."
+    assert answer.footnotes[0].short_id == "abc1234" and answer.error == failed[0].message
+
+
+CHUNK = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m"}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        sse({**CHUNK, "id": 5, "created": "yesterday",
+             "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": None}]}),
+        sse({**CHUNK, "choices": [{"index": 0, "delta": {"content": 5}, "finish_reason": None}]}),
+        sse({**CHUNK, "choices": {"first": {"delta": "Hi"}}}),
+    ],
+    ids=["wrong-field-types", "number-as-content", "choices-not-a-list"],
+)
+def test_a_reply_in_the_wrong_shape_is_one_clear_error(server: ScriptedOpenAIServer, reply) -> None:
+    server.push(reply)
+    events = run(server)
+    assert len(events) == 1 and isinstance(events[0], Failed) and events[0].cause == "bad_reply"
+    assert "not in the OpenAI chat-completion format" in events[0].message
+    assert "\n" not in events[0].message
+
+
+NOT_STREAMED = json.dumps({**CHUNK, "object": "chat.completion", "choices": [
+    {"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}]}).encode()
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [Raw(b"<html><body>Please sign in</body></html>", "text/html"), Raw(NOT_STREAMED)],
+    ids=["html-page", "not-streamed"],
+)
+def test_a_reply_without_stream_events_names_the_base_url(server: ScriptedOpenAIServer, reply: Raw) -> None:
+    server.push(reply)
+    events = run(server)
+    assert len(events) == 1 and events[0].cause == "bad_reply" and "no stream events" in events[0].message
+    assert "FOOTNOTE_LLM_BASE_URL" in events[0].message
+
+
+def test_closing_the_answer_generator_stops_the_model_thread(server: ScriptedOpenAIServer) -> None:
+    server.push(Endless("more ", 0.005))
+    settings = load_settings(llm_provider="openai", llm_base_url=server.base_url, llm_api_key="sk-test")
+    model, label = make_chat_model(settings)
+    events = stream_answer("Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label, **FAST)
+    assert isinstance(next(events), TextDelta) and pump_threads()
+    events.close()  # what a Stop button does
+    assert_model_thread_ended(server)

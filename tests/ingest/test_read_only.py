@@ -1,0 +1,200 @@
+"""Readers never wait for writers: read-only open takes no lock, writes nothing, creates nothing,
+answers while another process re-indexes, and reports (not runs) a repair."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ingest.embeddings import HashEmbeddings
+from ingest.errors import LibraryBusy, NoLibrary, ReadOnlyLibrary
+from ingest.library import Library
+from ingest.vectors import load_index
+from tests.ingest.test_library import BEES, FOG, NAME, open_library
+
+ROOT = Path(__file__).resolve().parents[2]
+SQLITE_COMPANIONS = {"library.sqlite3-wal", "library.sqlite3-shm"}
+
+
+def open_reader(folder: Path, **options) -> Library:
+    options = {"chunk_size": 300, "chunk_overlap": 30} | options
+    return Library.open_reader(folder, HashEmbeddings(), embedding_name=NAME, **options)
+
+
+def _tree(folder: Path) -> dict[str, bytes | None]:
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None) for p in folder.rglob("*")}
+
+
+def _child(data_dir: Path, kill_at: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.ingest.library_child", str(data_dir), kill_at, *args],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def test_a_reader_of_no_library_creates_nothing(tmp_path: Path) -> None:
+    with pytest.raises(NoLibrary, match=f"no library at {tmp_path / 'typo'}"):
+        open_reader(tmp_path / "typo")
+    assert not (tmp_path / "typo").exists()
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(NoLibrary):
+        open_reader(tmp_path / "empty")
+    assert list((tmp_path / "empty").iterdir()) == []
+
+
+def test_a_reader_during_the_first_ingest_sees_an_empty_library(tmp_path: Path) -> None:
+    """The first PDF is stored just before its rows are committed: not a lost database."""
+    open_library(tmp_path)
+    (tmp_path / "files" / f"{'a' * 64}.pdf").write_bytes(FOG)
+    assert open_reader(tmp_path).documents() == []
+
+
+def test_reading_changes_and_creates_nothing(tmp_path: Path) -> None:
+    open_library(tmp_path).add_pdf(FOG, "fog.pdf")
+    (tmp_path / ".lock").unlink()
+    before = _tree(tmp_path)
+    reader = open_reader(tmp_path)
+    assert reader.open_report == []
+    doc = reader.documents()[0]
+    assert reader.search("relief keeper coal", 1)[0][0].doc_id == doc.doc_id
+    assert reader.pages(doc.doc_id) and reader.chunks() and reader.generation > 0
+    assert reader.pdf_bytes(doc.doc_id) == FOG and reader.chunk_count() == doc.chunks
+    with pytest.raises(ReadOnlyLibrary):
+        reader.add_pdf(BEES, "bees.pdf")
+    with pytest.raises(ReadOnlyLibrary):
+        reader.delete(doc.doc_id)
+    after = _tree(tmp_path)
+    # SQLite may add its shared-memory companions for a WAL reader; nothing of ours appears or changes.
+    assert set(after) - set(before) <= SQLITE_COMPANIONS
+    assert {k: v for k, v in after.items() if k not in SQLITE_COMPANIONS} == before
+
+
+def test_a_reader_sees_what_a_writer_commits_later(tmp_path: Path) -> None:
+    writer = open_library(tmp_path)
+    writer.add_pdf(FOG, "fog.pdf")
+    reader = open_reader(tmp_path)
+    writer.add_pdf(BEES, "bees.pdf")
+    assert reader.search("honeybees clover hive", 1)[0][0].doc_id == writer.documents()[1].doc_id
+
+
+def test_a_writer_that_cannot_get_the_lock_is_told_the_library_is_busy(tmp_path: Path) -> None:
+    open_library(tmp_path).add_pdf(FOG, "fog.pdf")
+    holder = _child(tmp_path, "pause", "--reindex")  # a real re-index, paused mid-way with the lock held
+    try:
+        assert holder.stdout.readline().strip() == "paused"
+        with pytest.raises(LibraryBusy) as caught:
+            open_library(tmp_path, lock_timeout=0.05)
+        assert str(caught.value) == f"{tmp_path}: the library is busy (another ingest is running); " \
+                                    "try again when it has finished"
+        reader = open_reader(tmp_path)  # returns while the lock is held: readers never take it
+        assert reader.search("relief keeper coal", 1)[0][0].text.count("coal") == 1
+        generation = reader.generation
+    finally:
+        out, err = holder.communicate("\n", timeout=120)
+    assert holder.returncode == 0, err
+    assert json.loads(out.splitlines()[-1]) == {"done": "--reindex"}
+    assert reader.generation > generation  # the re-index committed; the reader follows it
+    assert open_reader(tmp_path, chunk_size=200).search("relief keeper coal", 1)
+
+
+def test_a_killed_reindex_is_reported_to_readers_and_repaired_by_a_writer(tmp_path: Path) -> None:
+    open_library(tmp_path).add_pdf(FOG, "fog.pdf")
+    child = _child(tmp_path, "saved", "--reindex")  # new vectors saved, old rows kept: ids differ
+    child.communicate(timeout=120)
+    assert child.returncode < 0
+    index_before = (tmp_path / "index.faiss").read_bytes()
+    reader = open_reader(tmp_path)
+    assert len(reader.open_report) == 1 and "have no vectors" in reader.open_report[0]
+    assert reader.missing_vectors == reader.chunk_count() > 0
+    assert f"python -m ingest --check --data-dir {tmp_path}" in reader.open_report[0]
+    assert reader.search("relief keeper coal", 3) == []  # answers come from consistent chunks only
+    assert (tmp_path / "index.faiss").read_bytes() == index_before  # the reader re-embedded nothing
+    writer = open_library(tmp_path, repair=False)
+    assert writer.missing_vectors == writer.chunk_count() > 0
+    assert any("Re-embedded" in line for line in writer.check())
+    assert reader.search("relief keeper coal", 1)[0][0].text.count("coal") == 1
+    assert open_reader(tmp_path).open_report == []
+
+
+@pytest.mark.parametrize("operation", ["--check", "--recover"])
+def test_a_killed_repair_or_recovery_can_be_run_again(tmp_path: Path, operation: str) -> None:
+    open_library(tmp_path).add_pdf(FOG, "fog.pdf")
+    if operation == "--check":
+        (tmp_path / "index.faiss").unlink()
+    else:
+        (tmp_path / "library.sqlite3").unlink()
+    files = sorted(p.name for p in (tmp_path / "files").iterdir())
+    for kill_at in ("embed", "saved"):
+        child = _child(tmp_path, kill_at, operation)
+        child.communicate(timeout=120)
+        assert child.returncode < 0
+        assert sorted(p.name for p in (tmp_path / "files").iterdir()) == files  # no PDF lost
+    done = _child(tmp_path, "never", operation)
+    _, err = done.communicate(timeout=120)
+    assert done.returncode == 0, err
+    library = open_library(tmp_path)
+    assert library.check() == [] and library.chunk_count() == load_index(tmp_path / "index.faiss").ntotal > 0
+    assert library.search("relief keeper coal", 1)[0][0].text.count("coal") == 1
+
+
+READ_SCRIPT = """
+import json, sys
+from pathlib import Path
+from ingest.embeddings import HashEmbeddings
+from ingest.library import Library
+reader = Library.open_reader(Path(sys.argv[1]), HashEmbeddings(), embedding_name=sys.argv[2],
+                             chunk_size=300, chunk_overlap=30)
+print(json.dumps([reader.search("relief keeper coal", 1)[0][0].doc_id, len(reader.documents())]))
+"""
+
+
+def test_a_read_only_folder_can_be_asked(tmp_path: Path) -> None:
+    """chmod does not bind root, so as root the reader runs as user nobody (via setpriv)."""
+    import os
+    import shutil
+    import tempfile
+
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv: a read-only folder cannot be made")
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    outer = Path(tempfile.mkdtemp())  # a folder user nobody can reach (pytest's are private)
+    try:
+        outer.chmod(0o755)
+        folder = outer / "lib"
+        doc_id = open_library(folder).add_pdf(FOG, "fog.pdf").doc.doc_id
+        (folder / ".lock").unlink()
+        before = _tree(folder)
+        for path in [folder, *folder.rglob("*")]:
+            path.chmod(0o555 if path.is_dir() else 0o444)
+        done = subprocess.run([*prefix, sys.executable, "-c", READ_SCRIPT, str(folder), NAME], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == [doc_id, 1]
+        assert _tree(folder) == before  # not even SQLite's companions: the folder could not take them
+    finally:
+        for path in [outer, *outer.rglob("*")]:
+            path.chmod(0o755)
+        shutil.rmtree(outer)
+
+
+def test_rag_ask_answers_while_another_process_holds_the_write_lock(tmp_path: Path) -> None:
+    import os
+
+    from filelock import FileLock
+
+    open_library(tmp_path).add_pdf(FOG, "fog.pdf")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
+    env |= {"FOOTNOTE_EMBEDDING_PROVIDER": "fake", "FOOTNOTE_CHUNK_SIZE": "300", "FOOTNOTE_CHUNK_OVERLAP": "30",
+            "FOOTNOTE_LLM_PROVIDER": "extractive"}
+    with FileLock(tmp_path / ".lock"):  # held here; the CLI is another process
+        done = subprocess.run([sys.executable, "-m", "rag", "ask", "--data-dir", str(tmp_path), "--json",
+                               "Who arrives every second Tuesday?"], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert any("coal" in e["text"] for e in json.loads(done.stdout)["retrieved"])

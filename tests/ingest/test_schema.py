@@ -1,0 +1,114 @@
+"""Every store file records its schema version: older files are migrated, newer ones refused."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ingest import schema, store
+from ingest.errors import SchemaTooNew, SchemaTooOld
+from rag import audit_store, conversations
+from rag.audit_store import VerdictStore
+from rag.conversations import ConversationStore
+from tests.ingest.test_library import FOG, open_library
+from tests.ingest.test_read_only import open_reader
+
+
+def _version(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def _set_version(path: Path, value: int) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {value}")
+    conn.close()
+
+
+def _rows(path: Path, table: str) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def _library(folder: Path) -> Path:
+    open_library(folder).add_pdf(FOG, "fog.pdf")
+    return folder / "library.sqlite3"
+
+
+def _conversations(folder: Path) -> Path:
+    ConversationStore(folder / "conversations.sqlite3").create("Fog")
+    return folder / "conversations.sqlite3"
+
+
+def _verdicts(folder: Path) -> Path:
+    VerdictStore(folder / "audit.sqlite3").save(("t1", 1, 0), "abc1234", "supported")
+    return folder / "audit.sqlite3"
+
+
+STORES: dict[str, tuple[Callable[[Path], Path], Callable[[Path], object], int]] = {
+    "library": (_library, lambda p: len(open_library(p.parent).documents()), store.SCHEMA_VERSION),
+    "conversations": (_conversations, lambda p: ConversationStore(p) and _rows(p, "conversations"),
+                      len(conversations.MIGRATIONS)),
+    "verdicts": (_verdicts, lambda p: len(VerdictStore(p).all()), len(audit_store.MIGRATIONS)),
+}
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_new_files_record_the_current_version(tmp_path: Path, name: str) -> None:
+    make, _, current = STORES[name]
+    assert _version(make(tmp_path)) == current >= 1
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_a_file_from_before_versions_is_migrated_and_keeps_its_rows(tmp_path: Path, name: str) -> None:
+    make, count, current = STORES[name]
+    path = make(tmp_path)
+    _set_version(path, 0)  # what every file written before this change says
+    assert count(path) == 1
+    assert _version(path) == current
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_a_file_from_a_newer_version_is_refused_untouched(tmp_path: Path, name: str) -> None:
+    make, count, current = STORES[name]
+    path = make(tmp_path)
+    _set_version(path, current + 1)
+    before = path.read_bytes()
+    with pytest.raises(SchemaTooNew) as caught:
+        count(path)
+    assert f"newer version of Footnote (schema version {current + 1}; this one reads up to {current})" in str(caught.value)
+    assert str(path) in str(caught.value) and path.read_bytes() == before
+
+
+def test_a_reader_refuses_a_newer_library_and_reads_a_version_0_one(tmp_path: Path) -> None:
+    path = _library(tmp_path)
+    _set_version(path, 0)
+    assert len(open_reader(tmp_path).documents()) == 1 and _version(path) == 0  # readable, and not written
+    _set_version(path, store.SCHEMA_VERSION + 1)
+    with pytest.raises(SchemaTooNew):
+        open_reader(tmp_path)
+
+
+def test_adding_a_migration_is_one_entry(tmp_path: Path) -> None:
+    """The next schema change (a ``context`` column on chunks) as a second entry."""
+    path = _library(tmp_path)
+    migrations = (*store.MIGRATIONS, "ALTER TABLE chunks ADD COLUMN context TEXT NOT NULL DEFAULT ''")
+    conn = sqlite3.connect(path, isolation_level=None)
+    with pytest.raises(SchemaTooOld, match="needs upgrading"):
+        schema.require_current(conn, len(migrations), path)
+    assert schema.migrate(conn, migrations, path) == 1
+    assert schema.migrate(conn, migrations, path) == 2  # applied once, not again
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(chunks)")]
+    assert columns[-1] == "context" and conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0] > 0
+    schema.require_current(conn, len(migrations), path)
+    conn.close()
+    assert _version(path) == 2
