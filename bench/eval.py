@@ -2,12 +2,12 @@
 
 For our retrieval (dense + BM25, fused, merged) and for the plain LangChain dense retriever
 (langchain_community FAISS over the same chunks with the same embeddings and k), both answered by
-the offline extractive model: hit@k of the gold page among the retrieved evidence, cited-page
-precision, share of answerable questions whose gold page is cited, share of answers holding the gold
-answer text (every gold value, for filings), answerable questions wrongly marked unsupported,
-answers that quote the closest passages instead, and abstention accuracy on unanswerable questions.
+the offline extractive model: the question's document and its gold page (hit@k) among the
+retrieved evidence, cited-page precision, share of answerable questions whose gold page is cited,
+share of answers holding the gold answer text (every gold value, for filings), answerable questions
+wrongly marked unsupported, answers that quote the closest passages instead, and abstention
+accuracy on unanswerable questions.
 The filings are the fictional annual reports of `bench/filings`, all in one library.
-`python -m bench eval --qa PATH.jsonl [--limit N]` measures one question file and prints it.
 """
 
 from __future__ import annotations
@@ -113,6 +113,7 @@ def judge(question: dict[str, Any], retrieval: Retrieval, answer: Answer) -> dic
         "kind": question.get("kind", ""),
         "impossible": question["is_impossible"],
         "hit": any(_pages(e) & gold for e in retrieval.evidence),
+        "doc_hit": any(e.file_name == Path(question["doc_file"]).name for e in retrieval.evidence),
         "cited": len(cited),
         "cited_gold": sum(cited),
         "contains": contains,
@@ -149,6 +150,7 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {
         "answerable": len(ans),
         "unanswerable": len(imp),
+        "doc_hit_at_k": _share(ans, lambda r: r["doc_hit"]),
         "hit_at_k": _share(ans, lambda r: r["hit"]),
         "cited_page_precision": round(sum(r["cited_gold"] for r in ans) / cited, 3) if cited else None,
         "gold_page_cited": _share(ans, lambda r: r["cited_gold"] > 0),
@@ -226,6 +228,7 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 
 LABELS = [
+    ("doc_hit_at_k", "right document: the question's document among retrieved evidence (answerable)"),
     ("hit_at_k", "hit@k, evidence page retrieved: gold page among retrieved evidence (answerable)"),
     ("cited_page_precision", "cited-page precision (cited sources on a gold page)"),
     ("gold_page_cited", "evidence page cited: gold page among cited pages (answerable)"),

@@ -28,6 +28,7 @@ class Company:
     lawsuit: str  # "" when no material proceedings; else the matter, one clause
     repeat_header: bool  # whether a statement continued on the next page repeats its year header
     seed: int
+    name_on_pages: bool = True  # the company's name in the running header and footer (some 10-Ks omit it)
 
     @property
     def years(self) -> tuple[int, int, int]:
@@ -60,7 +61,7 @@ COMPANIES = (
             state="Minnesota", fy_end="June 30", last_year=2022, scale=3120, unit="millions", employees=9200,
             rnd_share=0.11, restructuring=(),
             lawsuit="a product liability class action concerning our infusion pumps", repeat_header=False,
-            seed=303),
+            seed=303, name_on_pages=False),
     Company("tessaro", "Tessaro Logistics Group, Inc.", "Tessaro Logistics", industry="freight logistics",
             product="freight and warehousing services",
             segments=("Truckload", "Intermodal", "Contract Warehousing"),
@@ -88,7 +89,7 @@ COMPANIES = (
             state="Delaware", fy_end="December 31", last_year=2018, scale=2230, unit="millions",
             employees=7900, rnd_share=0.02, restructuring=(2016, 2017),
             lawsuit="an environmental enforcement action by a state regulator over a produced-water spill",
-            repeat_header=False, seed=707),
+            repeat_header=False, seed=707, name_on_pages=False),
     Company("kestrelbay", "Kestrel Bay Materials Company", "Kestrel Bay Materials",
             industry="building materials", product="cement, aggregates and ready-mix concrete",
             segments=("Cement", "Aggregates", "Ready-Mix Concrete"),
@@ -102,5 +103,5 @@ COMPANIES = (
             state="Delaware", fy_end="December 31", last_year=2023, scale=486300, unit="thousands",
             employees=1450, rnd_share=0.24, restructuring=(2023,),
             lawsuit="a suit by a former licensing partner claiming milestones under a terminated agreement",
-            repeat_header=False, seed=909),
+            repeat_header=False, seed=909, name_on_pages=False),
 )

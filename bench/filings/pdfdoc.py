@@ -37,7 +37,8 @@ class FilingPDF(FPDF):
         if self.page_no() == 1:
             return
         self.set_font("Helvetica", "", 8)
-        self.cell(0, 4, f"{self.company.name} | Annual Report on Form 10-K | Fiscal {self.company.last_year}",
+        name = f"{self.company.name} | " if self.company.name_on_pages else ""
+        self.cell(0, 4, f"{name}Annual Report on Form 10-K | Fiscal {self.company.last_year}",
                   align="R", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         self.ln(4)
 
@@ -46,7 +47,8 @@ class FilingPDF(FPDF):
             return
         self.set_y(-15)
         self.set_font("Helvetica", "", 8)
-        self.cell(0, 4, f"{self.company.name}  -  Form 10-K", align="L")
+        name = f"{self.company.name}  -  " if self.company.name_on_pages else ""
+        self.cell(0, 4, f"{name}Form 10-K", align="L")
         self.set_x(self.l_margin)
         self.cell(0, 4, self.get_page_label(), align="R")
 

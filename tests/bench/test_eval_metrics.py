@@ -27,7 +27,7 @@ def _answer(text: str, evidence: tuple[Evidence, ...], cited: tuple[Evidence, ..
 
 def _question(qid: str, pages: list[int], kind: str, **extra: Any) -> dict[str, Any]:
     return {"id": qid, "is_impossible": False, "kind": kind, "gold_page_indexes": pages,
-            "answers": [{"text": v} for v in extra.get("gold_values", ["x"])], **extra}
+            "doc_file": "report.pdf", "answers": [{"text": v} for v in extra.get("gold_values", ["x"])], **extra}
 
 
 def test_judge_and_summarize_count_each_outcome() -> None:
@@ -43,11 +43,12 @@ def test_judge_and_summarize_count_each_outcome() -> None:
         # gold page retrieved, closest passages quoted instead of an answer
         (_question("c1", [7], "number", gold_values=["55"]), both,
          _answer("No passage answers directly; closest: 55 [b].", (p3, p7), (p7,), closest=True)),
-        # gold page not retrieved; answered "the documents do not answer"
+        # the right document but not the gold page; answered "the documents do not answer"
         (_question("u1", [9], "number", gold_values=["9"]), Retrieval((p3,)),
          _answer(UNSUPPORTED, (p3,), unsupported=True)),
-        # SQuAD style: any one of the answers counts
-        (_question("s1", [9], "", answers=[{"text": "France"}, {"text": "Normandy"}]), Retrieval((p9,)),
+        # SQuAD style: any one of the answers counts; doc_file is relative to the questions file
+        (_question("s1", [9], "", answers=[{"text": "France"}, {"text": "Normandy"}],
+                   doc_file="pdfs/report.pdf"), Retrieval((p9,)),
          _answer("The region is Normandy [c].", (p9,), (p9,))),
         # unanswerable and marked unsupported
         ({**_question("i1", [], ""), "is_impossible": True}, Retrieval((p3,)),
@@ -56,10 +57,12 @@ def test_judge_and_summarize_count_each_outcome() -> None:
     rows = [judge(q, r, a) for q, r, a in cases]
     assert [r["contains"] for r in rows] == [True, False, True, False, True, False]
     assert [r["hit"] for r in rows[:5]] == [True, True, True, False, True]
+    assert all(r["doc_hit"] for r in rows)
+    assert not judge({**cases[0][0], "doc_file": "other.pdf"}, cases[0][1], cases[0][2])["doc_hit"]
     assert [r["cited_gold"] for r in rows[:5]] == [1, 1, 1, 0, 1] and rows[1]["cited"] == 2
     figures = summarize(rows)
     assert figures["answerable"] == 5 and figures["unanswerable"] == 1
-    assert figures["hit_at_k"] == 0.8 and figures["gold_page_cited"] == 0.8
+    assert figures["doc_hit_at_k"] == 1.0 and figures["hit_at_k"] == 0.8 and figures["gold_page_cited"] == 0.8
     assert figures["cited_page_precision"] == round(4 / 5, 3)
     assert figures["answer_contains_gold"] == 0.6
     assert figures["wrongly_unsupported"] == 0.2 and figures["answered"] == 0.8

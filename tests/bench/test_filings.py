@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from collections import Counter
 from pathlib import Path
@@ -96,3 +97,12 @@ def test_the_question_set_mixes_kinds_across_every_company() -> None:
     assert {"statement_number", "year_column", "shorthand", "list", "yes_no", "restructuring"} <= set(kinds)
     assert len({q.id for q in questions}) == len(questions)
     assert len({c.last_year for c in COMPANIES}) >= 4 and len({c.fy_end for c in COMPANIES}) >= 3
+
+
+def test_some_reports_name_the_company_only_on_the_cover_and_in_the_prose() -> None:
+    company = next(c for c in COMPANIES if not c.name_on_pages)
+    reader = PdfReader(io.BytesIO(render(company)[0]))
+    texts = [" ".join(p.extract_text().split()) for p in reader.pages]
+    statement = next(t for t in texts if "Consolidated Statements of Income" in t and "Net income" in t)
+    assert company.name in texts[0] and company.name not in statement
+    assert "Annual Report on Form 10-K" in statement and sum(company.name in t for t in texts) < len(texts) / 2
