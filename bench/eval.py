@@ -99,10 +99,16 @@ def _norm(text: str) -> str:
 
 
 def judge(question: dict[str, Any], retrieval: Retrieval, answer: Answer) -> dict[str, Any]:
-    """One question's outcome. With gold_values (filings) the answer must hold every one of them;
-    with SQuAD's answers, any one."""
+    """One question's outcome. A gold page is a page of the question's own file (page 7 of another
+    report is not it). With gold_values (filings) the answer must hold every one of them; with
+    SQuAD's answers, any one."""
     gold = set(question["gold_page_indexes"])
-    cited = [bool(_pages(f.evidence) & gold) for f in answer.footnotes]
+    doc_name = Path(question["doc_file"]).name
+
+    def on_gold(evidence: Evidence) -> bool:
+        return evidence.file_name == doc_name and bool(_pages(evidence) & gold)
+
+    cited = [on_gold(f.evidence) for f in answer.footnotes]
     text = _norm(answer.text)
     if question.get("gold_values"):
         contains = all(_norm(v) in text for v in question["gold_values"])
@@ -112,8 +118,8 @@ def judge(question: dict[str, Any], retrieval: Retrieval, answer: Answer) -> dic
         "id": question["id"],
         "kind": question.get("kind", ""),
         "impossible": question["is_impossible"],
-        "hit": any(_pages(e) & gold for e in retrieval.evidence),
-        "doc_hit": any(e.file_name == Path(question["doc_file"]).name for e in retrieval.evidence),
+        "hit": any(map(on_gold, retrieval.evidence)),
+        "doc_share": _share(retrieval.evidence, lambda e: e.file_name == doc_name) or 0.0,
         "cited": len(cited),
         "cited_gold": sum(cited),
         "contains": contains,
@@ -150,7 +156,7 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {
         "answerable": len(ans),
         "unanswerable": len(imp),
-        "doc_hit_at_k": _share(ans, lambda r: r["doc_hit"]),
+        "doc_share": round(sum(r["doc_share"] for r in ans) / len(ans), 3) if ans else None,
         "hit_at_k": _share(ans, lambda r: r["hit"]),
         "cited_page_precision": round(sum(r["cited_gold"] for r in ans) / cited, 3) if cited else None,
         "gold_page_cited": _share(ans, lambda r: r["cited_gold"] > 0),
@@ -228,7 +234,7 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 
 LABELS = [
-    ("doc_hit_at_k", "right document: the question's document among retrieved evidence (answerable)"),
+    ("doc_share", "right document: share of the retrieved evidence from the question's file (answerable)"),
     ("hit_at_k", "hit@k, evidence page retrieved: gold page among retrieved evidence (answerable)"),
     ("cited_page_precision", "cited-page precision (cited sources on a gold page)"),
     ("gold_page_cited", "evidence page cited: gold page among cited pages (answerable)"),

@@ -13,8 +13,8 @@ from rag.types import Answer, CitationSpan, Evidence, Footnote
 UNSUPPORTED = "The documents do not answer this question."
 
 
-def _evidence(short_id: str, page: int) -> Evidence:
-    return Evidence(short_id, f"chunk-{short_id}", "doc", "Report", "report.pdf", f"text on page {page}", 0.5,
+def _evidence(short_id: str, page: int, file_name: str = "report.pdf") -> Evidence:
+    return Evidence(short_id, f"chunk-{short_id}", "doc", "Report", file_name, f"text on page {page}", 0.5,
                     (PageLocator(page, str(page - 2), 0, 10),))
 
 
@@ -26,8 +26,9 @@ def _answer(text: str, evidence: tuple[Evidence, ...], cited: tuple[Evidence, ..
 
 
 def _question(qid: str, pages: list[int], kind: str, **extra: Any) -> dict[str, Any]:
+    answers = [{"text": v} for v in extra.get("gold_values", ["x"])]
     return {"id": qid, "is_impossible": False, "kind": kind, "gold_page_indexes": pages,
-            "doc_file": "report.pdf", "answers": [{"text": v} for v in extra.get("gold_values", ["x"])], **extra}
+            "doc_file": "report.pdf", "answers": answers, **extra}
 
 
 def test_judge_and_summarize_count_each_outcome() -> None:
@@ -37,8 +38,9 @@ def test_judge_and_summarize_count_each_outcome() -> None:
         # retrieved and cited the gold page, answered with the value as printed
         (_question("n1", [3], "number", gold_values=["1,234"]), both,
          _answer("Capital expenditures were $1,234 million [a].", (p3, p7), (p3,))),
-        # a list needs every item: one of two is missing
-        (_question("l1", [7], "list", gold_values=["Canada", "Mexico"]), both,
+        # a list needs every item: one of two is missing; a third of the evidence is another file's
+        (_question("l1", [7], "list", gold_values=["Canada", "Mexico"]),
+         Retrieval((p3, p7, _evidence("d", 7, "other.pdf"))),
          _answer("We operate in Canada [b] and [a].", (p3, p7), (p7, p3))),
         # gold page retrieved, closest passages quoted instead of an answer
         (_question("c1", [7], "number", gold_values=["55"]), both,
@@ -57,12 +59,14 @@ def test_judge_and_summarize_count_each_outcome() -> None:
     rows = [judge(q, r, a) for q, r, a in cases]
     assert [r["contains"] for r in rows] == [True, False, True, False, True, False]
     assert [r["hit"] for r in rows[:5]] == [True, True, True, False, True]
-    assert all(r["doc_hit"] for r in rows)
-    assert not judge({**cases[0][0], "doc_file": "other.pdf"}, cases[0][1], cases[0][2])["doc_hit"]
+    assert [r["doc_share"] for r in rows] == [1.0, round(2 / 3, 3), 1.0, 1.0, 1.0, 1.0]
+    elsewhere = judge({**cases[0][0], "doc_file": "other.pdf"}, cases[0][1], cases[0][2])
+    assert elsewhere["doc_share"] == 0.0 and not elsewhere["hit"] and elsewhere["cited_gold"] == 0
     assert [r["cited_gold"] for r in rows[:5]] == [1, 1, 1, 0, 1] and rows[1]["cited"] == 2
     figures = summarize(rows)
     assert figures["answerable"] == 5 and figures["unanswerable"] == 1
-    assert figures["doc_hit_at_k"] == 1.0 and figures["hit_at_k"] == 0.8 and figures["gold_page_cited"] == 0.8
+    assert figures["doc_share"] == round((4 + round(2 / 3, 3)) / 5, 3)
+    assert figures["hit_at_k"] == 0.8 and figures["gold_page_cited"] == 0.8
     assert figures["cited_page_precision"] == round(4 / 5, 3)
     assert figures["answer_contains_gold"] == 0.6
     assert figures["wrongly_unsupported"] == 0.2 and figures["answered"] == 0.8
