@@ -36,7 +36,7 @@ def _write(company: Company, fin: Financials) -> FilingPDF:
     part1.cover(pdf)
     pdf.add_page()  # the contents, written last, once the sections' page labels are known
     part1.forward_looking(pdf)
-    part1.business(pdf, fin)
+    part1.business(pdf)
     extra.business_detail(pdf)
     part1.risk_factors(pdf)
     part1.properties_and_legal(pdf)

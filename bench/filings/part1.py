@@ -5,7 +5,6 @@ from __future__ import annotations
 from fpdf.enums import XPos, YPos
 
 from bench.filings import prose
-from bench.filings.numbers import Financials
 from bench.filings.pdfdoc import FilingPDF
 
 NO_PROCEEDINGS = "not currently a party to any material pending legal proceedings"
@@ -35,7 +34,7 @@ def cover(pdf: FilingPDF) -> None:
              ("", 10, "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934"),
              ("B", 11, f"For the fiscal year ended {c.fy_end}, {c.last_year}"),
              ("", 10, f"Commission File Number 001-{30000 + c.seed * 7}"), ("B", 18, c.name),
-             ("", 10, f"(Exact name of registrant as specified in its charter)"),
+             ("", 10, "(Exact name of registrant as specified in its charter)"),
              ("", 10, f"Incorporated in {c.state}  |  Headquarters: {c.hq}")]
     pdf.ln(20)
     for style, size, text in lines:
@@ -70,7 +69,7 @@ def forward_looking(pdf: FilingPDF) -> None:
                             "obligation to update any forward-looking statement."))
 
 
-def business(pdf: FilingPDF, fin: Financials) -> None:
+def business(pdf: FilingPDF) -> None:
     """Item 1: overview, segments, geographies, employees (the body starts at printed page 1)."""
     c = pdf.company
     pdf.add_page()
