@@ -210,12 +210,14 @@ def run_eval(qa_path: str | Path, limit: int | None = None, *, k: int = 6, seed:
     }
 
 
-def run_filings(quick: bool = False, k: int = 6, out_dir: str | Path = FILINGS_DIR) -> dict[str, Any]:
-    """Generate the filings (two companies when quick), check their gold pages, and measure."""
+def run_filings(quick: bool = False, k: int = 6, out_dir: str | Path | None = None) -> dict[str, Any]:
+    """Generate the filings (two companies when quick, in a folder of their own), check their gold
+    pages, and measure."""
     from pypdf import PdfReader
 
     from bench.filings import COMPANIES, check_gold, generate
 
+    out_dir = out_dir or (FILINGS_DIR / "quick" if quick else FILINGS_DIR)
     filings = generate(out_dir, COMPANIES[:QUICK_COMPANIES] if quick else COMPANIES)
     problems = check_gold(filings)
     if problems:
