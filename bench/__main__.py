@@ -1,4 +1,4 @@
-"""`python -m bench all|NAME [--quick]`, and `python -m bench eval --qa PATH.jsonl [...]`.
+"""`python -m bench all|NAME [--quick]`, and `python -m bench eval --qa PATH.jsonl|--filings [...]`.
 
 Full runs save bench/results/NAME.json and rewrite bench/README.md from every saved result;
 --quick runs tiny inputs, prints the sections and writes nothing.
@@ -50,7 +50,7 @@ def run_names(names: list[str], quick: bool, command: str) -> list[Record]:
 def main(argv: list[str] | None = None) -> int:
     """Run what was asked; exit 1 when a benchmark failed (missing ones are not failures)."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["eval"] and any(a.startswith("--qa") for a in argv[1:]):
+    if argv[:1] == ["eval"] and any(a.startswith(("--qa", "--filings")) for a in argv[1:]):
         return run_eval_command(argv[1:])
     args = parse_args(argv)
     names = [b.name for b in BENCHMARKS] if args.name == "all" else [args.name]

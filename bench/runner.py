@@ -42,7 +42,7 @@ BENCHMARKS = (
     Benchmark("citations", "Streaming citation parsing", "bench.citations", "issue 7"),
     Benchmark("answer", "Answer latency (offline extractive answerer)", "bench.answer", "issue 7"),
     Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui", "issue 5"),
-    Benchmark("eval", "Answer quality on squad-dev", "bench.eval", "issue 4"),
+    Benchmark("eval", "Answer quality: squad-dev and generated filings", "bench.eval", "issues 4, 12"),
 )
 BY_NAME = {b.name: b for b in BENCHMARKS}
 
