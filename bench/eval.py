@@ -102,6 +102,7 @@ def judge(question: dict[str, Any], retrieval: Retrieval, answer: Answer) -> dic
         "cited_gold": sum(cited),
         "contains": any(g and g in _norm(answer.text) for g in golds),
         "unsupported": answer.unsupported,
+        "closest": answer.closest,
     }
 
 
@@ -137,8 +138,10 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "cited_page_precision": round(sum(r["cited_gold"] for r in ans) / cited, 3) if cited else None,
         "gold_page_cited": share(ans, lambda r: r["cited_gold"] > 0),
         "answer_contains_gold": share(ans, lambda r: r["contains"]),
-        "answered": share(ans, lambda r: not r["unsupported"]),
-        "abstention_accuracy": share(imp, lambda r: r["unsupported"]),
+        "answered": share(ans, lambda r: not r["unsupported"] and not r["closest"]),
+        "closest": share(ans, lambda r: r["closest"]),
+        # Closest passages say the documents do not answer directly: an abstention, with quotes.
+        "abstention_accuracy": share(imp, lambda r: r["unsupported"] or r["closest"]),
     }
 
 
@@ -174,6 +177,7 @@ LABELS = [
     ("gold_page_cited", "gold page among cited pages (answerable)"),
     ("answer_contains_gold", "answer contains the gold answer text (answerable)"),
     ("answered", "answerable questions answered (not marked unsupported)"),
+    ("closest", "answerable questions given closest passages instead of an answer"),
     ("abstention_accuracy", "unanswerable questions marked unsupported"),
 ]
 

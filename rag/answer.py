@@ -16,7 +16,7 @@ from rag.citations import CitationStream, citation_spans, resolve
 from rag.failures import ModelFailure, classify, is_retryable
 from rag.lexical import tokenize
 from rag.metrics import measure
-from rag.prompts import NOT_IN_DOCUMENTS, build_messages
+from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
 from rag.types import Answer, CitationEvent, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
 
@@ -44,7 +44,8 @@ def build_answer(
     interrupted: bool = False,
     error: str | None = None,
 ) -> Answer:
-    """The Answer for finished (or interrupted) text: footnotes, unresolved ids and metrics."""
+    """The Answer for finished (or interrupted) text: footnotes, unresolved ids and metrics;
+    closest when the text opens with CLOSEST_PASSAGES (quotes rather than an answer)."""
     resolution = resolve(citation_spans(text), evidence)
     return Answer(
         question=question,
@@ -57,6 +58,7 @@ def build_answer(
         interrupted=interrupted,
         provider=provider,
         error=error,
+        closest=text.lstrip().startswith(CLOSEST_PASSAGES),
     )
 
 
