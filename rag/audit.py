@@ -16,7 +16,8 @@ from typing import Any, Protocol
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from rag.audit_text import content_words, marker_groups, sentence_spans, strip_markers
-from rag.text import cosine as vector_cosine, split_sentences
+from rag.text import cosine as vector_cosine
+from rag.text import split_sentences
 from rag.types import CitationSpan, Evidence, Turn
 
 HIGH, MEDIUM = 0.6, 0.3  # thresholds of the automatic score (heuristic, see support_score)

@@ -30,10 +30,11 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
+from rag.asked import Question, read_question
 from rag.prompts import CLOSEST_PASSAGES, CONTEXT_PREFIX, NOT_IN_DOCUMENTS, QUESTION_HEADER, SOURCES_END
 from rag.rows import quote_row, value_for
-from rag.shorthand import SHORTHAND, fiscal_periods
-from rag.text import tokenize, words
+from rag.shorthand import expand_question
+from rag.text import stem, tokenize, words
 from rag.units import Unit, passage_units, recurring_lines, split_sentences
 
 __all__ = ["ExtractiveChatModel", "Source", "compose_answer", "parse_task", "split_sentences"]
@@ -60,17 +61,6 @@ LEXICAL_FLOOR = 0.5
 NEAR_BEST = 0.75
 # How many passages a closest-passages answer quotes.
 CLOSEST_COUNT = 2
-# Questions whose answer is an amount, a count or a duration; a question naming a fiscal period
-# asks for that period's figure too.
-_QUANTITY = re.compile(r"\b(how (much|many|long|old|far|often|large|big)|amount|total|number of|pay|pays|"
-                       r"paid|cost|costs|price|percent|percentage|rate)\b", re.IGNORECASE)
-_SHORTHAND_TOKEN = re.compile(r"(?<![\w&-])[A-Za-z0-9][\w&-]*(?![\w&])")
-_PERIOD_WORD = re.compile(r"^(fy\d*|q[1-4]|[1-4]q\d*|fiscal|year|end|ended|ending)$")
-# "the fiscal year ended December 31, 2022": the year is the period asked for, the day is no figure.
-_DATE_YEAR = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+"
-                        r"((?:19|20)\d\d)\b", re.IGNORECASE)
-
-
 @dataclass(frozen=True)
 class Source:
     """One `Source ID [...]` block read back from the prompt."""
@@ -79,16 +69,6 @@ class Source:
     text: str
     context: str = ""  # the CONTEXT_PREFIX line: section/table title and column headers
     title: str = ""  # the document's title, from the source header line
-
-
-@dataclass(frozen=True)
-class Question:
-    """The question read for scoring: concepts (alternative terms each), fiscal years, numbers."""
-
-    concepts: tuple[frozenset[str], ...]
-    years: tuple[int, ...]
-    numbers: frozenset[str]
-    amount: bool
 
 
 @dataclass(frozen=True)
@@ -122,29 +102,6 @@ def _source(short_id: str, header: str, block: str) -> Source:
     if first.startswith(CONTEXT_PREFIX):
         return Source(short_id, rest.strip(), first.removeprefix(CONTEXT_PREFIX).strip(), title)
     return Source(short_id, block, title=title)
-
-
-def read_question(question: str) -> Question:
-    """The question's concepts: each shorthand term with its spelled-out words as alternatives,
-    each other content word alone; its fiscal years; the other numbers it names."""
-    concepts: list[frozenset[str]] = []
-    taken: set[str] = set()
-    for match in _SHORTHAND_TOKEN.finditer(question):
-        key = match.group(0).lower()
-        if key in SHORTHAND:
-            concepts.append(frozenset(tokenize(SHORTHAND[key])) | frozenset(tokenize(key)))
-            taken.update(tokenize(key))
-    dated = [int(m.group(1)) for m in _DATE_YEAR.finditer(question)]
-    question = _DATE_YEAR.sub(" ", question)
-    years = tuple(dict.fromkeys([p.year for p in fiscal_periods(question)] + dated))
-    if years:
-        taken.update(w for w in words(question) if _PERIOD_WORD.match(w))
-        taken.update(str(y) for y in years)
-        taken.update(str(y)[2:] for y in years)
-    plain = [t for t in dict.fromkeys(tokenize(question)) if t not in taken]
-    concepts += [frozenset([t]) for t in plain]
-    numbers = frozenset(t for t in plain if any(ch.isdigit() for ch in t))
-    return Question(tuple(concepts), years, numbers, bool(_QUANTITY.search(question) or years))
 
 
 def _credit(concept: frozenset[str], terms: set[str]) -> float:
@@ -217,17 +174,22 @@ def score_sentences(question: str, sources: Sequence[Source], embeddings: Any = 
     for j, sim in zip(picked, semantic_scores(question, [units[j].text for j in picked], embeddings)):
         semantic[j] = sim
     bonus = number_bonus if asked.amount else 0.0
-    terms = {t for c in asked.concepts for t in c}
+    terms = _asked_words(question)
     out = [Scored((1 - weight) * lex + weight * sem + bonus * any(ch.isdigit() for ch in u.text)
                   + LABEL_BONUS * _label_share(u, terms), u.source, _quote(u, asked), lex, sem, u)
            for u, lex, sem in zip(units, lexical, semantic)]
     return sorted(out, key=lambda s: -s.score)
 
 
+def _asked_words(question: str) -> set[str]:
+    """Stems of every word of the question, shorthand spelled out (stopwords kept)."""
+    return {stem(w) for w in words(expand_question(question))}
+
+
 def _label_share(unit: Unit, terms: set[str]) -> float:
-    """For a row, the share of its label's words the question holds ("Net income" 1, "Other
-    income, net" 2/3), so the row named by the question beats its longer neighbours."""
-    label = set(tokenize(unit.row.label)) if unit.row is not None else set()
+    """For a row, the share of its label's words (stopwords too: "Other") the question holds
+    ("Net income" 1, "Other income, net" 2/3), so the row the question names beats its neighbours."""
+    label = {stem(w) for w in words(unit.row.label)} if unit.row is not None else set()
     return len(label & terms) / len(label) if label else 0.0
 
 
@@ -252,7 +214,8 @@ def compose_answer(question: str, sources: Sequence[Source], min_score: float, m
     when some unit holds RELATED_SCORE of the question; else NOT_IN_DOCUMENTS. It answers only
     when some unit holds min_score of the question and every number it names; the best unit by
     the blended score is quoted if it holds lexical_floor of min_score, further ones only if they
-    hold min_score themselves and come within NEAR_BEST of the best."""
+    hold min_score themselves, come within NEAR_BEST of the best and, for a row, are named by
+    the question as fully as the best one."""
     floor = min(lexical_floor * min_score, RELATED_SCORE)
     ranked = [s for s in score_sentences(question, sources, embeddings, semantic_weight, floor, number_bonus)
               if s.lexical >= floor]
@@ -261,9 +224,11 @@ def compose_answer(question: str, sources: Sequence[Source], min_score: float, m
     asked = read_question(question)
     direct = [s for s in ranked if s.lexical >= lexical_floor * min_score and s.unit and _holds(s.unit, asked)]
     if direct and max(s.lexical for s in direct) >= min_score:
-        best = direct[0].score
-        chosen = direct[:1] + [s for s in direct[1:max_sentences]
-                               if s.score >= NEAR_BEST * best and s.lexical >= min_score]
+        best, terms = direct[0], _asked_words(question)
+        named = _label_share(best.unit, terms)
+        chosen = [best] + [s for s in direct[1:max_sentences]
+                           if s.score >= NEAR_BEST * best.score and s.lexical >= min_score
+                           and (s.unit.row is None or _label_share(s.unit, terms) >= named)]
         return _cite(chosen)
     closest = [s for s in ranked if s.lexical >= RELATED_SCORE][:CLOSEST_COUNT]
     return f"{CLOSEST_PASSAGES} {_cite(closest)}"

@@ -13,8 +13,8 @@ from rag.text import STOPWORDS
 
 # A number cell: 1,577  (1,577)  -12.5  3%  $1,602 ; a dash stands for an empty cell.
 _NUMBER_CELL = re.compile(r"^[(\-\u2212]?[$\u20ac\u00a3]?\(?\d(?:[\d,]*\d)?(?:\.\d+)?%?\)?$")
-_EMPTY_CELL = frozenset("- \u2013 \u2014".split())
-_CURRENCY = frozenset("$ \u20ac \u00a3".split())
+_EMPTY_CELL = frozenset({"-", "\u2013", "\u2014"})
+_CURRENCY = frozenset({"$", "\u20ac", "\u00a3"})
 _YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d\d(?![\d,.])")
 # A header line names at least this many years and has no other numbers.
 MIN_HEADER_YEARS = 2

@@ -66,10 +66,10 @@ CHUNK = ("Acme Inc. makes tools in the U.S. and sells them, e.g. saws, in 40 cou
 @pytest.mark.parametrize(
     "answer_text",
     [
-        "Acme Inc. makes tools in the U.S. and sells them, e.g. saws, in 40 countries [aaaa111]. "
-        "Revenue rose to 1,577 million in 2022. [aaaa111]",
-        "Acme Inc. makes tools [aaaa111] in the U.S. and sells them, e.g. saws, in 40 countries.\n"
-        "Revenue rose to 1,577 million in 2022.\n[aaaa111]",
+        ("Acme Inc. makes tools in the U.S. and sells them, e.g. saws, in 40 countries [aaaa111]. "
+         "Revenue rose to 1,577 million in 2022. [aaaa111]"),
+        ("Acme Inc. makes tools [aaaa111] in the U.S. and sells them, e.g. saws, in 40 countries.\n"
+         "Revenue rose to 1,577 million in 2022.\n[aaaa111]"),
     ],
 )
 def test_side_panel_metrics_and_audit_pick_the_same_sentence(answer_text: str) -> None:
