@@ -69,6 +69,7 @@ class Source:
     text: str
     context: str = ""  # the CONTEXT_PREFIX line: section/table title and column headers
     title: str = ""  # the document's title, from the source header line
+    pages: str = ""  # its printed page label(s), "5" or "5-6", from the source header line
 
 
 @dataclass(frozen=True)
@@ -97,11 +98,11 @@ def parse_task(messages: Sequence[BaseMessage]) -> tuple[list[Source], str]:
 
 
 def _source(short_id: str, header: str, block: str) -> Source:
-    title = header.rpartition(", page ")[0].strip()
+    title, _, pages = (x.strip() for x in header.rpartition(", page "))
     first, _, rest = block.partition("\n")
     if first.startswith(CONTEXT_PREFIX):
-        return Source(short_id, rest.strip(), first.removeprefix(CONTEXT_PREFIX).strip(), title)
-    return Source(short_id, block, title=title)
+        return Source(short_id, rest.strip(), first.removeprefix(CONTEXT_PREFIX).strip(), title, pages)
+    return Source(short_id, block, title=title, pages=pages)
 
 
 def _credit(concept: frozenset[str], terms: set[str]) -> float:
@@ -161,7 +162,7 @@ def score_sentences(question: str, sources: Sequence[Source], embeddings: Any = 
     similarity to the question (semantic_weight of it). Only units with a lexical score of at
     least floor are embedded (the others could not be quoted anyway); lexical alone without
     embeddings."""
-    skip = recurring_lines([src.text for src in sources])
+    skip = recurring_lines([(src.text, src.pages) for src in sources])
     units = [u for src in sources for u in passage_units(src.short_id, src.text, src.context, skip)]
     asked = read_question(question)
     if not units or not (asked.concepts or asked.years):
@@ -204,7 +205,12 @@ def _quote(unit: Unit, asked: Question) -> str:
 
 
 def _cite(items: Sequence[Scored]) -> str:
-    return " ".join(f"{s.sentence.replace('[', '(').replace(']', ')')} [{s.source}]" for s in items)
+    """Each quote once, followed by the ids of every source it was taken from."""
+    sources: dict[str, list[str]] = {}
+    for s in items:
+        sources.setdefault(s.sentence, []).append(s.source)
+    return " ".join(f"{text.replace('[', '(').replace(']', ')')} " + "".join(f"[{i}]" for i in dict.fromkeys(ids))
+                    for text, ids in sources.items())
 
 
 def compose_answer(question: str, sources: Sequence[Source], min_score: float, max_sentences: int, *,

@@ -4,7 +4,6 @@ column years above them), in reading order; headings and column header lines are
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,10 +73,17 @@ def line_key(line: str) -> str:
     return re.sub(r"[\d\s]+", " ", line).strip().lower()
 
 
-def recurring_lines(texts: Sequence[str]) -> frozenset[str]:
-    """The line_key of lines found in at least two of the texts: running headers and footers."""
-    seen = Counter(key for text in texts for key in {line_key(x) for x in _lines(text) if x.strip()})
-    return frozenset(key for key, count in seen.items() if count >= 2 and any(ch.isalpha() for ch in key))
+def recurring_lines(texts: Sequence[tuple[str, str]]) -> frozenset[str]:
+    """The line_key of running headers and footers: lines that end no sentence and recur in texts
+    from pages that share none (texts: (text, page span such as "5" or "5-6")); chunks that
+    overlap share a page, so the text they share is never taken for a header."""
+    where: dict[str, list[set[str]]] = {}
+    for text, pages in texts:
+        span = set(pages.split("-", 1)) if pages.count("-") == 1 else {pages}
+        for key in {line_key(x) for x in _lines(text) if x.strip() and x.rstrip()[-1] not in ".!?"}:
+            where.setdefault(key, []).append(span)
+    return frozenset(key for key, spans in where.items() if any(ch.isalpha() for ch in key)
+                     and any(a.isdisjoint(b) for i, a in enumerate(spans) for b in spans[i + 1 :]))
 
 
 def passage_units(short_id: str, text: str, context: str = "", skip: frozenset[str] = frozenset()) -> list[Unit]:

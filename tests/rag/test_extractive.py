@@ -176,3 +176,20 @@ def test_a_sources_context_line_is_read_apart_from_its_text() -> None:
         ("bbbb222", "Revenue grew.", ""),
     ]
     assert question == "capex?"
+
+
+def test_the_same_sentence_in_two_sources_is_quoted_once_with_both_ids() -> None:
+    twin = evidence("cccc333", GARDEN.text, page=7)
+    assert ask("When was the greenhouse built?", GARDEN, twin) == (
+        "The greenhouse was built in 1987 from recycled windows. [aaaa111][cccc333]")
+
+
+def test_a_running_header_on_several_pages_is_never_quoted() -> None:
+    header = "Acme Foods, Inc. | Annual Report on Form 10-K | Fiscal 2023\n"
+    first = evidence("aaaa111", header + "We sell snacks in Canada.", page=3)
+    second = evidence("bbbb222", header + "Our plants are in Ohio.", page=9)
+    text = ask("Where does Acme Foods sell snacks in fiscal 2023?", first, second)
+    assert "Annual Report" not in text and "We sell snacks in Canada." in text
+    # Chunks that overlap share a page: a line they share is text, not a running header.
+    overlap = evidence("cccc333", header + "Our plants are in Ohio.", page=3)
+    assert "Annual Report" in ask("Which annual report form is this?", first, overlap)
