@@ -178,7 +178,7 @@ LABELS = [
     ("answer_contains_gold", "answer contains the gold answer text (answerable)"),
     ("answered", "answerable questions answered (not marked unsupported)"),
     ("closest", "answerable questions given closest passages instead of an answer"),
-    ("abstention_accuracy", "unanswerable questions marked unsupported"),
+    ("abstention_accuracy", "unanswerable questions marked unsupported or given closest passages"),
 ]
 
 

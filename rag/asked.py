@@ -21,7 +21,6 @@ _DATE_YEAR = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[
                         r"((?:19|20)\d\d)\b", re.IGNORECASE)
 
 
-
 @dataclass(frozen=True)
 class Question:
     """The question read for scoring: concepts (alternative terms each), fiscal years, numbers."""
@@ -46,7 +45,7 @@ def read_question(question: str) -> Question:
     question = _DATE_YEAR.sub(" ", question)
     years = tuple(dict.fromkeys([p.year for p in fiscal_periods(question)] + dated))
     if years:
-        taken.update(w for w in words(question) if _PERIOD_WORD.match(w))
+        taken.update(t for w in words(question) if _PERIOD_WORD.match(w) for t in tokenize(w))
         taken.update(str(y) for y in years)
         taken.update(str(y)[2:] for y in years)
     plain = [t for t in dict.fromkeys(tokenize(question)) if t not in taken]

@@ -74,3 +74,11 @@ def test_a_year_the_table_lacks_gets_the_closest_passages_not_a_made_up_number()
     text = ask("What was net income in fiscal 2019?", evidence("aaaa111", CASH_FLOWS))
     assert text.startswith(CLOSEST_PASSAGES) and "2019" not in text.removeprefix(CLOSEST_PASSAGES)
     assert "Net income: 537 / 917 / 722" in text
+
+
+def test_period_words_are_read_as_the_period_not_as_words_to_find() -> None:
+    from rag.asked import read_question
+
+    asked = read_question("What was total revenue for the fiscal year ended December 31, 2022?")
+    assert asked.years == (2022,) and asked.numbers == frozenset()
+    assert {t for c in asked.concepts for t in c} == {"total", "revenu"}
