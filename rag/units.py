@@ -74,13 +74,13 @@ def line_key(line: str) -> str:
 
 
 def recurring_lines(texts: Sequence[tuple[str, str]]) -> frozenset[str]:
-    """The line_key of running headers and footers: lines that end no sentence and recur in texts
-    from pages that share none (texts: (text, page span such as "5" or "5-6")); chunks that
+    """The line_key of running headers and footers: lines that end no sentence, are no table row
+    (the same row recurs in several statements) and recur in texts from pages that share none (texts: (text, page span such as "5" or "5-6")); chunks that
     overlap share a page, so the text they share is never taken for a header."""
     where: dict[str, list[set[str]]] = {}
     for text, pages in texts:
         span = set(pages.split("-", 1)) if pages.count("-") == 1 else {pages}
-        for key in {line_key(x) for x in _lines(text) if x.strip() and x.rstrip()[-1] not in ".!?"}:
+        for key in {line_key(x) for x in _lines(text) if x and x[-1] not in ".!?" and parse_row(x) is None}:
             where.setdefault(key, []).append(span)
     return frozenset(key for key, spans in where.items() if any(ch.isalpha() for ch in key)
                      and any(a.isdisjoint(b) for i, a in enumerate(spans) for b in spans[i + 1 :]))

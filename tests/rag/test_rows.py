@@ -82,3 +82,10 @@ def test_period_words_are_read_as_the_period_not_as_words_to_find() -> None:
     asked = read_question("What was total revenue for the fiscal year ended December 31, 2022?")
     assert asked.years == (2022,) and asked.numbers == frozenset()
     assert {t for c in asked.concepts for t in c} == {"total", "revenu"}
+
+
+def test_a_row_repeated_in_two_statements_is_not_taken_for_a_running_header() -> None:
+    income = evidence("aaaa111", "Statements of Income\n2023 2022 2021\nOther income, net (11) (7) (10)\n"
+                      "Net income 537 917 722", page=12)
+    equity = evidence("bbbb222", "Statements of Equity\n2023 2022 2021\nNet income 537 917 722", page=14)
+    assert ask("What was net income in fiscal 2021?", income, equity).startswith("Net income: 722 in 2021")
