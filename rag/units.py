@@ -26,7 +26,7 @@ class Unit:
     text: str
     row: Row | None = None
     columns: tuple[int, ...] = ()
-    title: str = ""  # a row's table title: the unfinished line or heading above its table
+    title: str = ""  # a row's table title (the unfinished line or heading above it), a sentence's heading
 
 
 def heading_lines(lines: Sequence[str]) -> list[bool]:
@@ -100,11 +100,13 @@ def passage_units(short_id: str, text: str, context: str = "", skip: frozenset[s
     block: list[str] = []
     title = ""
 
+    section = ""  # the last heading: sentences after it carry it as their title
+
     def flush(table: bool) -> str:
         sentences = text_sentences("\n".join(block))
         block.clear()
         last = sentences.pop() if table and sentences and sentences[-1][-1] not in ".!?" else ""
-        units.extend(Unit(short_id, len(units), sentence) for sentence in _run_in(sentences))
+        units.extend(Unit(short_id, len(units), sentence, title=section) for sentence in _run_in(sentences))
         return last
 
     for line, row, header, heading in zip(prose, rows, headers, heading_lines(prose)):
@@ -117,7 +119,7 @@ def passage_units(short_id: str, text: str, context: str = "", skip: frozenset[s
             units.append(Unit(short_id, len(units), label, row, columns, title))
         elif heading:
             flush(False)
-            title = line
+            title = section = line
         elif line:
             block.append(line)
     flush(False)

@@ -89,3 +89,16 @@ def test_a_row_repeated_in_two_statements_is_not_taken_for_a_running_header() ->
                       "Net income 537 917 722", page=12)
     equity = evidence("bbbb222", "Statements of Equity\n2023 2022 2021\nNet income 537 917 722", page=14)
     assert ask("What was net income in fiscal 2021?", income, equity).startswith("Net income: 722 in 2021")
+
+
+def test_units_carry_their_section_heading_and_table_title() -> None:
+    from rag.units import passage_units
+
+    text = ("We lease our offices.\nLegal Proceedings\nThe Company was named as a defendant in a suit.\n"
+            "Statements of Income (in millions)\n2023 2022\nNet income 537 917")
+    units = passage_units("aaaa111", text)
+    assert [(u.text, u.title) for u in units] == [
+        ("We lease our offices.", ""),
+        ("The Company was named as a defendant in a suit.", "Legal Proceedings"),
+        ("Net income 537 917", "Statements of Income (in millions)"),
+    ]
