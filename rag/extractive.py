@@ -40,7 +40,7 @@ from rag.asked import Question, read_question
 from rag.prompts import CLOSEST_PASSAGES, CONTEXT_PREFIX, NOT_IN_DOCUMENTS, QUESTION_HEADER, SOURCES_END
 from rag.rows import quote_row, value_for
 from rag.shorthand import expand_question
-from rag.text import stem, tokenize, words
+from rag.text import acronyms, stem, tokenize, words
 from rag.units import Unit, passage_units, recurring_lines, split_sentences
 
 __all__ = ["ExtractiveChatModel", "Source", "compose_answer", "parse_task", "split_sentences"]
@@ -131,7 +131,7 @@ def lexical_scores(question: Question, units: Sequence[Unit], contexts: dict[str
     document ("Acme's revenue") is answered by any of its lines."""
     if not question.concepts and not question.years:
         return [0.0] * len(units)
-    bags = [set(tokenize(u.text)) for u in units]
+    bags = [set(tokenize(u.text)) | acronyms(u.text) for u in units]
     title_bags = {sid: set(tokenize(text)) for sid, text in (titles or {}).items()}
     own = [[max(_credit(c, bag), _credit(c, title_bags.get(u.source, set()))) for c in question.concepts]
            + [_period_credit(u, y, bag) for y in question.years] for u, bag in zip(units, bags)]

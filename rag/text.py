@@ -188,6 +188,19 @@ def is_content_word(word: str) -> bool:
     return bool(_term(word))
 
 
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
+
+
+def acronyms(text: str) -> set[str]:
+    """The lowercased initials of every run of 2 to 5 capitalised words in text ("The European
+    Union" gives "eu", "teu"), so that a question's "EU" finds the words it stands for."""
+    out: set[str] = set()
+    for run in _CAPITALISED_RUN.findall(text):
+        initials = "".join(w[0] for w in run.split()).lower()
+        out.update(initials[i:j] for i in range(len(initials)) for j in range(i + 2, min(i + 5, len(initials)) + 1))
+    return out
+
+
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     """Cosine similarity of two vectors (0 when either is all zeros)."""
     dot = sum(x * y for x, y in zip(a, b))

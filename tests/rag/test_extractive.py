@@ -79,8 +79,7 @@ def test_no_sources_means_no_answer() -> None:
 
 def test_an_abbreviation_for_a_name_spelled_out_is_no_reason_to_decline() -> None:
     eu = evidence("ffff666", "The European Union pays 5 billion euros a year.")
-    text = ask("How much does the EU pay?", eu)
-    assert "pays 5 billion euros a year. [ffff666]" in text
+    assert ask("How much does the EU pay?", eu) == "The European Union pays 5 billion euros a year. [ffff666]"
 
 
 def test_brackets_in_quoted_text_cannot_pose_as_citations() -> None:

@@ -90,3 +90,10 @@ def test_side_panel_metrics_and_audit_pick_the_same_sentence(answer_text: str) -
     assert answer.metrics.sentences == answer.metrics.cited_sentences == 2
     start, end = cited_passage(answer, answer.footnotes[0])
     assert CHUNK[start:end].startswith("Acme Inc. makes tools in the U.S.")
+
+
+def test_acronyms_are_the_initials_of_capitalised_runs() -> None:
+    from rag.text import acronyms
+
+    assert {"eu", "teu"} <= acronyms("The European Union pays.") and "us" in acronyms("the United States")
+    assert acronyms("no capitals here") == set()
