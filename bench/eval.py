@@ -161,10 +161,11 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "cited_page_precision": round(sum(r["cited_gold"] for r in ans) / cited, 3) if cited else None,
         "gold_page_cited": _share(ans, lambda r: r["cited_gold"] > 0),
         "answer_contains_gold": _share(ans, lambda r: r["contains"]),
-        "answered": _share(ans, lambda r: not r["unsupported"]),
+        "answered": _share(ans, lambda r: not r["unsupported"] and not r["closest"]),
         "wrongly_unsupported": _share(ans, lambda r: r["unsupported"]),
         "closest_passages": _share(ans, lambda r: r["closest"]),
-        "abstention_accuracy": _share(imp, lambda r: r["unsupported"]),
+        # Closest passages say the documents do not answer directly: an abstention, with quotes.
+        "abstention_accuracy": _share(imp, lambda r: r["unsupported"] or r["closest"]),
     }
 
 
@@ -244,7 +245,7 @@ LABELS = [
     ("answered", "answerable questions answered (not marked unsupported)"),
     ("wrongly_unsupported", "wrongly unsupported: answerable, answered \"the documents do not answer\""),
     ("closest_passages", "closest passages quoted instead of an answer (answerable)"),
-    ("abstention_accuracy", "unanswerable questions marked unsupported"),
+    ("abstention_accuracy", "unanswerable questions marked unsupported or given closest passages"),
 ]
 KIND_LABELS = [("hit_at_k", "retrieved"), ("gold_page_cited", "cited"), ("answer_contains_gold", "answer")]
 

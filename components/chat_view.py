@@ -66,6 +66,8 @@ def _labels(answer: Answer) -> None:
     notes = []
     if answer.unsupported and not answer.interrupted:
         notes.append(":orange-badge[:material/report: Not supported by the documents]")
+    if answer.closest:
+        notes.append(":violet-badge[:material/format_quote: Closest passages, not a direct answer]")
     if answer.interrupted:
         notes.append(":red-badge[:material/error: Interrupted]")
     if answer.unresolved:

@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
 from rag.citations import citation_spans
+from rag.text import citing_sentence, strip_markers
 from rag.types import Answer, CitationSpan, Evidence, Footnote
 
 _TAGS = {
@@ -159,14 +160,9 @@ def _flatten(text: str) -> tuple[str, list[int]]:
 
 
 def _sentence_before(text: str, end: int) -> str:
-    """The sentence that ends at a citation marker, with other markers removed."""
-    head = text[:end]
-    for span in reversed(citation_spans(head)):
-        head = head[: span.group_start] + head[span.group_end :]
-    head = head.rstrip()
-    body = head[:-1]  # a marker may follow the sentence's own full stop: "... return. [id]"
-    cut = max(body.rfind(". "), body.rfind("\n"), body.rfind("? "), body.rfind("! "))
-    return head[cut + 1 :].strip() if cut >= 0 else head.strip()
+    """The answer sentence holding the citation marker at end (rag.text.citing_sentence), markers removed."""
+    start, stop = citing_sentence(text, end)
+    return strip_markers(text[start:stop])
 
 
 def split_passage(text: str, passage: tuple[int, int] | None) -> tuple[str, str, str]:

@@ -43,6 +43,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
     return {
         "answer": answer.text,
         "unsupported": answer.unsupported,
+        "closest": answer.closest,
         "footnotes": [{"n": f.number, **evidence_json(f.evidence)} for f in answer.footnotes],
         "unresolved": list(answer.unresolved),
         "retrieved": [evidence_json(e) for e in answer.evidence],

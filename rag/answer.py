@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import closing
 from typing import Any
@@ -14,14 +15,20 @@ from rag.failures import ModelFailure
 from rag.lexical import tokenize
 from rag.metrics import measure
 from rag.model_stream import Limits, model_deltas
-from rag.prompts import NOT_IN_DOCUMENTS, build_messages
+from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
 from rag.types import Answer, CitationEvent, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
 
 log = logging.getLogger(__name__)
 # Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
+# MIN_DENSE is a cosine, whose scale belongs to one embedding model: it was measured only with
+# the models in GATE_MODELS. With any other model (unless the caller gives its own min_dense) the
+# cosine is not used: only evidence holding none of the question's words is declined before the
+# model is called (ANY_WORD), and the model says itself when the documents do not answer.
 MIN_DENSE = 0.3
 MIN_COVERAGE = 0.6
+GATE_MODELS = ("all-MiniLM-L6-v2",)
+ANY_WORD = 1e-9
 SHORT_FOLLOW_UP = 3  # content words; shorter questions are read with the previous question
 
 
@@ -30,6 +37,18 @@ def retrieval_query(question: str, history: Sequence[Answer]) -> str:
     if history and len(tokenize(question)) < SHORT_FOLLOW_UP:
         return f"{history[-1].question} {question}"
     return question
+
+
+def gate_measured_for(embedding_name: str) -> bool:
+    """Whether the relevance gate's MIN_DENSE was measured with this embedding model."""
+    return any(model.lower() in embedding_name.lower() for model in GATE_MODELS)
+
+
+def library_embedding_name(library: Any) -> str:
+    """The embedding model's own name when it has one, else the name the library's index records."""
+    name = getattr(getattr(library, "embeddings", None), "name", None)
+    config = getattr(library, "config", None)
+    return str(name or getattr(config, "embedding_name", "") or "")
 
 
 def build_answer(
@@ -42,7 +61,8 @@ def build_answer(
     interrupted: bool = False,
     error: str | None = None,
 ) -> Answer:
-    """The Answer for finished (or interrupted) text: footnotes, unresolved ids and metrics."""
+    """The Answer for finished (or interrupted) text: footnotes, unresolved ids and metrics;
+    closest when the text opens with CLOSEST_PASSAGES (quotes rather than an answer)."""
     resolution = resolve(citation_spans(text), evidence)
     return Answer(
         question=question,
@@ -55,6 +75,7 @@ def build_answer(
         interrupted=interrupted,
         provider=provider,
         error=error,
+        closest=text.lstrip().startswith(CLOSEST_PASSAGES),
     )
 
 
@@ -141,7 +162,7 @@ def answer_stream(
 ) -> Iterator[StreamEvent]:
     """Retrieve evidence for the question and stream the cited answer: TextDelta and Cited
     events, then Done; Failed (then Done with interrupted=True if text had arrived) on errors.
-    options: min_dense, min_coverage, and the fields of rag.model_stream.Limits (retries, backoff_s,
+    options: min_dense, min_coverage, check_relevance (see ANY_WORD), and the fields of rag.model_stream.Limits (retries, backoff_s,
     first_token_timeout_s, stall_timeout_s, deadline_s, retry_after_cap_s, max_tokens, sleep).
     Closing the generator early (a Stop button) stops the model's thread at its next chunk."""
     try:
@@ -151,5 +172,7 @@ def answer_stream(
         yield Failed("retrieval failed", f"the library could not be searched ({type(exc).__name__}: {exc}); "
                      "if the embeddings come from an endpoint, check that it is up")
         return
+    if "min_dense" not in options and not gate_measured_for(library_embedding_name(library)):
+        options = {"min_coverage": ANY_WORD, **options, "min_dense": math.inf}  # cosine means nothing here
     yield from stream_answer(question, retrieval, chat_model=chat_model, provider_label=provider_label,
                              history=history, **options)

@@ -9,7 +9,6 @@ rag.audit_export.
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -17,6 +16,8 @@ from typing import Any, Protocol
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from rag.audit_text import content_words, marker_groups, sentence_spans, strip_markers
+from rag.text import cosine as vector_cosine
+from rag.text import split_sentences
 from rag.types import CitationSpan, Evidence, Turn
 
 HIGH, MEDIUM = 0.6, 0.3  # thresholds of the automatic score (heuristic, see support_score)
@@ -98,12 +99,6 @@ def citation_records(turns: Iterable[Turn]) -> list[CitationRecord]:
     return [record for turn in turns for record in turn_records(turn)]
 
 
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norm if norm else 0.0
-
-
 def _combine(sentence: str, passage: str, cosine: float | None) -> SupportScore:
     wanted = set(content_words(sentence))
     found = wanted & set(content_words(passage))
@@ -122,7 +117,7 @@ def support_score(sentence: str, chunk_text: str, embeddings: EmbeddingsLike | N
     if embeddings is not None:
         pieces = passage_pieces(chunk_text)
         first, *others = embeddings.embed_documents([sentence, *pieces])
-        cosine = max(_cosine(first, other) for other in others)
+        cosine = max(vector_cosine(first, other) for other in others)
     return _combine(sentence, chunk_text, cosine)
 
 
@@ -141,8 +136,7 @@ def pair_hash(sentence: str, passage: str) -> str:
 
 def passage_pieces(passage: str) -> list[str]:
     """The sentences of a passage (at most 64), which a cited sentence is compared with one by one."""
-    pieces = [" ".join(passage[a:b].split()) for a, b in sentence_spans(passage, [])]
-    return [p for p in pieces if p][:64] or [passage]
+    return split_sentences(passage)[:64] or [passage]
 
 
 def _cosines(records: Sequence[CitationRecord], embeddings: EmbeddingsLike, cache: CosineCache | None,
@@ -154,7 +148,7 @@ def _cosines(records: Sequence[CitationRecord], embeddings: EmbeddingsLike, cach
         pieces = {passage: passage_pieces(passage) for _s, passage in missing.values()}
         texts = sorted({s for s, _p in missing.values()} | {t for group in pieces.values() for t in group})
         vectors = dict(zip(texts, embeddings.embed_documents(texts)))
-        fresh = {p: max(_cosine(vectors[s], vectors[t]) for t in pieces[passage])
+        fresh = {p: max(vector_cosine(vectors[s], vectors[t]) for t in pieces[passage])
                  for p, (s, passage) in missing.items()}
         if cache is not None:
             cache.put_cosines(method, fresh)

@@ -1,12 +1,10 @@
-"""Lexical matching: one tokenizer for BM25 and the extractive answerer, and a BM25 index over a
-library's chunks that is rebuilt whenever the library's generation changes."""
+"""Lexical matching: BM25 over a library's chunks with rag.text's tokenizer (Snowball stems, the
+stopwords every caller shares), an index that is rebuilt whenever the library's generation changes."""
 
 from __future__ import annotations
 
 import logging
-import re
 import threading
-from functools import lru_cache
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -14,45 +12,10 @@ import bm25s
 import numpy as np
 
 from ingest.types import Chunk
+from rag.text import SOFT_HYPHEN, STOPWORDS, stem, tokenize
 
 logger = logging.getLogger(__name__)
-_WORD = re.compile(r"\w+", re.UNICODE)
-SOFT_HYPHEN = "\u00ad"  # ingest marks words hyphenated across lines with it
-STOPWORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is it its
-    itself just me more most my myself no nor not now of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them themselves
-    then there these they this those through to too under until up very was we were what when where
-    which while who whom why will with would you your yours yourself yourselves s t""".split()
-)
-
-
-def stem(word: str) -> str:
-    """A deliberately small suffix stripper, enough to match plurals and simple verb forms."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        word = word[:-1]
-    for suffix in ("ing", "ed"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-@lru_cache(maxsize=200_000)
-def _term(word: str) -> str:
-    """The index term for a lowercased word, or "" when it does not count."""
-    if word in STOPWORDS or (len(word) < 2 and not word.isdigit()):
-        return ""
-    return stem(word)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lowercased, stemmed content words (stopwords and single characters dropped)."""
-    terms = map(_term, _WORD.findall(text.replace(SOFT_HYPHEN, "").lower()))
-    return [t for t in terms if t]
+__all__ = ["SOFT_HYPHEN", "STOPWORDS", "LexicalCache", "LexicalIndex", "stem", "tokenize"]
 
 
 class LexicalIndex:

@@ -3,33 +3,13 @@ how many markers point nowhere."""
 
 from __future__ import annotations
 
-import re
-
+from rag.text import has_content, sentence_spans
 from rag.types import AnswerMetrics, CitationSpan, Resolution
-
-_END = re.compile(r"[.!?]+[\"')]*(?=\s|$)|\n")
 
 
 def sentence_ranges(text: str, spans: list[CitationSpan]) -> list[tuple[int, int]]:
-    """[start, end) of each sentence; a citation right after a full stop belongs to that sentence."""
-    groups = {span.group_start: span.group_end for span in spans}
-    bounds: list[int] = []
-    for match in _END.finditer(text):
-        end = match.end()
-        if bounds and end <= bounds[-1]:
-            continue  # inside citations already absorbed by the previous sentence
-        while True:
-            nxt = end
-            while nxt < len(text) and text[nxt] in " \t":
-                nxt += 1
-            if nxt not in groups:
-                break
-            end = groups[nxt]
-        bounds.append(end)
-    if not bounds or bounds[-1] < len(text):
-        bounds.append(len(text))
-    starts = [0, *bounds[:-1]]
-    return [(s, e) for s, e in zip(starts, bounds) if e > s]
+    """[start, end) of each sentence (rag.text's rule); markers after a full stop belong to it."""
+    return sentence_spans(text, sorted({(s.group_start, s.group_end) for s in spans}))
 
 
 def _has_content(text: str, start: int, end: int, spans: list[CitationSpan]) -> bool:
@@ -37,7 +17,7 @@ def _has_content(text: str, start: int, end: int, spans: list[CitationSpan]) -> 
     for span in spans:
         for i in range(max(span.group_start, start), min(span.group_end, end)):
             chars[i - start] = " "
-    return any(ch.isalnum() for ch in chars)
+    return has_content("".join(chars))
 
 
 def measure(text: str, resolution: Resolution) -> AnswerMetrics:

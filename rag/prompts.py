@@ -19,6 +19,9 @@ CONTEXT_PREFIX = "Context: "  # a source's title/header line, when it has one
 SOURCES_END = "--- end of sources ---"
 QUESTION_HEADER = "Question:"
 NOT_IN_DOCUMENTS = "The documents do not answer this question."
+# Opens an answer that quotes the closest passages: related, but none answers directly.
+# rag.answer.build_answer marks such answers (Answer.closest) by this opening, so keep it exact.
+CLOSEST_PASSAGES = "The documents do not answer this directly; the closest passages are:"
 HISTORY_TURNS = 3
 HISTORY_ANSWER_CHARS = 600
 
@@ -34,8 +37,10 @@ or a number like [1] instead of an ID.
 - When a claim rests on several sources, write one bracket per ID, one after the other: \
 [<source id>][<other source id>].
 - If the sources do not contain the answer, say "{not_found}" and do not guess.
+- If the sources are related to the question but none answers it directly, begin with \
+"{closest}" and quote the closest passages, each followed by its ID.
 - Be brief and factual. Answer in the language of the question.
-""".format(not_found=NOT_IN_DOCUMENTS)
+""".format(not_found=NOT_IN_DOCUMENTS, closest=CLOSEST_PASSAGES)
 
 TASK_PROMPT = """\
 Sources:

@@ -267,3 +267,15 @@ def test_an_unknown_conversation_in_the_url_starts_a_new_chat(app_env: Path) -> 
     at.run()
     assert not at.exception and _conv(at) is None
     assert any("no longer exists" in t.value for t in at.toast)
+
+
+def test_closest_passages_are_labelled_as_such(app_env: Path) -> None:
+    from rag.prompts import CLOSEST_PASSAGES
+
+    at = _app()
+    water = _short_id(app_env, "Water boils")
+    _model().replies.append(f"{CLOSEST_PASSAGES} Water boils at one hundred degrees Celsius [{water}].")
+    _ask(at, "At what temperature does water boil on Mount Everest?")
+    [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
+    assert turn.answer.closest and not turn.answer.unsupported
+    assert "Closest passages, not a direct answer" in " ".join(m.value for m in at.markdown)

@@ -115,7 +115,7 @@ def test_cited_passage_ignores_pdf_line_breaks() -> None:
     res = resolve(citation_spans(text), [ev])
     answer = Answer("q", text, res.footnotes, res.unresolved, (ev,))
     before, inside, after = split_passage(chunk, cited_passage(answer, answer.footnotes[0]))
-    assert before == "Scope.\n" and inside.startswith("This policy") and inside.endswith("company pays for")
+    assert before == "Scope.\n" and inside.startswith("This policy") and inside.endswith("company pays for.")
 
 
 def test_cited_passage_when_the_marker_follows_the_full_stop() -> None:

@@ -199,3 +199,33 @@ def test_closing_the_stream_ends_the_model_thread(hash_library: Library) -> None
     for thread in [t for t in threading.enumerate() if t.name == PUMP_THREAD]:
         thread.join(10)
         assert not thread.is_alive()
+
+
+def test_the_relevance_gate_knows_which_embedding_models_it_was_measured_for(hash_library: Library) -> None:
+    from rag.answer import gate_measured_for, library_embedding_name
+
+    assert gate_measured_for("local:all-MiniLM-L6-v2-fused-int8:384")
+    assert not gate_measured_for("openai:text-embedding-3-small")
+    assert library_embedding_name(hash_library) == "fake:hash:384" and not gate_measured_for("fake:hash:384")
+
+
+def test_with_an_unmeasured_embedding_model_only_wordless_evidence_is_declined(hash_library: Library) -> None:
+    # MIN_DENSE is a MiniLM cosine: with another model a related question must reach the model ...
+    related = ScriptedChatModel()
+    ask(hash_library, "Which greenhouse did Napoleon paint in Florence?", related)
+    assert len(related.calls) == 1
+    # ... while evidence holding none of the question's words is still declined without a call.
+    unrelated = ScriptedChatModel()
+    events = ask(hash_library, "Which violinist played Paganini caprices?", unrelated)
+    assert unrelated.calls == [] and events[-1].answer.text == NOT_IN_DOCUMENTS
+
+
+def test_build_answer_marks_closest_passages_by_their_opening() -> None:
+    from rag.prompts import CLOSEST_PASSAGES
+
+    loc = (PageLocator(0, "1", 0, 10),)
+    ev = Evidence("aaaa111", "a" * 64, "d", "T", "t.pdf", "Some text.", 0.5, loc)
+    closest = build_answer("q", f"{CLOSEST_PASSAGES} Some text. [aaaa111]", [ev], provider="t")
+    plain = build_answer("q", "Some text. [aaaa111]", [ev], provider="t")
+    assert closest.closest and not closest.unsupported and closest.footnotes
+    assert not plain.closest

@@ -45,10 +45,10 @@ def test_json_answer_has_the_documented_keys(data_dir: Path) -> None:
     done = run_cli(data_dir, "--json", "--k", "2", "When was the greenhouse built?")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert set(data) == {"answer", "unsupported", "footnotes", "unresolved", "retrieved", "metrics",
+    assert set(data) == {"answer", "unsupported", "closest", "footnotes", "unresolved", "retrieved", "metrics",
                          "interrupted", "error"}
     assert "1987" in data["answer"] and data["unsupported"] is False and data["unresolved"] == []
-    assert data["interrupted"] is False and data["error"] is None
+    assert data["closest"] is False and data["interrupted"] is False and data["error"] is None
     footnote = data["footnotes"][0]
     assert set(footnote) == FOOTNOTE_KEYS
     assert (footnote["n"], footnote["file"], footnote["page_index"], footnote["page_label"]) == (

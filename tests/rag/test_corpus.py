@@ -2,8 +2,10 @@
 
 A fixed sample (seed 0: 40 answerable, 40 unanswerable questions), answered with the library's
 embeddings as the app does. Measured on it when these thresholds were set: hit@6 1.0, gold page
-cited 0.775, answer holding the gold text 0.75, cited-page precision 0.886, unanswerable marked
-unsupported 0.725 (word overlap alone: 0.725, 0.70, 0.879, 0.75; all questions: bench/README.md).
+cited 0.90, answer holding the gold text 0.85, cited-page precision 0.804, unanswerable marked
+unsupported or given closest passages 0.40. (Before the SQuAD-tuned word lists were removed from
+rag/extractive.py: 0.775, 0.75, 0.886, 0.725; those lists declined many of SQuAD 2.0's
+unanswerable questions, which are answerable ones with a word changed.)
 """
 
 from __future__ import annotations
@@ -42,16 +44,16 @@ def test_the_gold_page_is_retrieved_for_nearly_every_answerable_question(squad_f
 
 
 def test_most_answerable_questions_cite_their_gold_page(squad_figures: dict) -> None:
-    assert squad_figures["gold_page_cited"] >= 0.7
-    assert squad_figures["cited_page_precision"] >= 0.8
+    assert squad_figures["gold_page_cited"] >= 0.8
+    assert squad_figures["cited_page_precision"] >= 0.75
 
 
 def test_most_answers_to_answerable_questions_hold_the_gold_text(squad_figures: dict) -> None:
-    assert squad_figures["answer_contains_gold"] >= 0.7
+    assert squad_figures["answer_contains_gold"] >= 0.8
 
 
-def test_most_unanswerable_questions_are_marked_unsupported(squad_figures: dict) -> None:
-    assert squad_figures["abstention_accuracy"] >= 0.6
+def test_many_unanswerable_questions_are_marked_unsupported_or_get_closest_passages(squad_figures: dict) -> None:
+    assert squad_figures["abstention_accuracy"] >= 0.3
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from ingest.chunking import chunk_pages, locator_text
 from ingest.embeddings import LocalEmbeddings
 from ingest.library import Library
 from ingest.types import Chunk, Page, PageLocator
-from rag.lexical import LexicalCache, LexicalIndex, stem, tokenize
+from rag.lexical import LexicalCache, LexicalIndex
 from rag.retrieve import fuse, retrieve, search_evidence, select
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
 
@@ -45,12 +45,6 @@ def test_select_drops_duplicate_text_and_keeps_k() -> None:
     a, twin = chunk("a", "same words"), chunk("t", "Same  words", doc="e")
     b, c = chunk("b", "x"), chunk("c", "y")
     assert [x.chunk_id[0] for x, _ in select([(a, 3), (twin, 2), (b, 1), (c, 0.5)], k=2)] == ["a", "b"]
-
-
-def test_tokenize_drops_stopwords_and_matches_simple_forms() -> None:
-    assert tokenize("The gardeners were watering tomatoes") == ["gardener", "water", "tomatoe"]
-    assert stem("cities") == "city" and stem("glass") == "glass"
-    assert tokenize("recog\u00adnition") == ["recognition"]
 
 
 def test_a_keyword_finds_its_page_with_locators(hash_library: Library) -> None:

@@ -1,0 +1,94 @@
+"""Table rows in extracted PDF text: a label followed by number cells ("Capital expenditures
+$ 1,577 $ 1,602"), the column header line that names their years ("2023 2022 2021"), and how a
+row is quoted with the column the question asks for. Nothing here invents a number: every
+number quoted is a cell of the row as written, and a year is named only when a header gave it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag.text import STOPWORDS
+
+# A number cell: 1,577  (1,577)  -12.5  3%  $1,602 ; a dash stands for an empty cell.
+_NUMBER_CELL = re.compile(r"^[(\-\u2212]?[$\u20ac\u00a3]?\(?\d(?:[\d,]*\d)?(?:\.\d+)?%?\)?$")
+_EMPTY_CELL = frozenset({"-", "\u2013", "\u2014"})
+_CURRENCY = frozenset({"$", "\u20ac", "\u00a3"})
+_YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d\d(?![\d,.])")
+# A header line names at least this many years and has no other numbers.
+MIN_HEADER_YEARS = 2
+
+
+@dataclass(frozen=True)
+class Row:
+    """A table row: its label and its cells as written (numbers, or a dash for an empty cell)."""
+
+    label: str
+    cells: tuple[str, ...]
+
+
+def _is_cell(token: str) -> bool:
+    return bool(_NUMBER_CELL.match(token)) or token in _EMPTY_CELL or token in _CURRENCY
+
+
+def parse_row(line: str) -> Row | None:
+    """The row a line holds, or None: a label that starts with a capital letter and does not end
+    in a stopword, then only cells. A lone cell must look like an amount (1,577, 3.5, (12), 4%, $9), not
+    like a year or a page number, so that a wrapped prose line ending in "2022" is not a row."""
+    tokens = line.split()
+    i = len(tokens)
+    while i > 0 and _is_cell(tokens[i - 1]):
+        i -= 1
+    label = " ".join(tokens[:i]).rstrip(" :$")
+    cells = tuple(t for t in tokens[i:] if t not in _CURRENCY)
+    numbers = [c for c in cells if c not in _EMPTY_CELL]
+    if not label or not numbers or not label[0].isupper() or label[-1] in ".!?;,":
+        return None
+    if label.split()[-1].lower() in STOPWORDS:  # "... in fiscal 2018, 2017 and 2016" is prose
+        return None
+    if not any(ch.isalpha() for ch in label):
+        return None
+    if len(cells) == 1 and not re.search(r"[,.()%$\u20ac\u00a3]", numbers[0]):
+        return None
+    return Row(label, cells)
+
+
+def header_years(line: str) -> tuple[int, ...]:
+    """The column years a header line names ("2023 2022 2021", "Fiscal Years 2023 2022"), or ()."""
+    years = tuple(int(y) for y in _YEAR.findall(line))
+    others = re.findall(r"\d[\d,.]*", _YEAR.sub(" ", line))
+    if len(years) < MIN_HEADER_YEARS or others:
+        return ()
+    return years
+
+
+def context_years(context: str) -> tuple[int, ...]:
+    """The column years in a source's context line ("Cash flows | 2023 2022"): its last part
+    that reads as a header line, or ()."""
+    for part in reversed(context.split("|")):
+        years = header_years(part)
+        if years:
+            return years
+    return ()
+
+
+def value_for(row: Row, columns: Sequence[int], year: int) -> str | None:
+    """The row's cell in the column of that year, when the header and the cells line up."""
+    if year not in columns or len(columns) != len(row.cells):
+        return None
+    cell = row.cells[list(columns).index(year)]
+    return None if cell in _EMPTY_CELL else cell
+
+
+def quote_row(row: Row, columns: Sequence[int], years: Sequence[int]) -> str:
+    """The row as an answer: "Capital expenditures: 1,577 in 2022 (columns 2023, 2022:
+    1,602 / 1,577)", or the label and cells as written when no column can be named."""
+    cells = " / ".join(row.cells)
+    aligned = len(columns) == len(row.cells)
+    where = f" (columns {', '.join(map(str, columns))}: {cells})" if aligned else ""
+    for year in years:
+        value = value_for(row, columns, year)
+        if value is not None:
+            return f"{row.label}: {value} in {year}{where}"
+    return f"{row.label}: {cells}" + (f" (columns {', '.join(map(str, columns))})" if aligned else "")
