@@ -242,7 +242,7 @@ LABELS = [
     ("cited_page_precision", "cited-page precision (cited sources on a gold page)"),
     ("gold_page_cited", "evidence page cited: gold page among cited pages (answerable)"),
     ("answer_contains_gold", "answer contains the gold answer text (answerable)"),
-    ("answered", "answerable questions answered (not marked unsupported)"),
+    ("answered", "answerable questions answered (neither unsupported nor closest passages)"),
     ("wrongly_unsupported", "wrongly unsupported: answerable, answered \"the documents do not answer\""),
     ("closest_passages", "closest passages quoted instead of an answer (answerable)"),
     ("abstention_accuracy", "unanswerable questions marked unsupported or given closest passages"),
