@@ -12,10 +12,10 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from components import state
 from components.answer_view import show_answer
 from components.render import escape_markdown, page_range
-from components.stream import BadgeStream, Searched, StreamOutcome, searching_line, sources_line
+from components.stream import BadgeStream, StreamOutcome, searching_line, sources_line
 from ingest.types import Document
 from rag.conversations import ConversationStore
-from rag.types import Answer, Failed, StreamEvent, Turn
+from rag.types import Answer, Failed, Retrieved, StreamEvent, Turn
 
 CONV_PARAM = "conv"
 
@@ -153,7 +153,7 @@ def saved_turns(store: ConversationStore, conv_id: str | None) -> list[Turn]:
     return store.turns(conv_id) if conv_id else []
 
 
-def stream_answer(question: str, events: Callable[[], Generator[StreamEvent | Searched, None, None]],
+def stream_answer(question: str, events: Callable[[], Generator[StreamEvent, None, None]],
                   save: Callable[[Answer], Turn], provider: str, documents: int) -> StreamOutcome:
     """Ask, say at once what is happening (searching `documents` documents, then the sources
     found), stream with inert badges, then swap in the interactive answer in the same run. A
@@ -189,7 +189,7 @@ def stream_answer(question: str, events: Callable[[], Generator[StreamEvent | Se
 
 
 def _write_stream(slot: DeltaGenerator, badges: BadgeStream,
-                  events: Callable[[], Generator[StreamEvent | Searched, None, None]], status: DeltaGenerator) -> None:
+                  events: Callable[[], Generator[StreamEvent, None, None]], status: DeltaGenerator) -> None:
     """Write the pieces into the slot, the sources found into status; an error from the library
     or model becomes the outcome."""
     source = events()
@@ -206,9 +206,9 @@ def _write_stream(slot: DeltaGenerator, badges: BadgeStream,
         source.close()  # GeneratorExit in answer_stream: its model thread stops
 
 
-def _show_sources(events: Iterator[StreamEvent | Searched], status: DeltaGenerator) -> Iterator[StreamEvent]:
+def _show_sources(events: Iterator[StreamEvent], status: DeltaGenerator) -> Iterator[StreamEvent]:
     for event in events:
-        if isinstance(event, Searched):
+        if isinstance(event, Retrieved):
             status.caption(sources_line(event.evidence))
         else:
             yield event

@@ -1,44 +1,17 @@
 """The streamed answer as display-safe markdown: finished citations as inert numbered badges,
-an unfinished marker held back; and the answer events with the sources found announced before the
-model starts. No Streamlit here; the chat page feeds the pieces to st.write_stream."""
+an unfinished marker held back, and the lines announcing the search and the sources found before
+the model starts. No Streamlit here; the chat page feeds the pieces to st.write_stream."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from components.render import escape_markdown, escape_stream_text, page_range, stream_badge
-from rag.answer import build_answer, retrieval_query, stream_answer
+from rag.answer import build_answer
 from rag.citations import CitationStream
-from rag.retrieve import search_evidence
 from rag.types import Answer, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
-
-log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Searched:
-    """Retrieval has finished: the passages the answer will draw on, known before the first token."""
-
-    evidence: tuple[Evidence, ...]
-
-
-def answer_events(question: str, *, library: Any, history: Sequence[Answer] = (),
-                  doc_ids: Sequence[str] | None = None, k: int, **options: Any) -> Iterator[StreamEvent | Searched]:
-    """rag.answer.answer_stream's events with Searched between retrieval and the model, so the chat
-    can show the sources found while the model has not answered yet. options go to stream_answer."""
-    try:
-        retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
-    except Exception as exc:  # noqa: BLE001 - an embeddings endpoint down, say: the chat goes on
-        log.warning("retrieval failed", exc_info=True)
-        yield Failed("retrieval failed", f"the library could not be searched ({type(exc).__name__}: {exc}); "
-                     "if the embeddings come from an endpoint, check that it is up")
-        return
-    yield Searched(retrieval.evidence)
-    yield from stream_answer(question, retrieval, history=history, **options)
-
 
 def searching_line(documents: int) -> str:
     """What the chat shows the moment a question is sent."""

@@ -4,9 +4,8 @@ import streamlit as st
 
 from components import chat_view, resources, side_panel, state
 from components.render import escape_markdown
-from components.stream import answer_events
 from ingest.errors import IndexMismatch, LibraryError
-from rag.answer import stream_options
+from rag.answer import answer_stream, stream_options
 
 state.init()
 settings = state.settings()
@@ -48,7 +47,7 @@ with chat_col:
         history = [t.answer for t in turns if t.answer.text]
         chat_view.stream_answer(
             prompt,
-            lambda: answer_events(prompt, library=library, chat_model=chat_model, provider_label=provider,
+            lambda: answer_stream(prompt, library=library, chat_model=chat_model, provider_label=provider,
                                   k=state.top_k(settings.retrieval_k), history=history,
                                   doc_ids=state.doc_filter() or None, **stream_options(settings)),
             lambda answer: store.add_turn(conv_id, answer),

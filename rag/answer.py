@@ -17,7 +17,7 @@ from rag.metrics import measure
 from rag.model_stream import Limits, model_deltas
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
-from rag.types import Answer, CitationEvent, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
+from rag.types import Answer, CitationEvent, Cited, Done, Evidence, Failed, Retrieved, StreamEvent, TextDelta
 
 log = logging.getLogger(__name__)
 # Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
@@ -160,8 +160,9 @@ def answer_stream(
     doc_ids: Sequence[str] | None = None,
     **options: Any,
 ) -> Iterator[StreamEvent]:
-    """Retrieve evidence for the question and stream the cited answer: TextDelta and Cited
-    events, then Done; Failed (then Done with interrupted=True if text had arrived) on errors.
+    """Retrieve evidence for the question and stream the cited answer: Retrieved (the evidence, so a
+    UI can show the sources before the first token), TextDelta and Cited events, then Done; Failed
+    (then Done with interrupted=True if text had arrived) on errors.
     options: min_dense, min_coverage, check_relevance (see ANY_WORD), and the fields of rag.model_stream.Limits (retries, backoff_s,
     first_token_timeout_s, stall_timeout_s, deadline_s, retry_after_cap_s, max_tokens, sleep).
     Closing the generator early (a Stop button) stops the model's thread at its next chunk."""
@@ -172,6 +173,7 @@ def answer_stream(
         yield Failed("retrieval failed", f"the library could not be searched ({type(exc).__name__}: {exc}); "
                      "if the embeddings come from an endpoint, check that it is up")
         return
+    yield Retrieved(retrieval.evidence)
     if "min_dense" not in options and not gate_measured_for(library_embedding_name(library)):
         options = {"min_coverage": ANY_WORD, **options, "min_dense": math.inf}  # cosine means nothing here
     yield from stream_answer(question, retrieval, chat_model=chat_model, provider_label=provider_label,

@@ -211,7 +211,14 @@ class Failed:
     partial: bool = False
 
 
-StreamEvent = TextDelta | Cited | Done | Failed
+@dataclass(frozen=True)
+class Retrieved:
+    """Retrieval has finished: the evidence the answer will draw on, before the model's first token."""
+
+    evidence: tuple[Evidence, ...]
+
+
+StreamEvent = Retrieved | TextDelta | Cited | Done | Failed
 
 
 @dataclass(frozen=True)

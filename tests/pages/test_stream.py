@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from components.stream import BadgeStream, Searched, answer_events, sources_line
+from components.stream import BadgeStream, sources_line
+from rag.answer import answer_stream
 from rag.citations import CitationStream, citation_spans, resolve
-from rag.types import Answer, Cited, Done, Failed, TextDelta
+from rag.types import Answer, Cited, Done, Failed, Retrieved, TextDelta
 
 from tests.pages.test_render import _evidence
 
@@ -95,25 +96,25 @@ def test_sources_line_groups_pages_by_document_and_escapes_titles() -> None:
     assert sources_line([]).startswith(":material/search_off:")
 
 
-def test_answer_events_report_the_sources_before_the_model_starts(tmp_path) -> None:  # noqa: ANN001
+def test_answer_stream_reports_the_sources_before_the_model_starts(tmp_path) -> None:  # noqa: ANN001
     from rag.scripted import ScriptedChatModel
     from tests.pages.conftest import WATER, build_library, make_pdf
 
     library = build_library(tmp_path / "data", [("water.pdf", make_pdf(WATER, "Water facts"))])
     boils = next(c.chunk_id[:7] for c in library.chunks() if "Water boils" in c.text)
     model = ScriptedChatModel(replies=[f"Water boils at one hundred degrees [{boils}]."])
-    events = list(answer_events("When does water boil at sea level?", library=library, chat_model=model,
+    events = list(answer_stream("When does water boil at sea level?", library=library, chat_model=model,
                                 provider_label="test", k=3))
     searched = events[0]
-    assert isinstance(searched, Searched) and len(searched.evidence) == 3
-    assert not any(isinstance(e, Searched) for e in events[1:])
+    assert isinstance(searched, Retrieved) and len(searched.evidence) == 3
+    assert not any(isinstance(e, Retrieved) for e in events[1:])
     assert isinstance(events[1], TextDelta) and isinstance(events[-1], Done)
     assert events[-1].answer.evidence == searched.evidence
     assert [f.short_id for f in events[-1].answer.footnotes] == [boils]
 
 
-def test_answer_events_say_when_the_library_cannot_be_searched() -> None:
+def test_answer_stream_says_when_the_library_cannot_be_searched() -> None:
     from rag.scripted import ScriptedChatModel
 
-    events = list(answer_events("q", library=object(), chat_model=ScriptedChatModel(), provider_label="t", k=3))
+    events = list(answer_stream("q", library=object(), chat_model=ScriptedChatModel(), provider_label="t", k=3))
     assert len(events) == 1 and isinstance(events[0], Failed) and events[0].cause == "retrieval failed"

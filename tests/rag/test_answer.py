@@ -18,7 +18,7 @@ from rag.metrics import measure
 from rag.model_stream import JITTER, PUMP_THREAD
 from rag.prompts import NOT_IN_DOCUMENTS
 from rag.scripted import ScriptedChatModel
-from rag.types import Answer, Cited, Done, Evidence, Failed, TextDelta
+from rag.types import Answer, Cited, Done, Evidence, Failed, Retrieved, TextDelta
 from settings import load_settings
 
 
@@ -34,8 +34,10 @@ FAST = {"backoff_s": 0.01, "first_token_timeout_s": 5.0, "stall_timeout_s": 5.0}
 
 
 def ask(library: Library, question: str, model, **options) -> list:
-    return list(answer_stream(question, library=library, chat_model=model, provider_label="test", k=3,
-                              **{**FAST, **options}))
+    """The stream's events after Retrieved (tests/pages/test_stream.py checks that it comes first)."""
+    events = list(answer_stream(question, library=library, chat_model=model, provider_label="test", k=3,
+                                **{**FAST, **options}))
+    return [e for e in events if not isinstance(e, Retrieved)]
 
 
 def test_an_unrelated_question_never_reaches_the_model(hash_library: Library) -> None:
@@ -194,7 +196,7 @@ def test_closing_the_stream_ends_the_model_thread(hash_library: Library) -> None
     model = ScriptedChatModel(replies=[["word ", 0.01] * 100_000])
     events = answer_stream("When was the greenhouse built?", library=hash_library, chat_model=model,
                            provider_label="test", k=3, **FAST)
-    assert isinstance(next(events), TextDelta)
+    assert isinstance(next(events), Retrieved) and isinstance(next(events), TextDelta)
     events.close()
     for thread in [t for t in threading.enumerate() if t.name == PUMP_THREAD]:
         thread.join(10)
