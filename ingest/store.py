@@ -28,14 +28,15 @@ CREATE TABLE IF NOT EXISTS pages (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chunks (
     vec_id INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, doc_id TEXT NOT NULL,
-    ordinal INTEGER NOT NULL, text TEXT NOT NULL, locators TEXT NOT NULL
+    ordinal INTEGER NOT NULL, text TEXT NOT NULL, locators TEXT NOT NULL,
+    context TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks (doc_id, ordinal);
 """
 
 READY, INGESTING = "ready", "ingesting"
 _DOC_COLUMNS = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
-_CHUNK_COLUMNS = "c.vec_id, c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators"
+_CHUNK_COLUMNS = "c.vec_id, c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context"
 
 
 @contextmanager
@@ -65,6 +66,15 @@ def transaction(conn: sqlite3.Connection):
 def create_schema(conn: sqlite3.Connection) -> None:
     """Create the tables if they do not exist yet."""
     conn.executescript(SCHEMA)
+    add_context_column(conn)
+
+
+def add_context_column(conn: sqlite3.Connection) -> None:
+    """Give a library made before chunks had a context its empty ``context`` column (a re-index
+    fills it in; until then those chunks are searched by their text alone)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(chunks)")}
+    if "context" not in columns:
+        conn.execute("ALTER TABLE chunks ADD COLUMN context TEXT NOT NULL DEFAULT ''")
 
 
 def read_meta(conn: sqlite3.Connection) -> dict[str, str]:
@@ -116,8 +126,9 @@ def insert_document(conn: sqlite3.Connection, doc: Document, pages: Sequence[Pag
 def insert_chunks(conn: sqlite3.Connection, chunks: Sequence[Chunk], vec_ids: Sequence[int]) -> None:
     """Store chunks under the given vector ids."""
     conn.executemany(
-        "INSERT INTO chunks (vec_id, chunk_id, doc_id, ordinal, text, locators) VALUES (?, ?, ?, ?, ?, ?)",
-        [(v, c.chunk_id, c.doc_id, c.ordinal, c.text, _dump_locators(c.locators)) for c, v in zip(chunks, vec_ids)],
+        "INSERT INTO chunks (vec_id, chunk_id, doc_id, ordinal, text, locators, context) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(v, c.chunk_id, c.doc_id, c.ordinal, c.text, _dump_locators(c.locators), c.context)
+         for c, v in zip(chunks, vec_ids)],
     )
 
 
@@ -194,8 +205,8 @@ def _document(row: Sequence) -> Document:
 
 
 def _chunk(row: Sequence) -> Chunk:
-    _, chunk_id, doc_id, ordinal, text, locators = row
-    return Chunk(chunk_id, doc_id, ordinal, text, _load_locators(locators))
+    _, chunk_id, doc_id, ordinal, text, locators, context = row
+    return Chunk(chunk_id, doc_id, ordinal, text, _load_locators(locators), context)
 
 
 def _dump_locators(locators: Sequence[PageLocator]) -> str:
