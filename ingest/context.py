@@ -8,8 +8,10 @@ The rules are about layout, not about one data set:
   does not);
 - a *units line* says "(in millions...)", "in thousands" or "in billions";
 - a *title line* is short, starts with a capital, is mostly letters, has no "$" or "%", does not
-  end like a sentence or a row group (".", ",", ";", ":") or with a lowercase word, and three
-  quarters of its longer words are capitalised;
+  end like a sentence or a row group (".", ",", ";", ":") or with a lowercase word, has no
+  lowercase word longer than four letters outside parentheses (titles capitalise all but "of",
+  "and", "the", "from", ...), no sentence ends inside it, and it stands alone
+  (the line above does not stop mid-sentence, the line below does not go on in lowercase);
 - a line repeated on many pages (running headers and footers, digits ignored) is never a title;
 - a line of prose has six or more words, most of them lowercase;
 - a chunk is *tabular* when its first row-like line (ending in a number) comes before any prose;
@@ -55,13 +57,15 @@ def _is_title(line: str) -> bool:
     if not (3 <= len(line) <= TITLE_MAX_CHARS) or not line[0].isupper() or line[-1] in ".,;:":
         return False
     last = _WORD.findall(line.split()[-1])
-    if "$" in line or "%" in line or (last and last[-1][0].islower()):
-        return False  # an amount, or a line that wraps mid-sentence
+    if "$" in line or "%" in line or line.count('"') % 2 or (last and last[-1][0].islower()):
+        return False  # an amount, a broken quotation, or a line that wraps mid-sentence
+    if any(len(part.split()) > 2 for part in line.split(". ")[:-1]):
+        return False  # a sentence ends inside it (but "Item 7. Title" and "Note 3. Title" pass)
     letters = sum(c.isalpha() for c in line)
     if letters < 0.7 * sum(not c.isspace() for c in line):
         return False
-    words = [w for w in _WORD.findall(line) if len(w) > 3]
-    return bool(words) and sum(w[0].isupper() for w in words) >= 0.75 * len(words)
+    words = _WORD.findall(re.sub(r"\([^)]*\)", " ", line))
+    return any(w[0].isupper() for w in words) and not any(w[0].islower() and len(w) > 4 for w in words)
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -86,14 +90,25 @@ def _repeated(pages: Sequence[Page]) -> set[str]:
     return {k for k, n in counts.items() if n >= least}
 
 
+def _stands_alone(before: str | None, after: str | None) -> bool:
+    """Whether a line is not the middle of a wrapped sentence: the line above does not stop
+    mid-sentence (a lowercase letter or a comma) and the line below does not go on in lowercase."""
+    if before is not None and before[-1:].islower() or (before or "").endswith(","):
+        return False
+    return after is None or not after[:1].islower()
+
+
 def _marks(text: str, repeated: set[str]) -> list[_Mark]:
     marks = []
-    for pos, line in _lines(text):
+    lines = _lines(text)
+    for i, (pos, line) in enumerate(lines):
         if _is_header(line):
             marks.append(_Mark(pos, "header", line))
         elif _UNITS.search(line) and len(line) <= TITLE_MAX_CHARS:
             marks.append(_Mark(pos, "units", line))
-        elif _is_title(line) and _key(line) not in repeated:
+        elif _is_title(line) and _key(line) not in repeated and _stands_alone(
+            lines[i - 1][1] if i else None, lines[i + 1][1] if i + 1 < len(lines) else None
+        ):
             marks.append(_Mark(pos, "title", line))
     return marks
 
