@@ -43,7 +43,7 @@ def test_json_answer_has_the_documented_keys(data_dir: Path) -> None:
     done = run_cli(data_dir, "--json", "--k", "2", "When was the greenhouse built?")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert set(data) == {"answer", "unsupported", "footnotes", "unresolved", "retrieved", "metrics"}
+    assert set(data) == {"answer", "unsupported", "footnotes", "unresolved", "retrieved", "metrics", "documents"}
     assert "1987" in data["answer"] and data["unsupported"] is False and data["unresolved"] == []
     footnote = data["footnotes"][0]
     assert set(footnote) == FOOTNOTE_KEYS
@@ -51,6 +51,7 @@ def test_json_answer_has_the_documented_keys(data_dir: Path) -> None:
         1, "garden.pdf", 2, "3")
     assert f"[{footnote['short_id']}]" in data["answer"]
     assert len(data["retrieved"]) == 2 and data["metrics"]["coverage"] == 1.0
+    assert data["documents"] == [{"doc_id": footnote["doc_id"], "title": "Garden guide"}]
 
 
 def test_terminal_answer_then_numbered_sources(data_dir: Path) -> None:
