@@ -8,8 +8,8 @@ and digits split ("acme-10k-fy2023.pdf" gives acme 10k fy 2023) and the words of
 The rule, which is what keeps a library of unnamed documents unaffected: a question word *names
 documents* when it occurs in at least one profile and in at most ``NAMING_SHARE`` of them. Each
 document scores the summed IDF of the naming words in its profile; the documents within
-``PICK_SHARE`` of the best score (at most ``MAX_PICKED``) are picked. No naming word, or every
-document picked: no pick. With fewer than ``1 / NAMING_SHARE`` documents no word can name
+``PICK_SHARE`` of the best score are picked, best first, at most ``MAX_PICKED`` and never part of
+a tie (when more than ``MAX_PICKED`` documents share the best score, nothing is picked). With fewer than ``1 / NAMING_SHARE`` documents no word can name
 documents, so a three-article library (squad-dev) is never affected.
 """
 
@@ -65,8 +65,14 @@ class DocumentProfiles:
         best = max(scores.values(), default=0.0)
         if best <= 0:
             return None
-        ranked = sorted((d for d in docs if scores[d] >= PICK_SHARE * best), key=lambda d: -scores[d])
-        picked = tuple(ranked[:MAX_PICKED])
+        picked: tuple[str, ...] = ()
+        for score in sorted({s for s in scores.values() if s >= PICK_SHARE * best}, reverse=True):
+            tied = tuple(d for d in docs if scores[d] == score)
+            if len(picked) + len(tied) > MAX_PICKED:
+                break  # never split a tie: which of them would be arbitrary
+            picked += tied
+        if not picked:
+            return None
         words = tuple(sorted(t for t in naming if any(t in self.terms[d] for d in picked)))
         return DocumentPick(picked, words)
 

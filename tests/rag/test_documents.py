@@ -99,3 +99,10 @@ def test_drew_on_lists_each_cited_document_once_in_citation_order() -> None:
     notes = (note(1, "b", "Beta  report"), note(2, "a", ""), note(3, "b", "Beta report"))
     answer = Answer("q", "text", notes, (), ())
     assert drew_on(answer) == (("b", "Beta report"), ("a", "a.pdf"))
+
+
+def test_a_tie_among_too_many_documents_picks_none_of_them() -> None:
+    profiles = DocumentProfiles({f"doc{i}": f"{'Tessaro' if i < 4 else 'Quillon'} annual report {i}"
+                                 for i in range(20)})
+    assert profiles.pick("Tessaro revenue?") is None  # four reports tie: none is named more than the others
+    assert profiles.pick("Tessaro revenue in report 2?").doc_ids == ("doc2",)
