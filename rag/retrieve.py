@@ -176,8 +176,8 @@ def search_evidence(
     profiles: ProfileCache | None = None,
 ) -> Retrieval:
     """Dense + BM25 candidates (and both within the documents the question names, see
-    rag.documents) fused by reciprocal rank, merged, cut to k, with short ids. BM25 and the
-    document stage read the question with its shorthand spelled out. The fused order ranks the
+    rag.documents) fused by reciprocal rank, merged, cut to k, with short ids. Every stage reads
+    the question with its shorthand spelled out (see DENSE_EXPANDED). The fused order ranks the
     evidence; each piece's score is its cosine similarity to the question."""
     n = candidates or max(4 * k, 20)
     expanded = expand_question(question)
