@@ -5,7 +5,7 @@ previous page when a table continues without repeating its header.
 The rules are about layout, not about one data set:
 - a *header line* holds at least two period labels (years 1900-2099, or Q1-Q4) and no more other
   numbers than period labels ("December 31, 2023  December 31, 2022" passes, a row of amounts
-  does not);
+  does not), and is not a line of prose;
 - a *units line* says "(in millions...)", "in thousands" or "in billions";
 - a *title line* is short, starts with a capital, is mostly letters, has no "$" or "%", does not
   end like a sentence or a row group (".", ",", ";", ":") or with a lowercase word, has no
@@ -50,7 +50,7 @@ class _Mark:
 def _is_header(line: str) -> bool:
     periods = _PERIOD.findall(line)
     others = len(_NUMBER.findall(line)) - sum(p[0] != "Q" for p in periods)
-    return len(set(periods)) >= 2 and others <= len(periods) and len(line) <= 200
+    return len(set(periods)) >= 2 and others <= len(periods) and len(line) <= 200 and not _is_prose(line)
 
 
 def _is_title(line: str) -> bool:

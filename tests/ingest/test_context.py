@@ -59,6 +59,13 @@ def test_a_row_of_amounts_is_not_a_header_and_a_sentence_is_not_a_title() -> Non
     assert chunk.context == ""
 
 
+def test_a_sentence_naming_two_years_is_not_a_column_header() -> None:
+    pages = [Page(0, "1", "Revenue grew in every one of our regions from 2022 to 2023 as we had planned"),
+             Page(1, "2", "Net income 537 917 722\nDepreciation and amortization 198 176 142")]
+    rows = chunk_pages("d" * 64, pages, 80, 0)[-1]
+    assert rows.first.page_index == 1 and rows.context == ""
+
+
 def test_indexed_text_puts_the_context_line_first() -> None:
     assert indexed_text("Balance Sheets | 2023 2022", "Cash 10 9") == "Balance Sheets | 2023 2022\nCash 10 9"
     assert indexed_text("", "Cash 10 9") == "Cash 10 9"
