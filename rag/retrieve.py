@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from rag.types import Evidence
 
 RRF_K = 60
 MAX_MERGED = 3
+_WORD = re.compile(r"[\w&'-]+")
 # The dense query is the question with its shorthand spelled out, as BM25's and the document
 # stage's are: with MiniLM, evidence page retrieved@6 on H4's generated filings went from 0.915 to
 # 0.983 (the "D&A"/"capex" questions), squad-dev unchanged (it has no shorthand).
@@ -150,18 +152,29 @@ def coverage(question_terms: set[str], text: str) -> float:
     return len(question_terms & set(tokenize(text))) / len(question_terms)
 
 
+def without_words(text: str, terms: Iterable[str]) -> str:
+    """text without the words whose index term is one of terms (what is left to look for once
+    the words that named a document have picked it)."""
+    drop = set(terms)
+    kept = [w for w in _WORD.findall(text) if not (set(tokenize(w)) & drop)]
+    return " ".join(kept) or text
+
+
 def _rankings(
     library: Any, query: str, vector: Any, n: int, doc_ids: Sequence[str] | None, index: Any,
     pick: DocumentPick | None,
 ) -> tuple[list[list[Chunk]], list[tuple[Chunk, float]]]:
-    """Dense and BM25 rankings over doc_ids, plus both again within the picked documents (a
-    chunk of a named document gets up to twice the votes); also the dense hits and cosines."""
+    """Dense and BM25 rankings over doc_ids, plus both again within the picked documents for the
+    question without its naming words (a chunk of a named document gets up to twice the votes,
+    and the pages that merely repeat the name do not crowd out the answer); also the dense hits."""
     dense = library.search_vector(vector, n, doc_ids=doc_ids) if vector is not None else []
     rankings = [[c for c, _ in dense], [c for c, _ in index.search(query, n, doc_ids=doc_ids)]]
     if pick is not None:
-        named = library.search_vector(vector, n, doc_ids=pick.doc_ids) if vector is not None else []
-        rankings += [[c for c, _ in named], [c for c, _ in index.search(query, n, doc_ids=pick.doc_ids)]]
-        dense = dense + named
+        rest = without_words(query, pick.words)
+        named = []
+        if vector is not None:
+            named = library.search_vector(library.embeddings.embed_query(rest), n, doc_ids=pick.doc_ids)
+        rankings += [[c for c, _ in named], [c for c, _ in index.search(rest, n, doc_ids=pick.doc_ids)]]
     return rankings, dense
 
 

@@ -9,7 +9,7 @@ from ingest.library import Library
 from ingest.types import Chunk, PageLocator
 from rag.documents import DocumentProfiles, ProfileCache, drew_on, profile_text
 from rag.lexical import LexicalIndex
-from rag.retrieve import search_evidence
+from rag.retrieve import search_evidence, without_words
 from rag.types import Answer, Evidence, Footnote
 from tests.rag.conftest import make_pdf, open_hash_library
 
@@ -21,6 +21,10 @@ BODY = ("Purchases of property and equipment were 249 in the year, mainly for ne
         "twice a year against its budget and its expected return. Most spending went to the plants "
         "that make our best-selling lines, and a smaller share to warehouses and information systems, "
         "where older equipment was replaced.")
+
+
+GENERIC = [f"Inc. reported {topic} for the year; {topic} are described in the notes. " * 5 for topic in
+           ("revenue", "segment results", "income taxes", "leases", "pension costs", "debt maturities")]
 
 
 def _profiles(names: list[str]) -> DocumentProfiles:
@@ -106,3 +110,22 @@ def test_a_tie_among_too_many_documents_picks_none_of_them() -> None:
                                  for i in range(20)})
     assert profiles.pick("Tessaro revenue?") is None  # four reports tie: none is named more than the others
     assert profiles.pick("Tessaro revenue in report 2?").doc_ids == ("doc2",)
+
+
+def test_within_the_named_report_the_name_itself_does_not_crowd_out_the_answer(tmp_path: Path) -> None:
+    library = open_hash_library(tmp_path / "lib")
+    legal = ("Item 3. Legal Proceedings. We are not a party to any material pending legal proceedings, "
+             "and no such proceedings are known to be contemplated by governmental authorities. " * 3)
+    for name in COMPANIES:
+        named = [f"{name}, Inc. Annual Report on Form 10-K. {name} makes goods. " * 4,
+                 f"Signatures. {name}, Inc. has duly caused this report to be signed. {name}. " * 4,
+                 f"Exhibits of {name}, Inc.: articles and bylaws of {name}. " * 5]
+        pages = [named[0], legal, BODY, *named[1:], *(f"{name} {line}" for line in GENERIC)]
+        library.add_pdf(make_pdf(pages, f"{name} 10-K"), f"{name}.pdf")
+    retrieval = search_evidence(library, "Has Dunmore Textiles, Inc. reported any legal proceedings?", k=3)
+    assert any("Legal Proceedings" in e.text and e.title == "Dunmore Textiles 10-K" for e in retrieval.evidence)
+
+
+def test_without_words_drops_the_words_of_the_given_terms_only() -> None:
+    assert without_words("Has Dunmore Textiles, Inc. sued?", ["dunmore", "textile"]) == "Has Inc sued"
+    assert without_words("Dunmore", ["dunmore"]) == "Dunmore"  # nothing left: keep the question
