@@ -10,7 +10,10 @@ documents* when it occurs in at least one profile and in at most ``NAMING_SHARE`
 document scores the summed IDF of the naming words in its profile; the documents within
 ``PICK_SHARE`` of the best score are picked, best first, at most ``MAX_PICKED`` and never part of
 a tie (when more than ``MAX_PICKED`` documents share the best score, nothing is picked). With fewer than ``1 / NAMING_SHARE`` documents no word can name
-documents, so a three-article library (squad-dev) is never affected.
+documents, so a three-article library (squad-dev) is never affected. Retrieval then searches
+only the picked documents (rag.retrieve): on 45 generated look-alike filings whose page headers do
+not name the company, that found the evidence page for 0.978 of the questions, against 0.892 when
+the picked documents were only favoured in the fusion and 0.655 with no document stage.
 """
 
 from __future__ import annotations

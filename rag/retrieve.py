@@ -164,17 +164,19 @@ def _rankings(
     library: Any, query: str, vector: Any, n: int, doc_ids: Sequence[str] | None, index: Any,
     pick: DocumentPick | None,
 ) -> tuple[list[list[Chunk]], list[tuple[Chunk, float]]]:
-    """Dense and BM25 rankings over doc_ids, plus both again within the picked documents for the
-    question without its naming words (a chunk of a named document gets up to twice the votes,
-    and the pages that merely repeat the name do not crowd out the answer); also the dense hits."""
+    """Dense and BM25 rankings over doc_ids or, when the question names documents, over those
+    only, plus both again for the question without its naming words (so that the pages which
+    merely repeat a company's name do not crowd out the answer); also the dense hits."""
+    if pick is not None:
+        doc_ids = pick.doc_ids
     dense = library.search_vector(vector, n, doc_ids=doc_ids) if vector is not None else []
     rankings = [[c for c, _ in dense], [c for c, _ in index.search(query, n, doc_ids=doc_ids)]]
     if pick is not None:
         rest = without_words(query, pick.words)
         named = []
         if vector is not None:
-            named = library.search_vector(library.embeddings.embed_query(rest), n, doc_ids=pick.doc_ids)
-        rankings += [[c for c, _ in named], [c for c, _ in index.search(rest, n, doc_ids=pick.doc_ids)]]
+            named = library.search_vector(library.embeddings.embed_query(rest), n, doc_ids=doc_ids)
+        rankings += [[c for c, _ in named], [c for c, _ in index.search(rest, n, doc_ids=doc_ids)]]
     return rankings, dense
 
 
@@ -188,10 +190,10 @@ def search_evidence(
     lexical: LexicalCache | None = None,
     profiles: ProfileCache | None = None,
 ) -> Retrieval:
-    """Dense + BM25 candidates (and both within the documents the question names, see
-    rag.documents) fused by reciprocal rank, merged, cut to k, with short ids. Every stage reads
-    the question with its shorthand spelled out (see DENSE_EXPANDED). The fused order ranks the
-    evidence; each piece's score is its cosine similarity to the question."""
+    """Dense + BM25 candidates (only from the documents the question names, when it names
+    some: see rag.documents) fused by reciprocal rank, merged, cut to k, with short ids. Every
+    stage reads the question with its shorthand spelled out (see DENSE_EXPANDED). The fused
+    order ranks the evidence; each piece's score is its cosine similarity to the question."""
     n = candidates or max(4 * k, 20)
     expanded = expand_question(question)
     vector = None
