@@ -15,6 +15,7 @@ from components.render import escape_markdown, page_range
 from components.stream import BadgeStream, StreamOutcome, searching_line, sources_line
 from ingest.types import Document
 from rag.conversations import ConversationStore
+from rag.documents import drew_on
 from rag.types import Answer, Failed, Retrieved, StreamEvent, Turn
 
 CONV_PARAM = "conv"
@@ -86,6 +87,7 @@ def _sources(answer: Answer) -> None:
         pages, _indexes = page_range(ev)
         lines.append(f"[{f.number}] {' '.join((ev.title or ev.file_name).split())} · p. {pages}")
     st.text("\n".join(lines))
+    st.caption("Drew on: " + "; ".join(escape_markdown(title) for _doc_id, title in drew_on(answer)))
 
 
 def show_answer_block(turn: Turn, active: int | None) -> None:

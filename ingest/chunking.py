@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
+from ingest.context import ContextFinder
 from ingest.ids import chunk_id_for
 from ingest.types import Chunk, Page, PageLocator
 
@@ -20,9 +21,11 @@ PAGE_JOIN = "\n\n"
 
 
 def chunk_pages(doc_id: str, pages: Sequence[Page], chunk_size: int, chunk_overlap: int) -> list[Chunk]:
-    """Chunks in reading order, each with one locator per page it touches."""
+    """Chunks in reading order, each with one locator per page it touches and its context (the
+    table title and column headers, or the section heading, from before it; see ingest.context)."""
     pages = [p for p in pages if p.text.strip()]  # blank pages would break text == slices
     text, starts = _join(pages)
+    finder = ContextFinder(pages)
     splitter = RecursiveCharacterTextSplitter(
         chunk_size=chunk_size, chunk_overlap=chunk_overlap, keep_separator=True, strip_whitespace=True,
         length_function=visible_length,
@@ -38,7 +41,9 @@ def chunk_pages(doc_id: str, pages: Sequence[Page], chunk_size: int, chunk_overl
         if not locators:
             continue
         chunk_id = chunk_id_for(doc_id, locators, chunk_size, chunk_overlap)
-        chunks.append(Chunk(chunk_id, doc_id, len(chunks), piece, tuple(locators)))
+        page = bisect_right(starts, start) - 1
+        context = finder.at(page, start - starts[page], piece)
+        chunks.append(Chunk(chunk_id, doc_id, len(chunks), piece, tuple(locators), context))
     return chunks
 
 

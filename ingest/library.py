@@ -32,6 +32,7 @@ from langchain_core.embeddings import Embeddings
 
 from ingest import maintenance, schema, store, vectors
 from ingest.chunking import chunk_pages
+from ingest.context import indexed_text
 from ingest.errors import EmbeddingFailed, IndexMismatch, LibraryBusy, NoLibrary, NoTextLayer, ReadOnlyLibrary
 from ingest.ids import doc_id_for
 from ingest.reader import read_pdf
@@ -223,7 +224,7 @@ class Library:
         if not chunks:  # read_pdf already refuses text-less files; this guards the invariant
             raise NoTextLayer(file_name)
         report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
-        matrix = self._embed(file_name, [c.text for c in chunks],
+        matrix = self._embed(file_name, [indexed_text(c.context, c.text) for c in chunks],
                              lambda d, t: report(IngestProgress(file_name, "embed", d, t)))
         doc = Document(doc_id, read.title, file_name, len(read.pages), len(data), len(chunks),
                        datetime.now(timezone.utc).isoformat(timespec="seconds"), read.warnings)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ingest import store, vectors
 from ingest.chunking import chunk_pages
+from ingest.context import indexed_text
 from ingest.errors import LibraryDamaged
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ def _check_vectors(library: Library, conn, re_embed: bool, report: Callable[[int
         missing = []
     if missing:
         found = dict(store.chunks_where(conn, "vec_id", missing))
-        texts = [found[v].text for v in missing]
+        texts = [indexed_text(found[v].context, found[v].text) for v in missing]
         matrix = library._embed("re-embedding chunks whose vectors were missing", texts, report)
         vectors.add_vectors(index, matrix, missing)
         actions.append(f"Re-embedded {len(missing)} chunks whose vectors were missing.")
@@ -182,7 +183,7 @@ def reindex_all(library: Library, report: Callable[[IngestProgress], None]) -> i
             chunks += chunk_pages(doc.doc_id, store.pages(conn, doc.doc_id), config.chunk_size, config.chunk_overlap)
         report(IngestProgress("all documents", "chunk", len(chunks), len(chunks)))
         matrix = library._embed(  # before any write: a failure leaves the library as it was
-            "re-index of all documents", [c.text for c in chunks],
+            "re-index of all documents", [indexed_text(c.context, c.text) for c in chunks],
             lambda d, t: report(IngestProgress("all documents", "embed", d, t)),
         )
         dim = matrix.shape[1] if chunks else len(library.embeddings.embed_query("dimension probe"))

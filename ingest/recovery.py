@@ -25,6 +25,7 @@ import numpy as np
 
 from ingest import maintenance, store, vectors
 from ingest.chunking import chunk_pages
+from ingest.context import indexed_text
 from ingest.errors import IngestError, LibraryDamaged, LibraryError
 from ingest.library import IngestProgress, Library, ProgressFn
 from ingest.reader import read_pdf
@@ -161,7 +162,7 @@ def _write(library: Library, docs: list[tuple[Document, list[Page]]], salvage: _
     chunks = [c for _, _, cs in chunked for c in cs]
     reused, vec_ids = _reusable(library, salvage, chunks)
     todo = [i for i in range(len(chunks)) if i not in reused]
-    fresh = library._embed("recovery", [chunks[i].text for i in todo],
+    fresh = library._embed("recovery", [indexed_text(chunks[i].context, chunks[i].text) for i in todo],
                            lambda d, t: report(IngestProgress("recovery", "embed", d, t)))
     if todo:
         dim = fresh.shape[1]

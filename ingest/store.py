@@ -38,14 +38,17 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks (doc_id, ordinal);
 INSERT OR IGNORE INTO meta (key, value) VALUES ('next_vec_id', '1');
 """
+# Version 2: each chunk's context (table title, column headers or section heading; ingest/context.py).
+# A library made before it gets an empty context, so it answers as before; a re-index fills it in.
+SCHEMA_V2 = "ALTER TABLE chunks ADD COLUMN context TEXT NOT NULL DEFAULT ''"
 # Entry n takes a library file from schema version n-1 to n: add a migration by appending one.
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1,)
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2)
 SCHEMA_VERSION = len(MIGRATIONS)
 DAMAGE = ("SQLITE_CORRUPT", "SQLITE_NOTADB")  # sqlite3 error names that mean the file itself is bad
 
 READY, INGESTING = "ready", "ingesting"
 _DOC_COLUMNS = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
-_CHUNK_COLUMNS = "c.vec_id, c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators"
+_CHUNK_COLUMNS = "c.vec_id, c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context"
 
 
 @contextmanager
@@ -151,8 +154,9 @@ def insert_document(conn: sqlite3.Connection, doc: Document, pages: Sequence[Pag
 def insert_chunks(conn: sqlite3.Connection, chunks: Sequence[Chunk], vec_ids: Sequence[int]) -> None:
     """Store chunks under the given vector ids."""
     conn.executemany(
-        "INSERT INTO chunks (vec_id, chunk_id, doc_id, ordinal, text, locators) VALUES (?, ?, ?, ?, ?, ?)",
-        [(v, c.chunk_id, c.doc_id, c.ordinal, c.text, _dump_locators(c.locators)) for c, v in zip(chunks, vec_ids)],
+        "INSERT INTO chunks (vec_id, chunk_id, doc_id, ordinal, text, locators, context) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(v, c.chunk_id, c.doc_id, c.ordinal, c.text, _dump_locators(c.locators), c.context)
+         for c, v in zip(chunks, vec_ids)],
     )
 
 
@@ -229,8 +233,8 @@ def _document(row: Sequence) -> Document:
 
 
 def _chunk(row: Sequence) -> Chunk:
-    _, chunk_id, doc_id, ordinal, text, locators = row
-    return Chunk(chunk_id, doc_id, ordinal, text, _load_locators(locators))
+    _, chunk_id, doc_id, ordinal, text, locators, context = row
+    return Chunk(chunk_id, doc_id, ordinal, text, _load_locators(locators), context)
 
 
 def _dump_locators(locators: Sequence[PageLocator]) -> str:

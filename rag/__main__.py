@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from rag.documents import drew_on
 from rag.types import Answer, Cited, Done, Evidence, Failed, TextDelta
 
 EXIT_MODEL_FAILED = 1
@@ -47,6 +48,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "footnotes": [{"n": f.number, **evidence_json(f.evidence)} for f in answer.footnotes],
         "unresolved": list(answer.unresolved),
         "retrieved": [evidence_json(e) for e in answer.evidence],
+        "documents": [{"doc_id": doc_id, "title": title} for doc_id, title in drew_on(answer)],
         "metrics": answer.metrics.to_dict(),
         "interrupted": answer.interrupted,
         "error": answer.error,

@@ -11,6 +11,7 @@ from typing import Any
 import bm25s
 import numpy as np
 
+from ingest.context import indexed_text
 from ingest.types import Chunk
 from rag.text import SOFT_HYPHEN, STOPWORDS, stem, tokenize
 
@@ -26,7 +27,7 @@ class LexicalIndex:
         self.chunks = list(chunks)
         self._bm25 = bm25s.BM25()
         if self.chunks:
-            self._bm25.index([tokenize(c.text) for c in self.chunks], show_progress=False)
+            self._bm25.index([tokenize(indexed_text(c.context, c.text)) for c in self.chunks], show_progress=False)
 
     def search(
         self, query: str, k: int, doc_ids: Iterable[str] | None = None

@@ -46,7 +46,7 @@ def test_json_answer_has_the_documented_keys(data_dir: Path) -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data) == {"answer", "unsupported", "closest", "footnotes", "unresolved", "retrieved", "metrics",
-                         "interrupted", "error"}
+                         "interrupted", "error", "documents"}
     assert "1987" in data["answer"] and data["unsupported"] is False and data["unresolved"] == []
     assert data["closest"] is False and data["interrupted"] is False and data["error"] is None
     footnote = data["footnotes"][0]
@@ -55,6 +55,7 @@ def test_json_answer_has_the_documented_keys(data_dir: Path) -> None:
         1, "garden.pdf", 2, "3")
     assert f"[{footnote['short_id']}]" in data["answer"]
     assert len(data["retrieved"]) == 2 and data["metrics"]["coverage"] == 1.0
+    assert data["documents"] == [{"doc_id": footnote["doc_id"], "title": "Garden guide"}]
 
 
 def test_terminal_answer_then_numbered_sources(data_dir: Path) -> None:

