@@ -25,6 +25,15 @@ def _version(path: Path) -> int:
         conn.close()
 
 
+def _make_version_0(path: Path, name: str) -> None:
+    """What every file written before versions were recorded holds: the version 1 tables, user_version 0."""
+    if name == "library":
+        conn = sqlite3.connect(path)
+        conn.execute("ALTER TABLE chunks DROP COLUMN context")  # added by version 2
+        conn.close()
+    _set_version(path, 0)
+
+
 def _set_version(path: Path, value: int) -> None:
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {value}")
@@ -72,7 +81,7 @@ def test_new_files_record_the_current_version(tmp_path: Path, name: str) -> None
 def test_a_file_from_before_versions_is_migrated_and_keeps_its_rows(tmp_path: Path, name: str) -> None:
     make, count, current = STORES[name]
     path = make(tmp_path)
-    _set_version(path, 0)  # what every file written before this change says
+    _make_version_0(path, name)
     assert count(path) == 1
     assert _version(path) == current
 
@@ -89,26 +98,32 @@ def test_a_file_from_a_newer_version_is_refused_untouched(tmp_path: Path, name: 
     assert str(path) in str(caught.value) and path.read_bytes() == before
 
 
-def test_a_reader_refuses_a_newer_library_and_reads_a_version_0_one(tmp_path: Path) -> None:
+def test_a_reader_never_migrates_and_refuses_newer_and_older_libraries(tmp_path: Path) -> None:
     path = _library(tmp_path)
-    _set_version(path, 0)
-    assert len(open_reader(tmp_path).documents()) == 1 and _version(path) == 0  # readable, and not written
+    _make_version_0(path, "library")
+    before = path.read_bytes()
+    with pytest.raises(SchemaTooOld, match="python -m ingest --check"):
+        open_reader(tmp_path)
+    assert path.read_bytes() == before  # a reader writes nothing, not even a migration
+    assert len(open_library(tmp_path).documents()) == 1 and _version(path) == store.SCHEMA_VERSION
+    assert len(open_reader(tmp_path).documents()) == 1  # once a writer has migrated it
     _set_version(path, store.SCHEMA_VERSION + 1)
     with pytest.raises(SchemaTooNew):
         open_reader(tmp_path)
 
 
 def test_adding_a_migration_is_one_entry(tmp_path: Path) -> None:
-    """The next schema change (a ``context`` column on chunks) as a second entry."""
+    """A next schema change (a column on documents) as one more entry."""
     path = _library(tmp_path)
-    migrations = (*store.MIGRATIONS, "ALTER TABLE chunks ADD COLUMN context TEXT NOT NULL DEFAULT ''")
+    current = store.SCHEMA_VERSION
+    migrations = (*store.MIGRATIONS, "ALTER TABLE documents ADD COLUMN note TEXT NOT NULL DEFAULT ''")
     conn = sqlite3.connect(path, isolation_level=None)
     with pytest.raises(SchemaTooOld, match="needs upgrading"):
         schema.require_current(conn, len(migrations), path)
-    assert schema.migrate(conn, migrations, path) == 1
-    assert schema.migrate(conn, migrations, path) == 2  # applied once, not again
-    columns = [row[1] for row in conn.execute("PRAGMA table_info(chunks)")]
-    assert columns[-1] == "context" and conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0] > 0
+    assert schema.migrate(conn, migrations, path) == current
+    assert schema.migrate(conn, migrations, path) == current + 1  # applied once, not again
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(documents)")]
+    assert columns[-1] == "note" and conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0] > 0
     schema.require_current(conn, len(migrations), path)
     conn.close()
-    assert _version(path) == 2
+    assert _version(path) == current + 1
