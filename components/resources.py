@@ -5,10 +5,12 @@ Cached resources are shared by all sessions: never mutate what they return.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import streamlit as st
 from langchain_core.embeddings import Embeddings
@@ -26,6 +28,7 @@ from rag.types import Answer
 from settings import Settings
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # --- Library and embeddings (issue 3, ingestion) ------------------------------------------
 # One Library per data dir and settings, shared by every session: its own file lock guards
@@ -149,24 +152,72 @@ def get_chat_model(settings: Settings) -> tuple[BaseChatModel, str]:
     return _chat_model(fingerprint, settings)
 
 
+PICTURE_SCALE = 1.5  # page pictures at 1.5x the PDF's 72 dpi: small print stays legible
+
+
 @st.cache_data(max_entries=256, show_spinner=False)
-def _page_picture(generation: int, doc_id: str, page_index: int, char_start: int, char_end: int,
-                  _library: Library) -> bytes | None:
-    from ingest.render import render_page  # pypdfium2 loads only when a panel is first opened
+def _pictures(data_dir: str, generation: int, doc_id: str, page_index: int, char_start: int, char_end: int,
+              focus: tuple[int, int] | None = None, *, _library: Library) -> tuple[bytes | None, bytes] | None:
+    from components.picture import crop
+    from ingest.render import draw_page  # pypdfium2 loads only when a panel is first opened
 
     try:
         pdf = _library.pdf_bytes(doc_id)
     except FileNotFoundError:
         return None
-    return render_page(pdf, page_index, highlights=[(char_start, char_end)], scale=1.5)
+    picture = draw_page(pdf, page_index, [(char_start, char_end)], [focus] if focus else (), scale=PICTURE_SCALE)
+    return crop(picture), picture.png
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _page_text(data_dir: str, generation: int, doc_id: str, page_index: int, *, _library: Library) -> str | None:
+    pages = _library.pages(doc_id)
+    return pages[page_index].text if 0 <= page_index < len(pages) else None
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _excerpt(data_dir: str, generation: int, doc_id: str, first: int, last: int, *,
+             _library: Library) -> bytes | None:
+    from ingest.excerpt import excerpt_pages
+
+    try:
+        return excerpt_pages(_library.pdf_bytes(doc_id), first, last)
+    except FileNotFoundError:
+        return None
+
+
+def _bound(cached: Callable[..., T], library: Library) -> Callable[..., T]:
+    """`cached` for this library: keyed on its folder and generation (which changes on every add,
+    delete and re-index), so a changed library is never answered from an old entry."""
+    return functools.partial(cached, str(library.data_dir), library.generation, _library=library)
+
+
+def passage_picture(library: Library) -> Callable[..., tuple[bytes | None, bytes] | None]:
+    """(doc_id, page_index, char_start, char_end, focus=None) -> (the page cut to the cited passage
+    `focus` (page offsets), else to the highlighted chunk, or None; the whole page) as PNG, with the
+    chunk highlighted and the passage more strongly; None when the document is gone."""
+    return _bound(_pictures, library)
 
 
 def page_picture(library: Library) -> Callable[[str, int, int, int], bytes | None]:
-    """(doc_id, page_index, char_start, char_end) -> the page as PNG with those characters
-    highlighted, or None when the document is gone; cached on those values and the library's
-    generation (which changes on every add, delete and re-index)."""
-    generation = library.generation
-    return lambda doc_id, page, start, end: _page_picture(generation, doc_id, page, start, end, library)
+    """(doc_id, page_index, char_start, char_end) -> the whole page as PNG with those characters
+    highlighted, or None when the document is gone."""
+    pictures = _bound(_pictures, library)
+
+    def whole(doc_id: str, page_index: int, char_start: int, char_end: int) -> bytes | None:
+        found = pictures(doc_id, page_index, char_start, char_end)
+        return None if found is None else found[1]
+    return whole
+
+
+def page_text(library: Library) -> Callable[[str, int], str | None]:
+    """(doc_id, page_index) -> that page's extracted text, or None when it is gone."""
+    return _bound(_page_text, library)
+
+
+def pdf_excerpt(library: Library) -> Callable[[str, int, int], bytes | None]:
+    """(doc_id, first, last page index) -> those pages of the original as a PDF, or None when gone."""
+    return _bound(_excerpt, library)
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
@@ -177,47 +228,6 @@ def _answer_html(turn_id: str, answer_text: str, _answer: Answer) -> str:
 def answer_html(turn_id: str, answer: Answer) -> str:
     """A saved answer's sanitised HTML, rendered once per turn (a saved answer never changes)."""
     return _answer_html(turn_id, answer.text, answer)
-
-
-_PROBE_SCALE = 0.3  # small renders, only to find where a highlight falls on the page
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def _passage_picture(generation: int, doc_id: str, page_index: int, char_start: int, char_end: int,
-                     focus: tuple[int, int] | None, _library: Library) -> tuple[bytes | None, bytes] | None:
-    from components.picture import crop_to, highlight_box
-    from ingest.render import render_page
-
-    full = _page_picture(generation, doc_id, page_index, char_start, char_end, _library)
-    if full is None:
-        return None
-    pdf = _library.pdf_bytes(doc_id)
-    plain = render_page(pdf, page_index, scale=_PROBE_SCALE)
-    column = highlight_box(plain, render_page(pdf, page_index, [(char_start, char_end)], scale=_PROBE_SCALE))
-    band = column
-    if focus:
-        band = highlight_box(plain, render_page(pdf, page_index, [focus], scale=_PROBE_SCALE))
-    return (crop_to(full, band, column) if band else None), full
-
-
-def passage_picture(library: Library) -> Callable[..., tuple[bytes | None, bytes] | None]:
-    """Like page_picture, but (the page cut to the cited passage, else to the highlighted chunk,
-    or None; the whole page). `focus` is the cited passage as page offsets, when known."""
-    generation = library.generation
-    return lambda doc_id, page, start, end, focus=None: _passage_picture(
-        generation, doc_id, page, start, end, focus, library)
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def _page_text(generation: int, doc_id: str, page_index: int, _library: Library) -> str | None:
-    pages = _library.pages(doc_id)
-    return pages[page_index].text if 0 <= page_index < len(pages) else None
-
-
-def page_text(library: Library) -> Callable[[str, int], str | None]:
-    """(doc_id, page_index) -> that page's extracted text, or None when it is gone."""
-    generation = library.generation
-    return lambda doc_id, page: _page_text(generation, doc_id, page, library)
 
 
 # --- Library search and the original PDF (issue 15) ---------------------------------------
@@ -236,20 +246,3 @@ def _search(data_dir: str, generation: int, query: str, limit: int, _library: Li
 def search_library(library: Library, query: str, limit: int = SEARCH_LIMIT) -> tuple:
     """The library search's hits (rag.library_search.SearchHit), cached per query and generation."""
     return _search(str(library.data_dir), library.generation, query, limit, library)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def _excerpt(data_dir: str, generation: int, doc_id: str, first: int, last: int,
-             _library: Library) -> bytes | None:
-    from ingest.excerpt import excerpt_pages
-
-    try:
-        return excerpt_pages(_library.pdf_bytes(doc_id), first, last)
-    except FileNotFoundError:
-        return None
-
-
-def pdf_excerpt(library: Library) -> Callable[[str, int, int], bytes | None]:
-    """(doc_id, first, last page index) -> those pages of the original as a PDF, or None when gone."""
-    key = (str(library.data_dir), library.generation)
-    return lambda doc_id, first, last: _excerpt(*key, doc_id, first, last, library)
