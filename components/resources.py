@@ -26,6 +26,7 @@ from rag.models import make_chat_model
 from rag.retrieve import warm_lexical
 from rag.types import Answer
 from settings import Settings
+from wiring import LibraryOptions, cache_key, chat_options, embedding_options, library_options
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -38,16 +39,16 @@ T = TypeVar("T")
 
 
 @st.cache_resource(show_spinner=False)
-def get_embeddings(provider: str, model: str, batch_size: int, precision: str) -> tuple[Embeddings, str]:
-    """The embedding model and the name the index records for it (loaded once per process)."""
-    settings = state.settings().model_copy(update={
-        "embedding_provider": provider, "embedding_model": model, "embed_batch_size": batch_size,
-        "local_precision": precision,
-    })
-    embeddings, name = make_embeddings(settings)
+def _embeddings(key: str, _settings: Settings) -> tuple[Embeddings, str]:
+    embeddings, name = make_embeddings(_settings)
     if isinstance(embeddings, LocalEmbeddings):  # load the model while the user is still reading
         threading.Thread(target=_warm_up, args=(embeddings,), name="embeddings-warm-up", daemon=True).start()
     return embeddings, name
+
+
+def get_embeddings(settings: Settings) -> tuple[Embeddings, str]:
+    """The embedding model and the name the index records for it (one per distinct embedding options)."""
+    return _embeddings(cache_key(embedding_options(settings)), settings)
 
 
 def _warm_up(embeddings: LocalEmbeddings) -> None:
@@ -57,18 +58,18 @@ def _warm_up(embeddings: LocalEmbeddings) -> None:
         log.warning("loading the local embedding model failed", exc_info=True)
 
 
-def _library_options(s: Settings) -> tuple:
-    return (str(s.data_dir), s.embedding_provider, s.embedding_model, s.embed_batch_size, s.local_precision,
-            s.chunk_size, s.chunk_overlap, s.max_file_mb, s.max_pages)
-
-
 @st.cache_resource(show_spinner=False)
-def _library(data_dir: str, provider: str, model: str, batch_size: int, precision: str, chunk_size: int,
-             chunk_overlap: int, max_file_mb: float, max_pages: int) -> Library:
-    embeddings, name = get_embeddings(provider, model, batch_size, precision)
-    return Library.open(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
-                        chunk_overlap=chunk_overlap, max_file_mb=max_file_mb, max_pages=max_pages,
-                        batch_size=batch_size, repair=False)  # the Library page offers the repair
+def _library(key: str, _options: LibraryOptions, _settings: Settings) -> Library:
+    embeddings, name = get_embeddings(_settings)
+    return Library.open(_options.data_dir, embeddings, embedding_name=name, chunk_size=_options.chunk_size,
+                        chunk_overlap=_options.chunk_overlap, max_file_mb=_options.max_file_mb,
+                        max_pages=_options.max_pages, batch_size=_options.batch_size,
+                        repair=False)  # the Library page offers the repair
+
+
+def _open_library(settings: Settings) -> Library:
+    options = library_options(settings)
+    return _library(cache_key(options, embedding_options(settings)), options, settings)
 
 
 def get_library() -> Library:
@@ -76,28 +77,30 @@ def get_library() -> Library:
 
     Also starts building the BM25 index in the background when the library is new to this
     process or changed (an upload, a delete), so the next question does not wait for it."""
-    library = _library(*_library_options(state.settings()))
+    library = _open_library(state.settings())
     warm_lexical(library)
     return library
 
 
 @st.cache_resource(show_spinner=False)
-def _reader(data_dir: str, provider: str, model: str, batch_size: int, precision: str, chunk_size: int,
-            chunk_overlap: int) -> Library:
-    embeddings, name = get_embeddings(provider, model, batch_size, precision)
+def _reader(key: str, _options: LibraryOptions, _settings: Settings) -> Library:
+    embeddings, name = get_embeddings(_settings)
+
+    def open_reader() -> Library:
+        return Library.open_reader(_options.data_dir, embeddings, embedding_name=name,
+                                   chunk_size=_options.chunk_size, chunk_overlap=_options.chunk_overlap)
     try:
-        return Library.open_reader(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
-                                   chunk_overlap=chunk_overlap)
+        return open_reader()
     except (NoLibrary, SchemaTooOld):  # a new folder, or an older file: the writer creates or migrates it
-        _library(*_library_options(state.settings()))
-        return Library.open_reader(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
-                                   chunk_overlap=chunk_overlap)
+        _open_library(_settings)
+        return open_reader()
 
 
 def get_reader() -> Library:
     """The library for answering: read-only, never waits for a writer (see ``Library.open_reader``)."""
-    options = _library_options(state.settings())
-    library = _reader(*options[:7])
+    settings = state.settings()
+    options = library_options(settings)
+    library = _reader(cache_key(options, embedding_options(settings)), options, settings)
     warm_lexical(library)
     return library
 
@@ -111,12 +114,13 @@ def repair_library(progress: Callable[[IngestProgress], None] | None = None) -> 
 
 def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) -> int:
     """Re-index every document with the current settings; returns the number of chunks."""
-    data_dir, provider, model, batch_size, precision, chunk_size, overlap, max_mb, max_pages = _library_options(
-        state.settings())
-    embeddings, name = get_embeddings(provider, model, batch_size, precision)
-    library = Library.rebuild(Path(data_dir), embeddings, embedding_name=name, progress=progress,
-                              chunk_size=chunk_size, chunk_overlap=overlap, max_file_mb=max_mb,
-                              max_pages=max_pages, batch_size=batch_size)
+    settings = state.settings()
+    options = library_options(settings)
+    embeddings, name = get_embeddings(settings)
+    library = Library.rebuild(options.data_dir, embeddings, embedding_name=name, progress=progress,
+                              chunk_size=options.chunk_size, chunk_overlap=options.chunk_overlap,
+                              max_file_mb=options.max_file_mb, max_pages=options.max_pages,
+                              batch_size=options.batch_size)
     _library.clear()  # the next get_library() opens the re-indexed folder
     return library.chunk_count()
 
@@ -133,23 +137,17 @@ def get_conversations(data_dir: str) -> ConversationStore:
 
 
 @st.cache_resource(show_spinner=False)
-def _chat_model(fingerprint: str, _settings: Settings) -> tuple[BaseChatModel, str]:
+def _chat_model(key: str, _settings: Settings) -> tuple[BaseChatModel, str]:
     embeddings = None
     if _settings.llm_provider == "extractive":  # it ranks sentences with the library's embeddings
-        embeddings, _name = get_embeddings(_settings.embedding_provider, _settings.embedding_model,
-                                           _settings.embed_batch_size, _settings.local_precision)
+        embeddings, _name = get_embeddings(_settings)
     return make_chat_model(_settings, embeddings)
 
 
 def get_chat_model(settings: Settings) -> tuple[BaseChatModel, str]:
-    """The configured chat model and its label, built once per distinct model configuration."""
-    fingerprint = "|".join(
-        str(v) for v in (settings.llm_provider, settings.llm_model, settings.llm_base_url,
-                         settings.llm_temperature, settings.llm_max_tokens, settings.llm_timeout_s,
-                         settings.api_key() is not None, settings.embedding_provider,
-                         settings.embedding_model, settings.embed_batch_size, settings.local_precision)
-    )
-    return _chat_model(fingerprint, settings)
+    """The configured chat model and its label, built once per distinct chat and embedding options
+    (a new API key in secrets.toml builds a new client on the next run, no restart needed)."""
+    return _chat_model(cache_key(chat_options(settings), embedding_options(settings)), settings)
 
 
 PICTURE_SCALE = 1.5  # page pictures at 1.5x the PDF's 72 dpi: small print stays legible
