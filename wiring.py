@@ -9,6 +9,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
 from settings import Settings
 
 
@@ -84,3 +87,30 @@ def cache_key(*options: Any) -> str:
     key is a new key), but only as a SHA-256, so the key reveals nothing when printed."""
     payload = json.dumps([asdict(o) for o in options], sort_keys=True, default=str)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def make_embeddings(settings: Settings) -> tuple[Embeddings, str]:
+    """The configured embeddings and the name the index records for them."""
+    from ingest.embeddings import make_embeddings as build
+
+    return build(**asdict(embedding_options(settings)))
+
+
+def make_chat_model(settings: Settings, embeddings: Embeddings | None = None) -> tuple[BaseChatModel, str]:
+    """The configured chat model and its label (the extractive answerer ranks with `embeddings`)."""
+    from rag.models import make_chat_model as build
+
+    return build(**asdict(chat_options(settings)), embeddings=embeddings)
+
+
+def stream_options(settings: Settings) -> dict[str, Any]:
+    """rag.answer.answer_stream's retry, timeout and length options."""
+    return {
+        "retries": settings.llm_retries,
+        "first_token_timeout_s": settings.llm_timeout_s,
+        "stall_timeout_s": settings.llm_stall_timeout_s,
+        "deadline_s": settings.llm_deadline_s,
+        "retry_after_cap_s": settings.llm_retry_after_cap_s,
+        # Only a generative model can run on; the offline answerers end by themselves.
+        "max_tokens": settings.llm_max_tokens if settings.llm_provider == "openai" else None,
+    }

@@ -9,6 +9,7 @@ import functools
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import TypeVar
 
@@ -26,7 +27,15 @@ from rag.models import make_chat_model
 from rag.retrieve import warm_lexical
 from rag.types import Answer
 from settings import Settings
-from wiring import LibraryOptions, cache_key, chat_options, embedding_options, library_options
+from wiring import (
+    ChatOptions,
+    EmbeddingOptions,
+    LibraryOptions,
+    cache_key,
+    chat_options,
+    embedding_options,
+    library_options,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -39,8 +48,8 @@ T = TypeVar("T")
 
 
 @st.cache_resource(show_spinner=False)
-def _embeddings(key: str, _settings: Settings) -> tuple[Embeddings, str]:
-    embeddings, name = make_embeddings(_settings)
+def _embeddings(key: str, _options: EmbeddingOptions) -> tuple[Embeddings, str]:
+    embeddings, name = make_embeddings(**asdict(_options))
     if isinstance(embeddings, LocalEmbeddings):  # load the model while the user is still reading
         threading.Thread(target=_warm_up, args=(embeddings,), name="embeddings-warm-up", daemon=True).start()
     return embeddings, name
@@ -48,7 +57,8 @@ def _embeddings(key: str, _settings: Settings) -> tuple[Embeddings, str]:
 
 def get_embeddings(settings: Settings) -> tuple[Embeddings, str]:
     """The embedding model and the name the index records for it (one per distinct embedding options)."""
-    return _embeddings(cache_key(embedding_options(settings)), settings)
+    options = embedding_options(settings)
+    return _embeddings(cache_key(options), options)
 
 
 def _warm_up(embeddings: LocalEmbeddings) -> None:
@@ -137,17 +147,18 @@ def get_conversations(data_dir: str) -> ConversationStore:
 
 
 @st.cache_resource(show_spinner=False)
-def _chat_model(key: str, _settings: Settings) -> tuple[BaseChatModel, str]:
+def _chat_model(key: str, _options: ChatOptions, _settings: Settings) -> tuple[BaseChatModel, str]:
     embeddings = None
-    if _settings.llm_provider == "extractive":  # it ranks sentences with the library's embeddings
+    if _options.provider == "extractive":  # it ranks sentences with the library's embeddings
         embeddings, _name = get_embeddings(_settings)
-    return make_chat_model(_settings, embeddings)
+    return make_chat_model(**asdict(_options), embeddings=embeddings)
 
 
 def get_chat_model(settings: Settings) -> tuple[BaseChatModel, str]:
     """The configured chat model and its label, built once per distinct chat and embedding options
     (a new API key in secrets.toml builds a new client on the next run, no restart needed)."""
-    return _chat_model(cache_key(chat_options(settings), embedding_options(settings)), settings)
+    options = chat_options(settings)
+    return _chat_model(cache_key(options, embedding_options(settings)), options, settings)
 
 
 PICTURE_SCALE = 1.5  # page pictures at 1.5x the PDF's 72 dpi: small print stays legible

@@ -6,7 +6,7 @@ from components import chat_view, resources, side_panel, state
 from components.render import escape_markdown
 from components.stream import answer_events
 from ingest.errors import IndexMismatch, LibraryError
-from rag.answer import stream_options
+from wiring import stream_options
 
 state.init()
 settings = state.settings()
