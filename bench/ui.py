@@ -31,7 +31,7 @@ QUESTIONS = (
     "Why are roads salted in winter?",
 )
 GOAL_S = 0.5
-FEEDBACK_GOAL_S = 0.3  # issue 15: Enter to the first visible change
+FEEDBACK_GOAL_S = 0.3  # Enter to the first visible change
 
 # Arm a listener on the chat input: from the Enter keydown (its own timestamp) record, in
 # milliseconds, when the new messages first say what is happening, when they name the sources,

@@ -1,4 +1,4 @@
-"""Every st.cache_* wrapper around the core lives here; sections are owned per issue.
+"""Every st.cache_* wrapper around the core lives here, one section per page or feature.
 
 Cached resources are shared by all sessions: never mutate what they return.
 """
@@ -40,7 +40,7 @@ from wiring import (
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# --- Library and embeddings (issue 3, ingestion) ------------------------------------------
+# --- Library and embeddings (ingestion) --------------------------------------------------
 # One Library per data dir and settings, shared by every session: its own file lock guards
 # writes and it reloads itself when another process changes the folder, so sessions may call
 # add_pdf/delete on it; never replace its attributes. The chat reads through get_reader(), which
@@ -135,7 +135,7 @@ def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) ->
     return library.chunk_count()
 
 
-# --- Chat page (issue 5) ------------------------------------------------------------------
+# --- Chat page: models, conversations, page pictures -------------------------------------
 
 CONVERSATIONS_FILE = "conversations.sqlite3"
 
@@ -239,7 +239,7 @@ def answer_html(turn_id: str, answer: Answer) -> str:
     return _answer_html(turn_id, answer.text, answer)
 
 
-# --- Library search and the original PDF (issue 15) ---------------------------------------
+# --- Library search and the original PDF -------------------------------------------------
 
 SEARCH_LIMIT = 20  # hits listed per search: a page of results, not a ranking cut-off
 

@@ -151,19 +151,9 @@ class Library:
             ).fetchone()
         return int(row[0])
 
-    def get_chunks(self, chunk_ids: Sequence[str]) -> list[Chunk]:
-        """Chunks by id, in the order asked; unknown ids are left out."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            found = {c.chunk_id: c for _, c in store.chunks_where(conn, "chunk_id", list(chunk_ids))}
-        return [found[i] for i in chunk_ids if i in found]
-
-    def search(self, query: str, k: int, doc_ids: Sequence[str] | None = None) -> list[tuple[Chunk, float]]:
-        """Dense search: the k chunks closest to the query (cosine), optionally within documents."""
-        return self.search_vector(self.embeddings.embed_query(query), k, doc_ids)
-
     def search_vector(self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
                       ) -> list[tuple[Chunk, float]]:
-        """Dense search with a ready-made query vector."""
+        """Dense search: the k chunks closest to a query vector (cosine), optionally within documents."""
         query = vectors.as_matrix(vec)
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             index = self._current_index(conn)

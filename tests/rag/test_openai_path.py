@@ -196,7 +196,7 @@ def test_an_embeddings_endpoint_failure_is_a_clear_failed_event(server: Scripted
     assert "embeddings overloaded" in events[0].message and "check that it is up" in events[0].message
 
 
-# --- The model misbehaving (issue 11) --------------------------------------------------------
+# --- The model misbehaving --------------------------------------------------------------------
 
 def asked_waits(server: ScriptedOpenAIServer, **options: object) -> tuple[list, list[float]]:
     """The events, and the waits answer_stream asked for between tries (nothing really sleeps)."""
