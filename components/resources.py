@@ -55,10 +55,13 @@ def _embeddings(key: str, _options: EmbeddingOptions) -> tuple[Embeddings, str]:
     return embeddings, name
 
 
+def _embeddings_for(options: EmbeddingOptions) -> tuple[Embeddings, str]:
+    return _embeddings(cache_key(options), options)
+
+
 def get_embeddings(settings: Settings) -> tuple[Embeddings, str]:
     """The embedding model and the name the index records for it (one per distinct embedding options)."""
-    options = embedding_options(settings)
-    return _embeddings(cache_key(options), options)
+    return _embeddings_for(embedding_options(settings))
 
 
 def _warm_up(embeddings: LocalEmbeddings) -> None:
@@ -69,17 +72,16 @@ def _warm_up(embeddings: LocalEmbeddings) -> None:
 
 
 @st.cache_resource(show_spinner=False)
-def _library(key: str, _options: LibraryOptions, _settings: Settings) -> Library:
-    embeddings, name = get_embeddings(_settings)
+def _library(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) -> Library:
+    embeddings, name = _embeddings_for(_embedding)
     return Library.open(_options.data_dir, embeddings, embedding_name=name, chunk_size=_options.chunk_size,
                         chunk_overlap=_options.chunk_overlap, max_file_mb=_options.max_file_mb,
                         max_pages=_options.max_pages, batch_size=_options.batch_size,
                         repair=False)  # the Library page offers the repair
 
 
-def _open_library(settings: Settings) -> Library:
-    options = library_options(settings)
-    return _library(cache_key(options, embedding_options(settings)), options, settings)
+def _open_library(options: LibraryOptions, embedding: EmbeddingOptions) -> Library:
+    return _library(cache_key(options, embedding), options, embedding)
 
 
 def get_library() -> Library:
@@ -87,14 +89,15 @@ def get_library() -> Library:
 
     Also starts building the BM25 index in the background when the library is new to this
     process or changed (an upload, a delete), so the next question does not wait for it."""
-    library = _open_library(state.settings())
+    settings = state.settings()
+    library = _open_library(library_options(settings), embedding_options(settings))
     warm_lexical(library)
     return library
 
 
 @st.cache_resource(show_spinner=False)
-def _reader(key: str, _options: LibraryOptions, _settings: Settings) -> Library:
-    embeddings, name = get_embeddings(_settings)
+def _reader(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) -> Library:
+    embeddings, name = _embeddings_for(_embedding)
 
     def open_reader() -> Library:
         return Library.open_reader(_options.data_dir, embeddings, embedding_name=name,
@@ -102,15 +105,15 @@ def _reader(key: str, _options: LibraryOptions, _settings: Settings) -> Library:
     try:
         return open_reader()
     except (NoLibrary, SchemaTooOld):  # a new folder, or an older file: the writer creates or migrates it
-        _open_library(_settings)
+        _open_library(_options, _embedding)
         return open_reader()
 
 
 def get_reader() -> Library:
     """The library for answering: read-only, never waits for a writer (see ``Library.open_reader``)."""
     settings = state.settings()
-    options = library_options(settings)
-    library = _reader(cache_key(options, embedding_options(settings)), options, settings)
+    options, embedding = library_options(settings), embedding_options(settings)
+    library = _reader(cache_key(options, embedding), options, embedding)
     warm_lexical(library)
     return library
 
@@ -147,18 +150,18 @@ def get_conversations(data_dir: str) -> ConversationStore:
 
 
 @st.cache_resource(show_spinner=False)
-def _chat_model(key: str, _options: ChatOptions, _settings: Settings) -> tuple[BaseChatModel, str]:
+def _chat_model(key: str, _options: ChatOptions, _embedding: EmbeddingOptions) -> tuple[BaseChatModel, str]:
     embeddings = None
     if _options.provider == "extractive":  # it ranks sentences with the library's embeddings
-        embeddings, _name = get_embeddings(_settings)
+        embeddings, _name = _embeddings_for(_embedding)
     return make_chat_model(**asdict(_options), embeddings=embeddings)
 
 
 def get_chat_model(settings: Settings) -> tuple[BaseChatModel, str]:
     """The configured chat model and its label, built once per distinct chat and embedding options
     (a new API key in secrets.toml builds a new client on the next run, no restart needed)."""
-    options = chat_options(settings)
-    return _chat_model(cache_key(options, embedding_options(settings)), options, settings)
+    options, embedding = chat_options(settings), embedding_options(settings)
+    return _chat_model(cache_key(options, embedding), options, embedding)
 
 
 PICTURE_SCALE = 1.5  # page pictures at 1.5x the PDF's 72 dpi: small print stays legible
