@@ -101,9 +101,9 @@ def add_filler(library: Any, n_chunks: int, seed: int = 1) -> int:
 def open_library(data_dir: Path) -> tuple[Any, Any]:
     """A function that opens the library at data_dir with the app's default local settings, and
     those settings."""
-    from ingest.embeddings import make_embeddings
     from ingest.library import Library
     from settings import load_settings
+    from wiring import make_embeddings
 
     settings = load_settings(embedding_provider="local", llm_provider="extractive", data_dir=data_dir)
     embeddings, name = make_embeddings(settings)
@@ -173,8 +173,8 @@ def measure_size(n: int, base_dir: str, questions: int, rounds: int, cold_runs: 
     """Child-process body: build a library of n chunks on the base, then time cold and warm questions."""
     import tempfile
 
-    from rag.models import make_chat_model
     from rag.retrieve import search_evidence
+    from wiring import make_chat_model
 
     rows = load_questions(questions)
     with tempfile.TemporaryDirectory(prefix="footnote-bench-") as tmp:

@@ -56,9 +56,9 @@ def load_questions(qa_path: Path, limit: int | None = None, seed: int = 0) -> li
 def open_corpus_library(pdf_paths: Sequence[Path], data_dir: Path, embeddings: Any = None,
                         embedding_name: str | None = None) -> Any:
     """A library in data_dir holding these PDFs (local embeddings unless given)."""
-    from ingest.embeddings import make_embeddings
     from ingest.library import Library
     from settings import load_settings
+    from wiring import make_embeddings
 
     if embeddings is None:
         embeddings, embedding_name = make_embeddings(load_settings())

@@ -33,16 +33,15 @@ class Benchmark:
     name: str
     title: str
     module: str
-    owner_note: str
 
 
 BENCHMARKS = (
-    Benchmark("ingest", "Ingestion: this pipeline vs the plain LangChain recipe", "bench.ingest", "issue 3"),
-    Benchmark("retrieval", "Retrieval at scale", "bench.retrieval", "issue 7"),
-    Benchmark("citations", "Streaming citation parsing", "bench.citations", "issue 7"),
-    Benchmark("answer", "Answer latency (offline extractive answerer)", "bench.answer", "issue 7"),
-    Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui", "issue 5"),
-    Benchmark("eval", "Answer quality: squad-dev and generated filings", "bench.eval", "issues 4, 12"),
+    Benchmark("ingest", "Ingestion: this pipeline vs the plain LangChain recipe", "bench.ingest"),
+    Benchmark("retrieval", "Retrieval at scale", "bench.retrieval"),
+    Benchmark("citations", "Streaming citation parsing", "bench.citations"),
+    Benchmark("answer", "Answer latency (offline extractive answerer)", "bench.answer"),
+    Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui"),
+    Benchmark("eval", "Answer quality: squad-dev and generated filings", "bench.eval"),
 )
 BY_NAME = {b.name: b for b in BENCHMARKS}
 

@@ -31,7 +31,7 @@ QUESTIONS = (
     "Why are roads salted in winter?",
 )
 GOAL_S = 0.5
-FEEDBACK_GOAL_S = 0.3  # issue 15: Enter to the first visible change
+FEEDBACK_GOAL_S = 0.3  # Enter to the first visible change
 
 # Arm a listener on the chat input: from the Enter keydown (its own timestamp) record, in
 # milliseconds, when the new messages first say what is happening, when they name the sources,
@@ -96,7 +96,6 @@ async ([index, shortId]) => {
 
 def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
     """A library with the water guide and conversations of the given lengths (real answers)."""
-    from ingest.embeddings import make_embeddings
     from ingest.library import Library
     from rag.answer import answer_stream
     from rag.conversations import ConversationStore
@@ -104,6 +103,7 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
     from rag.types import Done
     from settings import load_settings
     from tests.e2e.documents import guide_pdf
+    from wiring import make_embeddings
 
     settings = load_settings(data_dir=data_dir)
     embeddings, name = make_embeddings(settings)

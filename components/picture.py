@@ -1,41 +1,43 @@
 """Page pictures cut down to the cited passage, so the panel shows it at a readable size.
-Pure (no Streamlit). Where the passage sits is found by comparing two small renders of the page,
-with and without its highlight, so no page geometry (rotation, crop box) has to be redone here."""
+Pure (no Streamlit). The crop comes from the boxes the render drew (ingest.render.PagePicture),
+so no page geometry (rotation, crop box) is redone here and nothing is rendered twice."""
 
 from __future__ import annotations
 
 import io
 
-from PIL import Image, ImageChops
+from PIL import Image
 
-Box = tuple[float, float, float, float]  # left, top, right, bottom as shares of the page size
+from ingest.render import PagePicture, PixelBox
+
+# Context kept around the passage, as shares of the page: 0.08 of the height is about five lines
+# of body text on an A4 or Letter page; 0.03 of the width keeps the first letters off the edge.
+CONTEXT_ROWS = 0.08
+CONTEXT_SIDES = 0.03
 
 
-def highlight_box(plain_png: bytes, highlighted_png: bytes) -> Box | None:
-    """Where the two renders of a page differ, as shares of its size; None when they do not."""
-    plain = Image.open(io.BytesIO(plain_png)).convert("RGB")
-    marked = Image.open(io.BytesIO(highlighted_png)).convert("RGB")
-    if plain.size != marked.size:
+def _span(boxes: tuple[PixelBox, ...]) -> PixelBox:
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def crop_box(picture: PagePicture) -> PixelBox | None:
+    """The rows of the cited passage (else of the chunk) plus some context above and below, across
+    the chunk's column; None when nothing was highlighted on this page."""
+    if not picture.boxes and not picture.focus_boxes:
         return None
-    box = ImageChops.difference(plain, marked).getbbox()
+    band = _span(picture.focus_boxes or picture.boxes)
+    column = _span(picture.boxes + picture.focus_boxes)
+    width, height = picture.size
+    dx, dy = int(CONTEXT_SIDES * width), int(CONTEXT_ROWS * height)
+    return (max(0, column[0] - dx), max(0, band[1] - dy),
+            min(width, column[2] + dx + 1), min(height, band[3] + dy + 1))
+
+
+def crop(picture: PagePicture) -> bytes | None:
+    """The picture cut to `crop_box` as PNG, or None when nothing on the page was highlighted."""
+    box = crop_box(picture)
     if box is None:
         return None
-    width, height = plain.size
-    return box[0] / width, box[1] / height, box[2] / width, box[3] / height
-
-
-def crop_to(page_png: bytes, band: Box, column: Box | None = None, margin: float = 0.08) -> bytes:
-    """The page cut to the band's rows plus a margin (a share of the page height) above and below,
-    and across to the text column (the band, widened to `column` when given)."""
-    page = Image.open(io.BytesIO(page_png)).convert("RGB")
-    width, height = page.size
-    left, right = (min(band[0], column[0]), max(band[2], column[2])) if column else (band[0], band[2])
-    box = (
-        max(0, int((left - 0.03) * width)),
-        max(0, int((band[1] - margin) * height)),
-        min(width, int((right + 0.03) * width) + 1),
-        min(height, int((band[3] + margin) * height) + 1),
-    )
     out = io.BytesIO()
-    page.crop(box).save(out, format="PNG")
+    Image.open(io.BytesIO(picture.png)).crop(box).save(out, format="PNG")
     return out.getvalue()

@@ -181,11 +181,6 @@ def page_range(evidence: Evidence) -> tuple[str, str]:
             f"{evidence.page_index}-{evidence.page_end_index}")
 
 
-def footnote_numbers(answer: Answer) -> Mapping[str, int]:
-    """Short id -> footnote number."""
-    return {f.short_id: f.number for f in answer.footnotes}
-
-
 def escape_markdown(text: str) -> str:
     """Untrusted text as markdown that renders literally on one line (for widget labels)."""
     flat = " ".join(text.split())

@@ -1,14 +1,17 @@
-"""Every st.cache_* wrapper around the core lives here; sections are owned per issue.
+"""Every st.cache_* wrapper around the core lives here, one section per page or feature.
 
 Cached resources are shared by all sessions: never mutate what they return.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
+from typing import TypeVar
 
 import streamlit as st
 from langchain_core.embeddings import Embeddings
@@ -24,10 +27,20 @@ from rag.models import make_chat_model
 from rag.retrieve import warm_lexical
 from rag.types import Answer
 from settings import Settings
+from wiring import (
+    ChatOptions,
+    EmbeddingOptions,
+    LibraryOptions,
+    cache_key,
+    chat_options,
+    embedding_options,
+    library_options,
+)
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-# --- Library and embeddings (issue 3, ingestion) ------------------------------------------
+# --- Library and embeddings (ingestion) --------------------------------------------------
 # One Library per data dir and settings, shared by every session: its own file lock guards
 # writes and it reloads itself when another process changes the folder, so sessions may call
 # add_pdf/delete on it; never replace its attributes. The chat reads through get_reader(), which
@@ -35,16 +48,20 @@ log = logging.getLogger(__name__)
 
 
 @st.cache_resource(show_spinner=False)
-def get_embeddings(provider: str, model: str, batch_size: int, precision: str) -> tuple[Embeddings, str]:
-    """The embedding model and the name the index records for it (loaded once per process)."""
-    settings = state.settings().model_copy(update={
-        "embedding_provider": provider, "embedding_model": model, "embed_batch_size": batch_size,
-        "local_precision": precision,
-    })
-    embeddings, name = make_embeddings(settings)
+def _embeddings(key: str, _options: EmbeddingOptions) -> tuple[Embeddings, str]:
+    embeddings, name = make_embeddings(**asdict(_options))
     if isinstance(embeddings, LocalEmbeddings):  # load the model while the user is still reading
         threading.Thread(target=_warm_up, args=(embeddings,), name="embeddings-warm-up", daemon=True).start()
     return embeddings, name
+
+
+def _embeddings_for(options: EmbeddingOptions) -> tuple[Embeddings, str]:
+    return _embeddings(cache_key(options), options)
+
+
+def get_embeddings(settings: Settings) -> tuple[Embeddings, str]:
+    """The embedding model and the name the index records for it (one per distinct embedding options)."""
+    return _embeddings_for(embedding_options(settings))
 
 
 def _warm_up(embeddings: LocalEmbeddings) -> None:
@@ -54,18 +71,17 @@ def _warm_up(embeddings: LocalEmbeddings) -> None:
         log.warning("loading the local embedding model failed", exc_info=True)
 
 
-def _library_options(s: Settings) -> tuple:
-    return (str(s.data_dir), s.embedding_provider, s.embedding_model, s.embed_batch_size, s.local_precision,
-            s.chunk_size, s.chunk_overlap, s.max_file_mb, s.max_pages)
-
-
 @st.cache_resource(show_spinner=False)
-def _library(data_dir: str, provider: str, model: str, batch_size: int, precision: str, chunk_size: int,
-             chunk_overlap: int, max_file_mb: float, max_pages: int) -> Library:
-    embeddings, name = get_embeddings(provider, model, batch_size, precision)
-    return Library.open(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
-                        chunk_overlap=chunk_overlap, max_file_mb=max_file_mb, max_pages=max_pages,
-                        batch_size=batch_size, repair=False)  # the Library page offers the repair
+def _library(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) -> Library:
+    embeddings, name = _embeddings_for(_embedding)
+    return Library.open(_options.data_dir, embeddings, embedding_name=name, chunk_size=_options.chunk_size,
+                        chunk_overlap=_options.chunk_overlap, max_file_mb=_options.max_file_mb,
+                        max_pages=_options.max_pages, batch_size=_options.batch_size,
+                        repair=False)  # the Library page offers the repair
+
+
+def _open_library(options: LibraryOptions, embedding: EmbeddingOptions) -> Library:
+    return _library(cache_key(options, embedding), options, embedding)
 
 
 def get_library() -> Library:
@@ -73,28 +89,31 @@ def get_library() -> Library:
 
     Also starts building the BM25 index in the background when the library is new to this
     process or changed (an upload, a delete), so the next question does not wait for it."""
-    library = _library(*_library_options(state.settings()))
+    settings = state.settings()
+    library = _open_library(library_options(settings), embedding_options(settings))
     warm_lexical(library)
     return library
 
 
 @st.cache_resource(show_spinner=False)
-def _reader(data_dir: str, provider: str, model: str, batch_size: int, precision: str, chunk_size: int,
-            chunk_overlap: int) -> Library:
-    embeddings, name = get_embeddings(provider, model, batch_size, precision)
+def _reader(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) -> Library:
+    embeddings, name = _embeddings_for(_embedding)
+
+    def open_reader() -> Library:
+        return Library.open_reader(_options.data_dir, embeddings, embedding_name=name,
+                                   chunk_size=_options.chunk_size, chunk_overlap=_options.chunk_overlap)
     try:
-        return Library.open_reader(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
-                                   chunk_overlap=chunk_overlap)
+        return open_reader()
     except (NoLibrary, SchemaTooOld):  # a new folder, or an older file: the writer creates or migrates it
-        _library(*_library_options(state.settings()))
-        return Library.open_reader(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
-                                   chunk_overlap=chunk_overlap)
+        _open_library(_options, _embedding)
+        return open_reader()
 
 
 def get_reader() -> Library:
     """The library for answering: read-only, never waits for a writer (see ``Library.open_reader``)."""
-    options = _library_options(state.settings())
-    library = _reader(*options[:7])
+    settings = state.settings()
+    options, embedding = library_options(settings), embedding_options(settings)
+    library = _reader(cache_key(options, embedding), options, embedding)
     warm_lexical(library)
     return library
 
@@ -108,17 +127,18 @@ def repair_library(progress: Callable[[IngestProgress], None] | None = None) -> 
 
 def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) -> int:
     """Re-index every document with the current settings; returns the number of chunks."""
-    data_dir, provider, model, batch_size, precision, chunk_size, overlap, max_mb, max_pages = _library_options(
-        state.settings())
-    embeddings, name = get_embeddings(provider, model, batch_size, precision)
-    library = Library.rebuild(Path(data_dir), embeddings, embedding_name=name, progress=progress,
-                              chunk_size=chunk_size, chunk_overlap=overlap, max_file_mb=max_mb,
-                              max_pages=max_pages, batch_size=batch_size)
+    settings = state.settings()
+    options = library_options(settings)
+    embeddings, name = get_embeddings(settings)
+    library = Library.rebuild(options.data_dir, embeddings, embedding_name=name, progress=progress,
+                              chunk_size=options.chunk_size, chunk_overlap=options.chunk_overlap,
+                              max_file_mb=options.max_file_mb, max_pages=options.max_pages,
+                              batch_size=options.batch_size)
     _library.clear()  # the next get_library() opens the re-indexed folder
     return library.chunk_count()
 
 
-# --- Chat page (issue 5) ------------------------------------------------------------------
+# --- Chat page: models, conversations, page pictures -------------------------------------
 
 CONVERSATIONS_FILE = "conversations.sqlite3"
 
@@ -130,43 +150,86 @@ def get_conversations(data_dir: str) -> ConversationStore:
 
 
 @st.cache_resource(show_spinner=False)
-def _chat_model(fingerprint: str, _settings: Settings) -> tuple[BaseChatModel, str]:
+def _chat_model(key: str, _options: ChatOptions, _embedding: EmbeddingOptions) -> tuple[BaseChatModel, str]:
     embeddings = None
-    if _settings.llm_provider == "extractive":  # it ranks sentences with the library's embeddings
-        embeddings, _name = get_embeddings(_settings.embedding_provider, _settings.embedding_model,
-                                           _settings.embed_batch_size, _settings.local_precision)
-    return make_chat_model(_settings, embeddings)
+    if _options.provider == "extractive":  # it ranks sentences with the library's embeddings
+        embeddings, _name = _embeddings_for(_embedding)
+    return make_chat_model(**asdict(_options), embeddings=embeddings)
 
 
 def get_chat_model(settings: Settings) -> tuple[BaseChatModel, str]:
-    """The configured chat model and its label, built once per distinct model configuration."""
-    fingerprint = "|".join(
-        str(v) for v in (settings.llm_provider, settings.llm_model, settings.llm_base_url,
-                         settings.llm_temperature, settings.llm_max_tokens, settings.llm_timeout_s,
-                         settings.api_key() is not None, settings.embedding_provider,
-                         settings.embedding_model, settings.embed_batch_size, settings.local_precision)
-    )
-    return _chat_model(fingerprint, settings)
+    """The configured chat model and its label, built once per distinct chat and embedding options
+    (a new API key in secrets.toml builds a new client on the next run, no restart needed)."""
+    options, embedding = chat_options(settings), embedding_options(settings)
+    return _chat_model(cache_key(options, embedding), options, embedding)
+
+
+PICTURE_SCALE = 1.5  # page pictures at 1.5x the PDF's 72 dpi: small print stays legible
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _page_picture(generation: int, doc_id: str, page_index: int, char_start: int, char_end: int,
-                  _library: Library) -> bytes | None:
-    from ingest.render import render_page  # pypdfium2 loads only when a panel is first opened
+def _pictures(data_dir: str, generation: int, doc_id: str, page_index: int, char_start: int, char_end: int,
+              focus: tuple[int, int] | None = None, *, _library: Library) -> tuple[bytes | None, bytes] | None:
+    from components.picture import crop
+    from ingest.render import draw_page  # pypdfium2 loads only when a panel is first opened
 
     try:
         pdf = _library.pdf_bytes(doc_id)
     except FileNotFoundError:
         return None
-    return render_page(pdf, page_index, highlights=[(char_start, char_end)], scale=1.5)
+    picture = draw_page(pdf, page_index, [(char_start, char_end)], [focus] if focus else (), scale=PICTURE_SCALE)
+    return crop(picture), picture.png
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _page_text(data_dir: str, generation: int, doc_id: str, page_index: int, *, _library: Library) -> str | None:
+    pages = _library.pages(doc_id)
+    return pages[page_index].text if 0 <= page_index < len(pages) else None
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _excerpt(data_dir: str, generation: int, doc_id: str, first: int, last: int, *,
+             _library: Library) -> bytes | None:
+    from ingest.excerpt import excerpt_pages
+
+    try:
+        return excerpt_pages(_library.pdf_bytes(doc_id), first, last)
+    except FileNotFoundError:
+        return None
+
+
+def _bound(cached: Callable[..., T], library: Library) -> Callable[..., T]:
+    """`cached` for this library: keyed on its folder and generation (which changes on every add,
+    delete and re-index), so a changed library is never answered from an old entry."""
+    return functools.partial(cached, str(library.data_dir), library.generation, _library=library)
+
+
+def passage_picture(library: Library) -> Callable[..., tuple[bytes | None, bytes] | None]:
+    """(doc_id, page_index, char_start, char_end, focus=None) -> (the page cut to the cited passage
+    `focus` (page offsets), else to the highlighted chunk, or None; the whole page) as PNG, with the
+    chunk highlighted and the passage more strongly; None when the document is gone."""
+    return _bound(_pictures, library)
 
 
 def page_picture(library: Library) -> Callable[[str, int, int, int], bytes | None]:
-    """(doc_id, page_index, char_start, char_end) -> the page as PNG with those characters
-    highlighted, or None when the document is gone; cached on those values and the library's
-    generation (which changes on every add, delete and re-index)."""
-    generation = library.generation
-    return lambda doc_id, page, start, end: _page_picture(generation, doc_id, page, start, end, library)
+    """(doc_id, page_index, char_start, char_end) -> the whole page as PNG with those characters
+    highlighted, or None when the document is gone."""
+    pictures = _bound(_pictures, library)
+
+    def whole(doc_id: str, page_index: int, char_start: int, char_end: int) -> bytes | None:
+        found = pictures(doc_id, page_index, char_start, char_end)
+        return None if found is None else found[1]
+    return whole
+
+
+def page_text(library: Library) -> Callable[[str, int], str | None]:
+    """(doc_id, page_index) -> that page's extracted text, or None when it is gone."""
+    return _bound(_page_text, library)
+
+
+def pdf_excerpt(library: Library) -> Callable[[str, int, int], bytes | None]:
+    """(doc_id, first, last page index) -> those pages of the original as a PDF, or None when gone."""
+    return _bound(_excerpt, library)
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
@@ -179,48 +242,7 @@ def answer_html(turn_id: str, answer: Answer) -> str:
     return _answer_html(turn_id, answer.text, answer)
 
 
-_PROBE_SCALE = 0.3  # small renders, only to find where a highlight falls on the page
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def _passage_picture(generation: int, doc_id: str, page_index: int, char_start: int, char_end: int,
-                     focus: tuple[int, int] | None, _library: Library) -> tuple[bytes | None, bytes] | None:
-    from components.picture import crop_to, highlight_box
-    from ingest.render import render_page
-
-    full = _page_picture(generation, doc_id, page_index, char_start, char_end, _library)
-    if full is None:
-        return None
-    pdf = _library.pdf_bytes(doc_id)
-    plain = render_page(pdf, page_index, scale=_PROBE_SCALE)
-    column = highlight_box(plain, render_page(pdf, page_index, [(char_start, char_end)], scale=_PROBE_SCALE))
-    band = column
-    if focus:
-        band = highlight_box(plain, render_page(pdf, page_index, [focus], scale=_PROBE_SCALE))
-    return (crop_to(full, band, column) if band else None), full
-
-
-def passage_picture(library: Library) -> Callable[..., tuple[bytes | None, bytes] | None]:
-    """Like page_picture, but (the page cut to the cited passage, else to the highlighted chunk,
-    or None; the whole page). `focus` is the cited passage as page offsets, when known."""
-    generation = library.generation
-    return lambda doc_id, page, start, end, focus=None: _passage_picture(
-        generation, doc_id, page, start, end, focus, library)
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def _page_text(generation: int, doc_id: str, page_index: int, _library: Library) -> str | None:
-    pages = _library.pages(doc_id)
-    return pages[page_index].text if 0 <= page_index < len(pages) else None
-
-
-def page_text(library: Library) -> Callable[[str, int], str | None]:
-    """(doc_id, page_index) -> that page's extracted text, or None when it is gone."""
-    generation = library.generation
-    return lambda doc_id, page: _page_text(generation, doc_id, page, library)
-
-
-# --- Library search and the original PDF (issue 15) ---------------------------------------
+# --- Library search and the original PDF -------------------------------------------------
 
 SEARCH_LIMIT = 20  # hits listed per search: a page of results, not a ranking cut-off
 
@@ -236,20 +258,3 @@ def _search(data_dir: str, generation: int, query: str, limit: int, _library: Li
 def search_library(library: Library, query: str, limit: int = SEARCH_LIMIT) -> tuple:
     """The library search's hits (rag.library_search.SearchHit), cached per query and generation."""
     return _search(str(library.data_dir), library.generation, query, limit, library)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def _excerpt(data_dir: str, generation: int, doc_id: str, first: int, last: int,
-             _library: Library) -> bytes | None:
-    from ingest.excerpt import excerpt_pages
-
-    try:
-        return excerpt_pages(_library.pdf_bytes(doc_id), first, last)
-    except FileNotFoundError:
-        return None
-
-
-def pdf_excerpt(library: Library) -> Callable[[str, int, int], bytes | None]:
-    """(doc_id, first, last page index) -> those pages of the original as a PDF, or None when gone."""
-    key = (str(library.data_dir), library.generation)
-    return lambda doc_id, first, last: _excerpt(*key, doc_id, first, last, library)

@@ -141,7 +141,7 @@ def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn, page_text: Pa
             _chunk_text(footnote, passage)
 
 
-# --- Library search hits (issue 15): the same panel, opened from a search hit ---------------
+# --- Library search hits: the same panel, opened from a search hit ---------------------------
 
 
 def _hit_controls(query: str, hits: Sequence[SearchHit], position: int) -> None:

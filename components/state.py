@@ -48,7 +48,7 @@ def settings() -> Settings:
     return load_settings()
 
 
-# --- Chat page (issue 5) -----------------------------------------------------------------
+# --- Chat page ---------------------------------------------------------------------------
 # The footnote selection is (turn_id, footnote number): the panel always shows that turn's own
 # saved evidence, so a click in an older answer can never show a newer answer's chunk.
 
@@ -104,7 +104,7 @@ def top_k(default: int) -> int:
     return int(st.session_state[TOP_K])
 
 
-# --- Audit page (issue 6) ----------------------------------------------------------------
+# --- Audit page --------------------------------------------------------------------------
 # The auditor's place in the list of citations, the filters, and LLM judgements of this session.
 # Verdicts themselves live in SQLite (rag.audit_store), never here.
 
@@ -162,7 +162,7 @@ def seed_audit_note(record_key: tuple[str, int, int], saved: str) -> None:
     st.session_state.setdefault(audit_note_key(record_key), saved)
 
 
-# --- Library page (issue 3) ---------------------------------------------------------------
+# --- Library page ------------------------------------------------------------------------
 # Result lines of the last batch survive reruns; a delete waits for a second click.
 
 LIBRARY_RESULTS = "library_results"
@@ -203,7 +203,7 @@ def library_password() -> str | None:
     return st.session_state.get(LIBRARY_PASSWORD) or None
 
 
-# --- Library search and the original PDF (issue 15) ---------------------------------------
+# --- Library search and the original PDF -------------------------------------------------
 # The open search hit is (query, chunk_id): a new query closes it, and the page finds the hit
 # again in that query's results, so a stale hit (document deleted) simply closes.
 

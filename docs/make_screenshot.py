@@ -26,9 +26,9 @@ QUESTIONS = (
 
 
 def _seed(data_dir: Path) -> None:
-    from ingest.embeddings import make_embeddings
     from ingest.library import Library
     from settings import load_settings
+    from wiring import make_embeddings
 
     settings = load_settings(data_dir=data_dir)
     embeddings, name = make_embeddings(settings)

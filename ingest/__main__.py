@@ -107,7 +107,7 @@ def _settings(data_dir: Path | None):
 
 
 def _library_options(settings) -> tuple:
-    from ingest.embeddings import make_embeddings
+    from wiring import make_embeddings
 
     embeddings, name = make_embeddings(settings)
     return embeddings, dict(embedding_name=name, chunk_size=settings.chunk_size,

@@ -9,13 +9,9 @@ import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
-
-if TYPE_CHECKING:
-    from settings import Settings
 
 # What an index records: vectors of the int8 and fp32 graphs differ slightly, so each has a name.
 LOCAL_NAMES = {
@@ -182,26 +178,36 @@ class HashEmbeddings(Embeddings):
         return self._vector(text)
 
 
-def make_embeddings(settings: Settings) -> tuple[Embeddings, str]:
-    """The configured embeddings and the name the index records for them."""
-    provider = settings.embedding_provider
+def make_embeddings(
+    provider: str,
+    *,
+    model: str = "",
+    precision: str = "int8",
+    batch_size: int = 64,
+    base_url: str | None = None,
+    timeout_s: float = 60.0,
+    retries: int = 2,
+    api_key: str | None = None,
+) -> tuple[Embeddings, str]:
+    """The embeddings a provider names (local, fake or openai) and the name the index records for
+    them; model, batch size, endpoint, key, timeout and retries apply to openai only."""
     if provider == "local":
-        local = LocalEmbeddings(precision=settings.local_precision)
+        local = LocalEmbeddings(precision=precision)
         return local, local.name
     if provider == "fake":
         return HashEmbeddings(LOCAL_DIM), f"fake:hash:{LOCAL_DIM}"
     from langchain_openai import OpenAIEmbeddings
 
     embeddings = OpenAIEmbeddings(
-        model=settings.embedding_model,
-        api_key=settings.api_key(),
-        base_url=settings.llm_base_url,
-        chunk_size=settings.embed_batch_size,
+        model=model,
+        api_key=api_key,
+        base_url=base_url,
+        chunk_size=batch_size,
         # True would ask tiktoken for an encoding, which downloads it (fails offline).
         check_embedding_ctx_length=False,
         # The client's defaults wait 10 minutes per request: an endpoint that hangs would freeze
         # an upload. The chat model's timeout and retries apply here too.
-        request_timeout=settings.llm_timeout_s,
-        max_retries=settings.llm_retries,
+        request_timeout=timeout_s,
+        max_retries=retries,
     )
-    return embeddings, f"openai:{settings.embedding_model}"
+    return embeddings, f"openai:{model}"

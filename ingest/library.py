@@ -33,22 +33,12 @@ from langchain_core.embeddings import Embeddings
 from ingest import maintenance, schema, store, vectors
 from ingest.chunking import chunk_pages
 from ingest.context import indexed_text
-from ingest.errors import EmbeddingFailed, IndexMismatch, LibraryBusy, NoLibrary, NoTextLayer, ReadOnlyLibrary
+from ingest.errors import IndexMismatch, LibraryBusy, NoLibrary, NoTextLayer, ReadOnlyLibrary
 from ingest.ids import doc_id_for
 from ingest.reader import read_pdf
-from ingest.types import Chunk, Document, Page
+from ingest.types import Chunk, Document, IngestProgress, LibrarySettings, Page, ProgressFn
 
 LOCK_TIMEOUT_S = 600.0
-
-
-@dataclass(frozen=True)
-class IngestProgress:
-    """Where an ingest is: stage is "read", "chunk", "embed" or "index"; done of total units."""
-
-    file_name: str
-    stage: str
-    done: int
-    total: int
 
 
 @dataclass(frozen=True)
@@ -60,21 +50,6 @@ class IngestResult:
     chunks: int
     warnings: tuple[str, ...] = field(default=())
     message: str = ""
-
-
-ProgressFn = Callable[[IngestProgress], None]
-
-
-@dataclass(frozen=True)
-class LibrarySettings:
-    """What the index records, and the limits it enforces."""
-
-    embedding_name: str
-    chunk_size: int = 1000
-    chunk_overlap: int = 150
-    max_file_mb: float = 100.0
-    max_pages: int = 3000
-    batch_size: int = 64  # texts per embedding call, and so per progress report
 
 
 class Library:
@@ -177,19 +152,9 @@ class Library:
             ).fetchone()
         return int(row[0])
 
-    def get_chunks(self, chunk_ids: Sequence[str]) -> list[Chunk]:
-        """Chunks by id, in the order asked; unknown ids are left out."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            found = {c.chunk_id: c for _, c in store.chunks_where(conn, "chunk_id", list(chunk_ids))}
-        return [found[i] for i in chunk_ids if i in found]
-
-    def search(self, query: str, k: int, doc_ids: Sequence[str] | None = None) -> list[tuple[Chunk, float]]:
-        """Dense search: the k chunks closest to the query (cosine), optionally within documents."""
-        return self.search_vector(self.embeddings.embed_query(query), k, doc_ids)
-
     def search_vector(self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
                       ) -> list[tuple[Chunk, float]]:
-        """Dense search with a ready-made query vector."""
+        """Dense search: the k chunks closest to a query vector (cosine), optionally within documents."""
         query = vectors.as_matrix(vec)
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             index = self._current_index(conn)
@@ -245,7 +210,7 @@ class Library:
                 vec_ids = store.delete_document(conn, doc_id)
             index = self._disk_index(conn)
             vectors.remove_vectors(index, vec_ids)
-            self._save(conn, index)
+            self.save_index(conn, index)
             (self.files_dir / f"{doc_id}.pdf").unlink(missing_ok=True)
         return True
 
@@ -310,22 +275,7 @@ class Library:
                 store.write_meta(conn, wanted | ({"dim": dim} if dim else {}))
 
     def _embed(self, label: str, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
-        """Embed in groups of ``batch_size`` texts, reporting progress after each group; any
-        failure of the model or endpoint becomes EmbeddingFailed naming ``label`` (callers embed
-        before they write, so nothing is changed)."""
-        step = self.config.batch_size
-        parts: list[np.ndarray] = []
-        report(0, len(texts))
-        for start in range(0, len(texts), step):
-            group = texts[start : start + step]
-            try:
-                parts.append(vectors.as_matrix(self.embeddings.embed_documents(group)))
-            except Exception as exc:  # any client's errors (openai, httpx, onnxruntime): one message
-                raise EmbeddingFailed(label, f"{type(exc).__name__}: {exc}") from exc
-            report(min(start + len(group), len(texts)), len(texts))
-        if not parts:
-            return np.zeros((0, 1), dtype=np.float32)
-        return np.concatenate(parts)
+        return vectors.embed_in_batches(self.embeddings, texts, self.config.batch_size, label, report)
 
     def _commit_new(self, conn, doc: Document, pages: list[Page], chunks: list[Chunk], matrix: np.ndarray,
                     data: bytes, report: Callable[[IngestProgress], None]) -> None:
@@ -338,7 +288,7 @@ class Library:
         report(IngestProgress(doc.file_name, "index", 0, len(chunks)))
         index = self._disk_index(conn, dim=matrix.shape[1])
         vectors.add_vectors(index, matrix, vec_ids)
-        self._save(conn, index, ready=doc.doc_id)
+        self.save_index(conn, index, ready=doc.doc_id)
         report(IngestProgress(doc.file_name, "index", len(chunks), len(chunks)))
 
     def _disk_index(self, conn, dim: int | None = None) -> faiss.Index:
@@ -351,16 +301,6 @@ class Library:
             index = vectors.new_index(dim or int(meta_dim or 384))
         return index
 
-    def _save(self, conn, index: faiss.Index, ready: str | None = None) -> None:
-        """Replace the index file, then (mark ``ready`` and) bump the generation so others reload."""
-        vectors.save_index(index, self.index_path)
-        with store.transaction(conn):
-            if ready is not None:
-                store.set_status(conn, ready, store.READY)
-            generation = store.bump_generation(conn)
-        with self._mutex:
-            self._index, self._generation = index, generation
-
     def _current_index(self, conn) -> faiss.Index:
         """The in-memory index, reloaded when another writer changed the library."""
         generation = store.generation(conn)
@@ -369,6 +309,22 @@ class Library:
                 self._index = self._disk_index(conn)
                 self._generation = generation
             return self._index
+
+    # -- for the repair code (ingest.maintenance), which runs under the write lock -------------
+
+    def save_index(self, conn, index: faiss.Index, ready: str | None = None) -> None:
+        """Replace the index file, then (mark ``ready`` and) bump the generation so others reload."""
+        vectors.save_index(index, self.index_path)
+        with store.transaction(conn):
+            if ready is not None:
+                store.set_status(conn, ready, store.READY)
+            generation = store.bump_generation(conn)
+        self.use_index(index, generation)
+
+    def use_index(self, index: faiss.Index, generation: int) -> None:
+        """Search ``index`` from now on: the one just written to disk as of ``generation``."""
+        with self._mutex:
+            self._index, self._generation = index, generation
 
     # -- integrations ------------------------------------------------------------------------
 

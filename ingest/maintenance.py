@@ -1,7 +1,7 @@
 """Keeping a library whole: recovery after a crash, the consistency check, re-indexing.
 
 Every function here runs under the library's write lock (the ``Library`` methods take it),
-except ``diagnose`` and ``survey``, which only read. The check deletes only what a readable,
+except ``diagnose`` and ``survey``, which only read. What they need of a library is ``Repairable``. The check deletes only what a readable,
 consistent database says is garbage: ``diagnose`` runs first and stops at a lost database.
 """
 
@@ -11,17 +11,37 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+import faiss
+import numpy as np
+from langchain_core.embeddings import Embeddings
 
 from ingest import store, vectors
 from ingest.chunking import chunk_pages
 from ingest.context import indexed_text
 from ingest.errors import LibraryDamaged
-
-if TYPE_CHECKING:
-    from ingest.library import IngestProgress, Library
+from ingest.types import IngestProgress, LibrarySettings
 
 log = logging.getLogger(__name__)
+
+
+class Repairable(Protocol):
+    """What the repair code reads and calls on a library (ingest.library.Library)."""
+
+    data_dir: Path
+    db_path: Path
+    index_path: Path
+    files_dir: Path
+    config: LibrarySettings
+    embeddings: Embeddings
+    missing_vectors: int
+
+    def save_index(self, conn, index: faiss.Index, ready: str | None = None) -> None:
+        """Replace the index file, bump the generation and search the new index."""
+
+    def use_index(self, index: faiss.Index, generation: int) -> None:
+        """Search an index already written to disk as of ``generation``."""
 
 
 def write_file(path: Path, data: bytes) -> None:
@@ -37,7 +57,7 @@ def write_file(path: Path, data: bytes) -> None:
     vectors.fsync_dir(path.parent)
 
 
-def recover(library: Library, conn) -> list[str]:
+def recover(library: Repairable, conn) -> list[str]:
     """Remove documents an interrupted ingest left half-written; returns what was removed."""
     half_done = store.documents(conn, status=store.INGESTING)
     if not half_done:
@@ -48,7 +68,7 @@ def recover(library: Library, conn) -> list[str]:
             removed += store.delete_document(conn, doc.doc_id)
     index = vectors.load_index(library.index_path)
     if index is not None and vectors.remove_vectors(index, removed):
-        library._save(conn, index)
+        library.save_index(conn, index)
     for doc in half_done:
         (library.files_dir / f"{doc.doc_id}.pdf").unlink(missing_ok=True)
     messages = [f"Removed {doc.file_name}: an earlier ingest was interrupted; add it again." for doc in half_done]
@@ -57,7 +77,7 @@ def recover(library: Library, conn) -> list[str]:
     return messages
 
 
-def diagnose(library: Library, *, thorough: bool) -> bool:
+def diagnose(library: Repairable, *, thorough: bool) -> bool:
     """Whether a library database exists (False: a new, empty folder). LibraryDamaged, touching
     nothing, when the database is missing, empty, unreadable or lists nothing while stored PDFs
     or vectors remain; ``thorough`` adds SQLite's quick_check (a full read, for writers)."""
@@ -92,7 +112,7 @@ def _has_vectors(path: Path) -> bool:
     return index is not None and index.ntotal > 0
 
 
-def survey(library: Library, conn) -> tuple[list[str], object, int]:
+def survey(library: Repairable, conn) -> tuple[list[str], object, int]:
     """What a writer would repair, said without repairing (for readers): the notes, the index
     loaded, and how many chunks have no vector."""
     notes = []
@@ -110,7 +130,7 @@ def survey(library: Library, conn) -> tuple[list[str], object, int]:
     return notes, index, missing
 
 
-def check(library: Library, *, re_embed: bool = True, report: Callable[[int, int], None] | None = None) -> list[str]:
+def check(library: Repairable, *, re_embed: bool = True, report: Callable[[int, int], None] | None = None) -> list[str]:
     """Make vectors match chunk rows (repairing either way) and files match documents; without
     ``re_embed``, chunks whose vectors are missing are only reported (see ``missing_vectors``)."""
     diagnose(library, thorough=False)  # never delete on the word of a lost database
@@ -122,7 +142,7 @@ def check(library: Library, *, re_embed: bool = True, report: Callable[[int, int
     return actions
 
 
-def _check_vectors(library: Library, conn, re_embed: bool, report: Callable[[int, int], None]) -> list[str]:
+def _check_vectors(library: Repairable, conn, re_embed: bool, report: Callable[[int, int], None]) -> list[str]:
     row_ids = set(store.all_vec_ids(conn))
     index = vectors.load_index(library.index_path)
     if index is None and not row_ids:
@@ -145,15 +165,15 @@ def _check_vectors(library: Library, conn, re_embed: bool, report: Callable[[int
     if missing:
         found = dict(store.chunks_where(conn, "vec_id", missing))
         texts = [indexed_text(found[v].context, found[v].text) for v in missing]
-        matrix = library._embed("re-embedding chunks whose vectors were missing", texts, report)
+        matrix = _embed(library, "re-embedding chunks whose vectors were missing", texts, report)
         vectors.add_vectors(index, matrix, missing)
         actions.append(f"Re-embedded {len(missing)} chunks whose vectors were missing.")
     if extra or missing or not library.index_path.exists():
-        library._save(conn, index)
+        library.save_index(conn, index)
     return actions
 
 
-def _check_files(library: Library, conn) -> list[str]:
+def _check_files(library: Repairable, conn) -> list[str]:
     known = {row[0] for row in conn.execute("SELECT doc_id FROM documents")}
     actions = []
     for path in library.files_dir.iterdir():
@@ -171,10 +191,8 @@ def _check_files(library: Library, conn) -> list[str]:
     return actions
 
 
-def reindex_all(library: Library, report: Callable[[IngestProgress], None]) -> int:
+def reindex_all(library: Repairable, report: Callable[[IngestProgress], None]) -> int:
     """Re-chunk every document from its stored pages with the library's settings and re-embed it."""
-    from ingest.library import IngestProgress
-
     config = library.config
     with store.connect(library.db_path) as conn:
         docs = store.documents(conn)
@@ -182,7 +200,7 @@ def reindex_all(library: Library, report: Callable[[IngestProgress], None]) -> i
         for doc in docs:
             chunks += chunk_pages(doc.doc_id, store.pages(conn, doc.doc_id), config.chunk_size, config.chunk_overlap)
         report(IngestProgress("all documents", "chunk", len(chunks), len(chunks)))
-        matrix = library._embed(  # before any write: a failure leaves the library as it was
+        matrix = _embed(library,  # before any write: a failure leaves the library as it was
             "re-index of all documents", [indexed_text(c.context, c.text) for c in chunks],
             lambda d, t: report(IngestProgress("all documents", "embed", d, t)),
         )
@@ -201,6 +219,9 @@ def reindex_all(library: Library, report: Callable[[IngestProgress], None]) -> i
             vectors.save_index(index, library.index_path)
             generation = store.bump_generation(conn)
         report(IngestProgress("all documents", "index", len(chunks), len(chunks)))
-    with library._mutex:
-        library._index, library._generation = index, generation
+    library.use_index(index, generation)
     return len(chunks)
+
+
+def _embed(library: Repairable, label: str, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
+    return vectors.embed_in_batches(library.embeddings, texts, library.config.batch_size, label, report)

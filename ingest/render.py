@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import io
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -13,17 +14,32 @@ from PIL import Image, ImageDraw
 from ingest.pdfium_guard import PDFIUM_LOCK
 
 HIGHLIGHT_RGBA = (255, 214, 0, 110)  # translucent yellow: the words stay readable underneath
+FOCUS_RGBA = (255, 140, 0, 150)  # the cited passage: a stronger orange over the chunk's yellow
 PAD_PX = 2
 
+PixelBox = tuple[int, int, int, int]  # left, top, right, bottom in the picture's pixels
 
-def render_page(
+
+@dataclass(frozen=True)
+class PagePicture:
+    """A rendered page as PNG, its size in pixels, and where its highlights were drawn."""
+
+    png: bytes
+    size: tuple[int, int]
+    boxes: tuple[PixelBox, ...]  # the highlighted characters (the chunk)
+    focus_boxes: tuple[PixelBox, ...] = ()  # the cited passage, drawn more strongly
+
+
+def draw_page(
     pdf_bytes: bytes,
     page_index: int,
     highlights: Iterable[tuple[int, int]] = (),
+    focus: Iterable[tuple[int, int]] = (),
     scale: float = 1.5,
     password: str | None = None,
-) -> bytes:
-    """PNG of one page with translucent boxes over the characters [start, end) of each highlight."""
+) -> PagePicture:
+    """One page with translucent boxes over the characters [start, end) of each highlight, and
+    stronger ones over each focus range; the boxes are returned, so nobody has to find them again."""
     with PDFIUM_LOCK:
         pdf = pdfium.PdfDocument(pdf_bytes, password=password)
         try:
@@ -35,36 +51,33 @@ def render_page(
                 finally:
                     bitmap.close()
                 boxes = _highlight_boxes(page, image.size, list(highlights))
+                focus_boxes = _highlight_boxes(page, image.size, list(focus))
             finally:
                 page.close()
         finally:
             pdf.close()
-    if boxes:
+    if boxes or focus_boxes:
         overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
         draw = ImageDraw.Draw(overlay)
         for box in boxes:
             draw.rectangle(box, fill=HIGHLIGHT_RGBA)
+        for box in focus_boxes:  # drawn over the chunk's boxes, replacing their colour there
+            draw.rectangle(box, fill=FOCUS_RGBA)
         image = Image.alpha_composite(image, overlay)
     out = io.BytesIO()
     image.convert("RGB").save(out, format="PNG")
-    return out.getvalue()
+    return PagePicture(out.getvalue(), image.size, tuple(boxes), tuple(focus_boxes))
 
 
-def highlight_rects(pdf_bytes: bytes, page_index: int, char_start: int, char_end: int,
-                    password: str | None = None) -> list[tuple[float, float, float, float]]:
-    """Text rectangles (left, bottom, right, top in PDF units) covering characters [start, end)."""
-    with PDFIUM_LOCK:
-        pdf = pdfium.PdfDocument(pdf_bytes, password=password)
-        try:
-            page = pdf[page_index]
-            textpage = page.get_textpage()
-            try:
-                return _rects(textpage, char_start, char_end)
-            finally:
-                textpage.close()
-                page.close()
-        finally:
-            pdf.close()
+def render_page(
+    pdf_bytes: bytes,
+    page_index: int,
+    highlights: Iterable[tuple[int, int]] = (),
+    scale: float = 1.5,
+    password: str | None = None,
+) -> bytes:
+    """PNG of one page with translucent boxes over the characters [start, end) of each highlight."""
+    return draw_page(pdf_bytes, page_index, highlights, scale=scale, password=password).png
 
 
 def _rects(textpage: pdfium.PdfTextPage, start: int, end: int) -> list[tuple[float, float, float, float]]:
@@ -77,7 +90,7 @@ def _rects(textpage: pdfium.PdfTextPage, start: int, end: int) -> list[tuple[flo
 
 
 def _highlight_boxes(page: pdfium.PdfPage, size: tuple[int, int], highlights: list[tuple[int, int]]
-                     ) -> list[tuple[int, int, int, int]]:
+                     ) -> list[PixelBox]:
     if not highlights:
         return []
     textpage = page.get_textpage()
@@ -89,7 +102,7 @@ def _highlight_boxes(page: pdfium.PdfPage, size: tuple[int, int], highlights: li
 
 
 def _to_pixels(page: pdfium.PdfPage, size: tuple[int, int], rect: tuple[float, float, float, float]
-               ) -> tuple[int, int, int, int]:
+               ) -> PixelBox:
     """Page units to bitmap pixels; pdfium applies the page's rotation and crop box."""
     left, bottom, right, top = rect
     xs, ys = [], []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -65,3 +66,28 @@ class Document:
     chunks: int = 0
     added_at: str = ""
     warnings: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class IngestProgress:
+    """Where an ingest is: stage is "read", "chunk", "embed" or "index"; done of total units."""
+
+    file_name: str
+    stage: str
+    done: int
+    total: int
+
+
+ProgressFn = Callable[[IngestProgress], None]
+
+
+@dataclass(frozen=True)
+class LibrarySettings:
+    """What the index records, and the limits it enforces."""
+
+    embedding_name: str
+    chunk_size: int = 1000
+    chunk_overlap: int = 150
+    max_file_mb: float = 100.0
+    max_pages: int = 3000
+    batch_size: int = 64  # texts per embedding call, and so per progress report

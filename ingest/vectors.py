@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import faiss
 import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from ingest.errors import EmbeddingFailed
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +58,25 @@ def fsync_dir(folder: Path) -> None:
 def index_ids(index: faiss.Index) -> np.ndarray:
     """Every id stored in an id-mapped index."""
     return faiss.vector_to_array(index.id_map).astype(np.int64)
+
+
+def embed_in_batches(embeddings: Embeddings, texts: list[str], batch_size: int, label: str,
+                     report: Callable[[int, int], None]) -> np.ndarray:
+    """Unit-length vectors of ``texts``, embedded ``batch_size`` at a time, reporting progress after
+    each group; any failure of the model or endpoint becomes EmbeddingFailed naming ``label``
+    (callers embed before they write, so nothing is changed)."""
+    parts: list[np.ndarray] = []
+    report(0, len(texts))
+    for start in range(0, len(texts), batch_size):
+        group = texts[start : start + batch_size]
+        try:
+            parts.append(as_matrix(embeddings.embed_documents(group)))
+        except Exception as exc:  # any client's errors (openai, httpx, onnxruntime): one message
+            raise EmbeddingFailed(label, f"{type(exc).__name__}: {exc}") from exc
+        report(min(start + len(group), len(texts)), len(texts))
+    if not parts:
+        return np.zeros((0, 1), dtype=np.float32)
+    return np.concatenate(parts)
 
 
 def as_matrix(vectors: object) -> np.ndarray:

@@ -5,7 +5,8 @@ import streamlit as st
 from components import chat_view, resources, side_panel, state
 from components.render import escape_markdown
 from ingest.errors import IndexMismatch, LibraryError
-from rag.answer import answer_stream, stream_options
+from rag.answer import answer_stream
+from wiring import stream_options
 
 state.init()
 settings = state.settings()

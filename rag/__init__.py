@@ -1,10 +1,24 @@
 """Answering core (no Streamlit): evidence, the citation grammar, retrieval and the answer stream.
 
 Exported here: the vocabulary and the citation grammar (cheap to import). The heavier parts are
-imported from their modules: rag.retrieve (retrieve, search_evidence), rag.answer (answer_stream,
-stream_options), rag.models (make_chat_model), rag.extractive (ExtractiveChatModel),
-rag.scripted (ScriptedChatModel), rag.prompts, rag.retriever (LibraryRetriever, the LangChain
-retriever behind Library.as_retriever), rag.library_search (search_library: words and phrases).
+imported from their modules: rag.retrieve (retrieve, search_evidence), rag.answer (answer_stream),
+rag.models (make_chat_model; wiring.make_chat_model builds it from the settings),
+rag.extractive (ExtractiveChatModel), rag.scripted (ScriptedChatModel), rag.prompts,
+rag.retriever (LibraryRetriever, the LangChain retriever behind Library.as_retriever),
+rag.library_search (search_library: words and phrases).
+
+A question's hops through the core (the Streamlit side is in ``components/__init__.py``):
+
+1. rag/answer.py:retrieval_query - the question, preceded by the previous one for a short follow-up.
+2. rag/retrieve.py:search_evidence - dense (ingest/library.py:Library.search_vector) and BM25
+   (rag/lexical.py) rankings fused; the top k chunks become Evidence with short ids
+   (rag/evidence.py:build_evidence) in a Retrieval.
+3. rag/answer.py:stream_answer - Retrieval.is_relevant gates it; rag/prompts.py:build_messages;
+   rag/model_stream.py:model_deltas streams the model's text (retries, timeouts, limits).
+4. rag/citations.py:CitationStream.feed - citations found as the text streams;
+   rag/answer.py:_Numbering.cited numbers resolved ids by first use (Cited events).
+5. rag/answer.py:build_answer - the final Answer (text, footnotes, unresolved ids, metrics) in Done,
+   from rag/citations.py:citation_spans and resolve over the whole text.
 """
 
 from rag.citations import CitationStream, citation_spans, extract_citations, resolve

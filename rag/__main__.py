@@ -72,9 +72,9 @@ def print_sources(answer: Answer, out: TextIO) -> None:
 def open_library(settings: Any, err: TextIO = sys.stderr) -> Any:
     """The library the settings point at, read-only (no lock, never created or repaired), with
     its embeddings; what a writer would repair is printed as a note, and answers use the rest."""
-    from ingest.embeddings import make_embeddings
     from ingest.errors import IngestError
     from ingest.library import Library
+    from wiring import make_embeddings
 
     embeddings, name = make_embeddings(settings)
     try:
@@ -118,9 +118,9 @@ def settings_problem(exc: ValidationError, given: dict[str, Any]) -> str:
 
 def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run one question; the exit status."""
-    from rag.answer import answer_stream, stream_options
-    from rag.models import make_chat_model
+    from rag.answer import answer_stream
     from settings import load_settings
+    from wiring import make_chat_model, stream_options
 
     try:
         settings = load_settings(data_dir=args.data_dir, retrieval_k=args.k)

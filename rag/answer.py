@@ -136,19 +136,6 @@ def stream_answer(
     yield Done(build_answer(question, cites.text, evidence, provider=provider_label))
 
 
-def stream_options(settings: Any) -> dict[str, Any]:
-    """answer_stream's retry, timeout and length options from a Settings object."""
-    return {
-        "retries": settings.llm_retries,
-        "first_token_timeout_s": settings.llm_timeout_s,
-        "stall_timeout_s": settings.llm_stall_timeout_s,
-        "deadline_s": settings.llm_deadline_s,
-        "retry_after_cap_s": settings.llm_retry_after_cap_s,
-        # Only a generative model can run on; the offline answerers end by themselves.
-        "max_tokens": settings.llm_max_tokens if settings.llm_provider == "openai" else None,
-    }
-
-
 def answer_stream(
     question: str,
     *,

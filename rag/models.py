@@ -1,4 +1,4 @@
-"""Chat models from settings: any OpenAI-compatible endpoint, the offline extractive answerer, or
+"""Chat models by provider: any OpenAI-compatible endpoint, the offline extractive answerer, or
 the scripted fake. Each comes with the label the UI and the CLI show."""
 
 from __future__ import annotations
@@ -50,21 +50,24 @@ def openai_chat_model(
     )
 
 
-def make_chat_model(settings: Any, embeddings: Any = None) -> tuple[BaseChatModel, str]:
-    """The chat model the settings ask for, and its label. The extractive answerer uses the
-    library's embeddings, when given, to find sentences that paraphrase the question."""
-    provider = settings.llm_provider
+def make_chat_model(
+    provider: str,
+    *,
+    model: str = "",
+    base_url: str | None = None,
+    temperature: float = 0.0,
+    max_tokens: int = 800,
+    timeout_s: float = 60.0,
+    api_key: str | None = None,
+    embeddings: Any = None,
+) -> tuple[BaseChatModel, str]:
+    """The chat model a provider names (openai, extractive or fake), and its label. The extractive
+    answerer uses the library's embeddings, when given, to find sentences that paraphrase the
+    question; the other options apply to openai only."""
     if provider == "openai":
-        model = openai_chat_model(
-            model=settings.llm_model,
-            api_key=settings.api_key(),
-            base_url=settings.llm_base_url,
-            temperature=settings.llm_temperature,
-            max_tokens=settings.llm_max_tokens,
-            timeout_s=settings.llm_timeout_s,
-        )
-        where = settings.llm_base_url or "OpenAI"
-        return model, f"{settings.llm_model} at {where}"
+        chat = openai_chat_model(model=model, api_key=api_key, base_url=base_url, temperature=temperature,
+                                 max_tokens=max_tokens, timeout_s=timeout_s)
+        return chat, f"{model} at {base_url or 'OpenAI'}"
     if provider == "fake":
         return ScriptedChatModel(), SCRIPTED_LABEL
     if provider == "extractive":

@@ -24,3 +24,36 @@ def test_core_imports_no_streamlit() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "", f"streamlit imported by the core: {done.stdout}"
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module a file names in an import, wherever it sits (typing blocks and functions too)."""
+    import ast
+
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:  # from ingest import store: both names
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def test_no_module_of_the_core_imports_one_that_imports_it() -> None:
+    graph = {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts): _imports(p)
+        for pkg in ("ingest", "rag") for p in (ROOT / pkg).rglob("*.py") if p.name != "__main__.py"
+    }
+    assert "ingest.library" in graph["ingest.recovery"]  # the scan sees imports
+    cycles = sorted(f"{a} <-> {b}" for a, deps in graph.items() for b in deps
+                    if a < b and a in graph.get(b, ()))
+    assert cycles == [], f"modules that import each other: {cycles}"
+
+
+def test_the_core_never_reads_settings() -> None:
+    readers = sorted(name for name, path in (
+        (".".join(p.relative_to(ROOT).with_suffix("").parts), p)
+        for pkg in ("ingest", "rag") for p in (ROOT / pkg).rglob("*.py") if p.name != "__main__.py")
+        if {"settings", "wiring"} & _imports(path))
+    assert readers == [], f"core modules that import settings: {readers}"

@@ -18,7 +18,7 @@ def _record(name: str, status: str, **extra: object) -> Record:
 
 
 def test_missing_module_is_recorded_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(runner.BY_NAME, "ghost", Benchmark("ghost", "Ghost", "bench.no_such_module", ""))
+    monkeypatch.setitem(runner.BY_NAME, "ghost", Benchmark("ghost", "Ghost", "bench.no_such_module"))
     outcome = runner.child_entry("ghost")
     assert outcome == {"status": "missing", "reason": "bench/no_such_module.py is not there yet"}
 
@@ -28,7 +28,7 @@ def test_failing_module_is_recorded_with_its_reason(
 ) -> None:
     (tmp_path / "boom_bench.py").write_text("def run(quick=False):\n    raise ValueError('boom')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(runner.BY_NAME, "boom", Benchmark("boom", "Boom", "boom_bench", ""))
+    monkeypatch.setitem(runner.BY_NAME, "boom", Benchmark("boom", "Boom", "boom_bench"))
     outcome = runner.child_entry("boom", quick=True)
     assert outcome["status"] == "failed" and outcome["reason"] == "ValueError: boom"
     assert "raise ValueError" in outcome["traceback"]
@@ -84,7 +84,7 @@ def test_eval_without_run_goes_through_run_eval_and_render(
         "    return 'rendered ' + str(result['limit'])\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(runner.BY_NAME, "eval", Benchmark("eval", "Eval", "fake_eval_a", ""))
+    monkeypatch.setitem(runner.BY_NAME, "eval", Benchmark("eval", "Eval", "fake_eval_a"))
     outcome = runner.child_entry("eval", quick=True)
     assert outcome["status"] == "ok"
     assert outcome["result"]["qa"] == str(runner.DEFAULT_QA)
@@ -96,7 +96,7 @@ def test_eval_with_only_main_keeps_what_it_prints(monkeypatch: pytest.MonkeyPatc
         "def main(argv):\n    print('hit@k 0.9 for', argv[0])\n    return 0\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(runner.BY_NAME, "eval", Benchmark("eval", "Eval", "fake_eval_b", ""))
+    monkeypatch.setitem(runner.BY_NAME, "eval", Benchmark("eval", "Eval", "fake_eval_b"))
     outcome = runner.child_entry("eval")
     assert outcome == {"status": "ok", "result": {"markdown": "```\nhit@k 0.9 for --qa\n```"}}
     assert runner.child_entry("eval", quick=True)["status"] == "missing"

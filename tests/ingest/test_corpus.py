@@ -71,7 +71,7 @@ def test_local_model_finds_gold_pages(corpus: Path, tmp_path: Path) -> None:
     answerable = [q for q in questions if q["doc_file"] == "pdfs/Normans.pdf" and not q["is_impossible"]][:40]
     hits = 0
     for q in answerable:
-        found = library.search(q["question"], 3)
+        found = library.search_vector(library.embeddings.embed_query(q["question"]), 3)
         hits += any(loc.page_index in q["gold_page_indexes"] for c, _ in found for loc in c.locators)
         assert all(c.doc_id == doc.doc_id for c, _ in found)
     assert hits / len(answerable) >= 0.7, f"top-3 page hit rate {hits}/{len(answerable)}"

@@ -74,7 +74,7 @@ def test_two_processes_ingesting_at_once(tmp_path: Path) -> None:
     library = open_library(tmp_path / "lib")
     assert sorted(d.file_name for d in library.documents()) == sorted(p.name for p in a_paths + b_paths)
     _assert_consistent(tmp_path / "lib")
-    hits = library.search("b document 3 about harbours", 1)
+    hits = library.search_vector(library.embeddings.embed_query("b document 3 about harbours"), 1)
     assert hits[0][0].doc_id == next(d.doc_id for d in library.documents() if d.file_name == "b3.pdf")
 
 
@@ -92,4 +92,4 @@ def test_two_threads_sharing_one_library(tmp_path: Path) -> None:
         statuses = list(pool.map(add, paths + paths[:2]))
     assert sorted(statuses) == ["ok"] * 6 + ["skipped"] * 2
     _assert_consistent(tmp_path / "lib")
-    assert len(library.search("t document 4 about harbours", 3)) == 3
+    assert len(library.search_vector(library.embeddings.embed_query("t document 4 about harbours"), 3)) == 3

@@ -84,7 +84,7 @@ def test_recover_brings_the_documents_back_searchable(tmp_path: Path, how: str) 
     assert library.open_report == [] and library.check() == []
     assert sorted(d.doc_id for d in library.documents()) == sorted(names)
     assert sum(d.chunks for d in library.documents()) == library.chunk_count() == report.chunks
-    top = library.search("honeybees dance clover hive", 1)[0][0]
+    top = library.search_vector(library.embeddings.embed_query("honeybees dance clover hive"), 1)[0][0]
     assert names[top.doc_id] == "bees"
     assert {d.file_name for d in library.documents()} == {f"{i}.pdf" for i in names}
 
@@ -111,7 +111,7 @@ def test_recover_reuses_vectors_the_readable_rows_still_tie_to_chunks(tmp_path: 
     assert report.renamed == 0
     library = open_library(tmp_path)
     assert sorted(d.file_name for d in library.documents()) == ["bees.pdf", "fog.pdf"]
-    assert library.search("relief keeper coal Tuesday", 1)[0][0].text.count("coal") == 1
+    assert library.search_vector(library.embeddings.embed_query("relief keeper coal Tuesday"), 1)[0][0].text.count("coal") == 1
     embed = HashEmbeddings().embed_documents
     for chunk in library.chunks():  # every reused vector is its own chunk's
         assert library.search_vector(embed([chunk.text])[0], 1)[0][0].chunk_id == chunk.chunk_id

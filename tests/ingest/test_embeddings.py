@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from ingest.embeddings import LOCAL_NAME, LOCAL_NAMES, HashEmbeddings, LocalEmbeddings, make_embeddings
-from settings import load_settings
 
 SENTENCES = [
     "The cat sits on the mat.",
@@ -114,9 +113,8 @@ def test_hash_embeddings_are_deterministic_and_unit_length() -> None:
 )
 def test_make_embeddings_per_provider(provider: str, cls_name: str, name: str) -> None:
     precision = "fp32" if provider == "local-fp32" else "int8"
-    settings = load_settings(embedding_provider=provider.removesuffix("-fp32"), llm_api_key="sk-test",
-                             embed_batch_size=8, local_precision=precision)
-    embeddings, recorded = make_embeddings(settings)
+    embeddings, recorded = make_embeddings(provider.removesuffix("-fp32"), model="text-embedding-3-small",
+                                           api_key="sk-test", batch_size=8, precision=precision)
     assert type(embeddings).__name__ == cls_name and recorded == name
     if provider == "openai":  # must never reach tiktoken's downloader
         assert embeddings.check_embedding_ctx_length is False

@@ -38,7 +38,6 @@ def test_add_stores_document_pages_chunks_and_file(tmp_path: Path) -> None:
     assert {p.stage for p in seen} == {"read", "chunk", "embed", "index"}
     embed = [p for p in seen if p.stage == "embed"]
     assert embed[-1].done == embed[-1].total == result.chunks
-    assert library.get_chunks([chunks[1].chunk_id, "nope", chunks[0].chunk_id]) == [chunks[1], chunks[0]]
 
 
 def test_same_bytes_are_skipped(tmp_path: Path) -> None:
@@ -74,7 +73,7 @@ def test_delete_removes_rows_vectors_and_file_only_of_that_document(tmp_path: Pa
     assert library.pages(fog.doc_id) == [] and not (tmp_path / "files" / f"{fog.doc_id}.pdf").exists()
     index = load_index(tmp_path / "index.faiss")
     assert index.ntotal == library.chunk_count() == bees.chunks
-    assert all(c.doc_id == bees.doc_id for c, _ in library.search("keeper fog coal", 10))
+    assert all(c.doc_id == bees.doc_id for c, _ in library.search_vector(library.embeddings.embed_query("keeper fog coal"), 10))
     assert library.check() == []
 
 
@@ -82,15 +81,15 @@ def test_search_ranks_and_filters_by_document(tmp_path: Path) -> None:
     library = open_library(tmp_path)
     fog = library.add_pdf(FOG, "fog.pdf").doc
     bees = library.add_pdf(BEES, "bees.pdf").doc
-    (top, score), *_ = library.search("honeybees dance clover hive", 3)
+    (top, score), *_ = library.search_vector(library.embeddings.embed_query("honeybees dance clover hive"), 3)
     assert top.doc_id == bees.doc_id and 0 < score <= 1.0001
-    only_fog = library.search("honeybees dance clover hive", 3, doc_ids=[fog.doc_id])
+    only_fog = library.search_vector(library.embeddings.embed_query("honeybees dance clover hive"), 3, doc_ids=[fog.doc_id])
     assert len(only_fog) == 3 and {c.doc_id for c, _ in only_fog} == {fog.doc_id}
     scores = [s for _, s in only_fog]
     assert scores == sorted(scores, reverse=True)
     vec = HashEmbeddings().embed_query("relief keeper coal Tuesday")
     assert "coal" in library.search_vector(vec, 1)[0][0].text
-    assert library.search("anything", 5, doc_ids=[]) == []
+    assert library.search_vector(library.embeddings.embed_query("anything"), 5, doc_ids=[]) == []
 
 
 def test_failed_file_writes_nothing(tmp_path: Path) -> None:
@@ -121,12 +120,12 @@ def test_an_empty_library_takes_new_settings(tmp_path: Path) -> None:
 
 def test_a_second_instance_sees_changes(tmp_path: Path) -> None:
     first, second = open_library(tmp_path), open_library(tmp_path)
-    assert second.search("fog", 3) == []
+    assert second.search_vector(second.embeddings.embed_query("fog"), 3) == []
     first.add_pdf(FOG, "fog.pdf")
-    assert second.search("fog keeper", 1)[0][0].doc_id == first.documents()[0].doc_id
+    assert second.search_vector(second.embeddings.embed_query("fog keeper"), 1)[0][0].doc_id == first.documents()[0].doc_id
     first.add_pdf(BEES, "bees.pdf")
     first.delete(first.documents()[0].doc_id)
-    assert {c.doc_id for c, _ in second.search("fog keeper", 50)} == {first.documents()[0].doc_id}
+    assert {c.doc_id for c, _ in second.search_vector(second.embeddings.embed_query("fog keeper"), 50)} == {first.documents()[0].doc_id}
 
 
 def test_check_repairs_missing_extra_and_lost_vectors(tmp_path: Path) -> None:
@@ -146,7 +145,7 @@ def test_check_repairs_missing_extra_and_lost_vectors(tmp_path: Path) -> None:
     (tmp_path / "index.faiss").write_bytes(b"not an index")
     reopened = open_library(tmp_path)
     assert any("missing or unreadable" in line for line in reopened.open_report)
-    assert reopened.search("relief keeper coal", 1)[0][0].text.count("coal") == 1
+    assert reopened.search_vector(reopened.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count("coal") == 1
 
 
 def test_an_emptied_library_accepts_another_dimension(tmp_path: Path) -> None:
@@ -154,4 +153,4 @@ def test_an_emptied_library_accepts_another_dimension(tmp_path: Path) -> None:
     library.delete(library.add_pdf(FOG, "fog.pdf").doc.doc_id)
     small = Library.open(tmp_path, HashEmbeddings(dim=64), embedding_name="fake:hash:64")
     assert small.add_pdf(BEES, "bees.pdf").status == "ok"
-    assert load_index(tmp_path / "index.faiss").d == 64 and small.search("clover", 1)
+    assert load_index(tmp_path / "index.faiss").d == 64 and small.search_vector(small.embeddings.embed_query("clover"), 1)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from ingest.embeddings import make_embeddings
 from ingest.errors import EmbeddingFailed
 from ingest.library import Library
 from settings import load_settings
 from tests.ingest.pdfs import PARAGRAPH, make_pdf
 from tests.openai_server import Error, ScriptedOpenAIServer
+from wiring import make_embeddings
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from tests.ingest.pdfs import PARAGRAPH, make_pdf
 from ingest.reader import read_pdf
-from ingest.render import highlight_rects, render_page
+from ingest.render import draw_page, render_page
 
 pdf = make_pdf([PARAGRAPH * 3] * 6)
 
@@ -27,7 +27,7 @@ def work(n):
         assert len(doc.pages) == 6 and doc.pages[2].text.strip()
         png = render_page(pdf, n % 6, [(0, 40)], scale=0.5)
         assert png.startswith(b"\\x89PNG")
-        assert highlight_rects(pdf, n % 6, 0, 40)
+        assert draw_page(pdf, n % 6, [(0, 40)], scale=0.5).boxes
     return n
 
 with ThreadPoolExecutor(max_workers=4) as pool:

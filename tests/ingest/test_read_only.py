@@ -60,7 +60,7 @@ def test_reading_changes_and_creates_nothing(tmp_path: Path) -> None:
     reader = open_reader(tmp_path)
     assert reader.open_report == []
     doc = reader.documents()[0]
-    assert reader.search("relief keeper coal", 1)[0][0].doc_id == doc.doc_id
+    assert reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].doc_id == doc.doc_id
     assert reader.pages(doc.doc_id) and reader.chunks() and reader.generation > 0
     assert reader.pdf_bytes(doc.doc_id) == FOG and reader.chunk_count() == doc.chunks
     with pytest.raises(ReadOnlyLibrary):
@@ -78,7 +78,7 @@ def test_a_reader_sees_what_a_writer_commits_later(tmp_path: Path) -> None:
     writer.add_pdf(FOG, "fog.pdf")
     reader = open_reader(tmp_path)
     writer.add_pdf(BEES, "bees.pdf")
-    assert reader.search("honeybees clover hive", 1)[0][0].doc_id == writer.documents()[1].doc_id
+    assert reader.search_vector(reader.embeddings.embed_query("honeybees clover hive"), 1)[0][0].doc_id == writer.documents()[1].doc_id
 
 
 def test_a_writer_that_cannot_get_the_lock_is_told_the_library_is_busy(tmp_path: Path) -> None:
@@ -91,14 +91,15 @@ def test_a_writer_that_cannot_get_the_lock_is_told_the_library_is_busy(tmp_path:
         assert str(caught.value) == f"{tmp_path}: the library is busy (another ingest is running); " \
                                     "try again when it has finished"
         reader = open_reader(tmp_path)  # returns while the lock is held: readers never take it
-        assert reader.search("relief keeper coal", 1)[0][0].text.count("coal") == 1
+        assert reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count("coal") == 1
         generation = reader.generation
     finally:
         out, err = holder.communicate("\n", timeout=120)
     assert holder.returncode == 0, err
     assert json.loads(out.splitlines()[-1]) == {"done": "--reindex"}
     assert reader.generation > generation  # the re-index committed; the reader follows it
-    assert open_reader(tmp_path, chunk_size=200).search("relief keeper coal", 1)
+    fresh = open_reader(tmp_path, chunk_size=200)
+    assert fresh.search_vector(fresh.embeddings.embed_query("relief keeper coal"), 1)
 
 
 def test_a_killed_reindex_is_reported_to_readers_and_repaired_by_a_writer(tmp_path: Path) -> None:
@@ -111,12 +112,12 @@ def test_a_killed_reindex_is_reported_to_readers_and_repaired_by_a_writer(tmp_pa
     assert len(reader.open_report) == 1 and "have no vectors" in reader.open_report[0]
     assert reader.missing_vectors == reader.chunk_count() > 0
     assert f"python -m ingest --check --data-dir {tmp_path}" in reader.open_report[0]
-    assert reader.search("relief keeper coal", 3) == []  # answers come from consistent chunks only
+    assert reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 3) == []  # answers come from consistent chunks only
     assert (tmp_path / "index.faiss").read_bytes() == index_before  # the reader re-embedded nothing
     writer = open_library(tmp_path, repair=False)
     assert writer.missing_vectors == writer.chunk_count() > 0
     assert any("Re-embedded" in line for line in writer.check())
-    assert reader.search("relief keeper coal", 1)[0][0].text.count("coal") == 1
+    assert reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count("coal") == 1
     assert open_reader(tmp_path).open_report == []
 
 
@@ -138,7 +139,7 @@ def test_a_killed_repair_or_recovery_can_be_run_again(tmp_path: Path, operation:
     assert done.returncode == 0, err
     library = open_library(tmp_path)
     assert library.check() == [] and library.chunk_count() == load_index(tmp_path / "index.faiss").ntotal > 0
-    assert library.search("relief keeper coal", 1)[0][0].text.count("coal") == 1
+    assert library.search_vector(library.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count("coal") == 1
 
 
 READ_SCRIPT = """
@@ -148,7 +149,7 @@ from ingest.embeddings import HashEmbeddings
 from ingest.library import Library
 reader = Library.open_reader(Path(sys.argv[1]), HashEmbeddings(), embedding_name=sys.argv[2],
                              chunk_size=300, chunk_overlap=30)
-print(json.dumps([reader.search("relief keeper coal", 1)[0][0].doc_id, len(reader.documents())]))
+print(json.dumps([reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].doc_id, len(reader.documents())]))
 """
 
 

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from ingest.reader import read_pdf
-from ingest.render import highlight_rects, render_page
+from ingest.render import draw_page, render_page
 from tests.ingest.pdfs import make_pdf, rewrite
 
 PDF = make_pdf(["Top line of the page.\n\n\n\n\n\n\n\n\n\nThe passage to highlight sits down here."])
@@ -35,12 +35,11 @@ def test_highlight_covers_the_characters_and_nothing_else() -> None:
     assert plain.shape == marked.shape and not _yellow(plain).any()
     rows = np.nonzero(_yellow(marked).any(axis=1))[0]
     assert rows.size > 5
-    # The highlighted band is the lower line, not the top one.
-    (left, bottom, right, top), = highlight_rects(PDF, 0, start, end)
-    page_height = plain.shape[0]
-    assert abs(rows.min() - (page_height - top)) <= 4 and abs(rows.max() - (page_height - bottom)) <= 4
-    top_rect = highlight_rects(PDF, 0, 0, len("Top line"))[0]
-    assert page_height - top_rect[3] < rows.min() - 20
+    # The yellow is exactly the returned box, and that box is the lower line, not the top one.
+    (left, top, right, bottom), = draw_page(PDF, 0, [(start, end)], scale=1.0).boxes
+    assert rows.min() == max(top, 0) and rows.max() == bottom
+    top_line = draw_page(PDF, 0, [(0, len("Top line"))], scale=1.0).boxes[0]
+    assert top_line[3] < rows.min() - 20
 
 
 def test_scale_and_out_of_range_offsets() -> None:

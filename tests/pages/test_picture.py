@@ -1,34 +1,75 @@
-"""The panel's picture is cut to the highlighted passage of a real rendered page."""
+"""The panel's picture is cut, from the boxes the render drew, to the highlighted passage of a
+real page; the cited passage is drawn in its own, stronger colour."""
 
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
+import numpy as np
+import pytest
 from PIL import Image
 
-from components.picture import crop_to, highlight_box
-from ingest.render import render_page
+from components.picture import crop, crop_box
+from ingest.reader import read_pdf
+from ingest.render import draw_page
 from tests.pages.conftest import make_pdf
 
 TEXT = "First paragraph about nothing.\n\n" * 5 + "The cited sentence is here.\n\n" + "Filler text.\n\n" * 5
 
 
+def _contains(outer: tuple[int, ...], inner: tuple[int, ...]) -> bool:
+    return outer[0] <= max(inner[0], 0) and outer[1] <= max(inner[1], 0) and inner[2] <= outer[2] + 1 \
+        and inner[3] <= outer[3] + 1
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+
 def test_crop_keeps_the_highlight_band_and_drops_the_rest_of_the_page() -> None:
     pdf = make_pdf([TEXT])
     start = TEXT.index("The cited sentence")
-    box = highlight_box(render_page(pdf, 0, scale=0.3), render_page(pdf, 0, [(start, start + 27)], scale=0.3))
-    assert box is not None
-    left, top, right, bottom = box
-    assert 0 <= left < right <= 1 and 0 < top < bottom < 0.5  # near the top of an A4 page
-    page = render_page(pdf, 0, [(start, start + 27)], scale=1.0)
-    crop = Image.open(io.BytesIO(crop_to(page, box)))
-    page_w, page_h = Image.open(io.BytesIO(page)).size
-    assert crop.width < page_w and crop.height < page_h / 3
-    # The highlight colour (translucent yellow over white) is inside the crop.
-    assert any(r > 240 and 200 < g < 250 and b < 200 for r, g, b in crop.convert("RGB").get_flattened_data())
+    picture = draw_page(pdf, 0, [(start, start + 27)], scale=1.0)
+    assert picture.boxes and not picture.focus_boxes
+    box = crop_box(picture)
+    assert box is not None and all(_contains(box, b) for b in picture.boxes)
+    page_w, page_h = picture.size
+    assert 0 < box[1] < box[3] < page_h / 2  # near the top of an A4 page
+    cut = Image.open(io.BytesIO(crop(picture)))
+    assert cut.size == (box[2] - box[0], box[3] - box[1]) and cut.height < page_h / 3
 
 
-def test_no_highlight_means_no_box() -> None:
-    pdf = make_pdf(["Just text."])
-    plain = render_page(pdf, 0, scale=0.3)
-    assert highlight_box(plain, plain) is None
+@pytest.mark.corpus
+def test_crop_on_a_real_two_column_pdf_holds_the_cited_passage(corpus: Path) -> None:
+    pdf = (corpus / "sample-files/026-latex-multicolumn/multicolumn.pdf").read_bytes()
+    text = read_pdf(pdf, "multicolumn.pdf").pages[0].text
+    chunk = (len(text) // 2, len(text) // 2 + 400)
+    focus = (chunk[0] + 100, chunk[0] + 160)
+    picture = draw_page(pdf, 0, [chunk], [focus], scale=1.0)
+    assert picture.boxes and picture.focus_boxes
+    box = crop_box(picture)
+    assert box is not None and all(_contains(box, b) for b in picture.focus_boxes)
+    assert box[3] - box[1] < picture.size[1] / 2  # cut to the passage's rows, not the whole page
+    assert Image.open(io.BytesIO(crop(picture))).size == (box[2] - box[0], box[3] - box[1])
+
+
+def test_the_cited_passage_is_drawn_in_a_different_colour_from_the_chunk() -> None:
+    pdf = make_pdf([TEXT])
+    start, focus = TEXT.index("First"), TEXT.index("The cited sentence")
+    picture = draw_page(pdf, 0, [(start, len(TEXT))], [(focus, focus + 27)], scale=1.0)
+    pixels = _pixels(picture.png)
+    left, top, right, bottom = picture.focus_boxes[0]
+    cited = pixels[top + 1 : bottom, left + 1 : right].reshape(-1, 3)
+    first = picture.boxes[0]  # the chunk's first line, which the cited passage does not cover
+    rest = pixels[first[1] + 1 : first[3], first[0] + 1 : first[2]].reshape(-1, 3)
+    # Background pixels (the lightest) of each region carry the fill colour.
+    cited_fill = cited[cited.sum(axis=1).argmax()]
+    rest_fill = rest[rest.sum(axis=1).argmax()]
+    assert rest_fill[2] < 200 and cited_fill[2] < 200  # both highlighted (blue taken out)
+    assert rest_fill[1] - cited_fill[1] > 30  # the cited passage is a deeper, stronger colour
+
+
+def test_no_highlight_means_no_crop() -> None:
+    picture = draw_page(make_pdf(["Just text."]), 0, scale=0.3)
+    assert picture.boxes == () and crop_box(picture) is None and crop(picture) is None

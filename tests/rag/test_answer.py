@@ -10,7 +10,7 @@ import pytest
 
 from ingest.library import Library
 from ingest.types import PageLocator
-from rag.answer import answer_stream, build_answer, retrieval_query, stream_options
+from rag.answer import answer_stream, build_answer, retrieval_query
 from rag.citations import citation_spans, resolve
 from rag.extractive import ExtractiveChatModel
 from rag.failures import retry_after_s
@@ -20,6 +20,7 @@ from rag.prompts import NOT_IN_DOCUMENTS
 from rag.scripted import ScriptedChatModel
 from rag.types import Answer, Cited, Done, Evidence, Failed, Retrieved, TextDelta
 from settings import load_settings
+from wiring import stream_options
 
 
 class StatusError(Exception):

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from rag.__main__ import main
 from rag.extractive import ExtractiveChatModel
-from rag.models import make_chat_model
 from rag.scripted import ScriptedChatModel
 from settings import load_settings
-from rag.__main__ import main
 from tests.openai_server import Error, ScriptedOpenAIServer, sse, stream
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
+from wiring import make_chat_model
 
 ROOT = Path(__file__).resolve().parents[2]
 FOOTNOTE_KEYS = {"n", "short_id", "doc_id", "file", "title", "page_index", "page_label", "page_end_index",

@@ -15,12 +15,12 @@ from ingest.types import PageLocator
 from rag.answer import stream_answer
 from rag.citations import extract_citations
 from rag.model_stream import JITTER, PUMP_THREAD
-from rag.models import make_chat_model
 from rag.prompts import SYSTEM_PROMPT
 from rag.retrieve import Retrieval
 from rag.types import Cited, Done, Evidence, Failed, TextDelta
 from settings import load_settings
 from tests.openai_server import Endless, Error, Raw, ScriptedOpenAIServer, sse, stream
+from wiring import make_chat_model
 
 NORMANDY = Evidence("abc1234", "abc1234" + "0" * 57, "d" * 64, "Normans", "normans.pdf",
                     "Normandy is a region in France. The Normans gave it their name.", 0.9,
@@ -176,11 +176,11 @@ def test_the_system_prompt_shows_no_real_looking_id() -> None:
 
 
 def test_an_embeddings_endpoint_failure_is_a_clear_failed_event(server: ScriptedOpenAIServer, tmp_path) -> None:
-    from ingest.embeddings import make_embeddings
     from ingest.library import Library
     from rag.answer import answer_stream
     from rag.scripted import ScriptedChatModel
     from tests.ingest.pdfs import PARAGRAPH, make_pdf
+    from wiring import make_embeddings
 
     settings = load_settings(embedding_provider="openai", llm_base_url=server.base_url, llm_api_key="sk-test",
                              llm_retries=0, llm_timeout_s=5.0)
@@ -196,7 +196,7 @@ def test_an_embeddings_endpoint_failure_is_a_clear_failed_event(server: Scripted
     assert "embeddings overloaded" in events[0].message and "check that it is up" in events[0].message
 
 
-# --- The model misbehaving (issue 11) --------------------------------------------------------
+# --- The model misbehaving --------------------------------------------------------------------
 
 def asked_waits(server: ScriptedOpenAIServer, **options: object) -> tuple[list, list[float]]:
     """The events, and the waits answer_stream asked for between tries (nothing really sleeps)."""

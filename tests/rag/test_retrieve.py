@@ -109,7 +109,7 @@ def test_evidence_score_is_the_dense_cosine_even_for_bm25_only_hits(tmp_path: Pa
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
     question = "Which engines and which compost heap were improved in 1765 or turned in May?"
     found = search_evidence(library, question, k=5, candidates=2).evidence
-    dense_ids = {c.chunk_id for c, _ in library.search(question, 2)}
+    dense_ids = {c.chunk_id for c, _ in library.search_vector(library.embeddings.embed_query(question), 2)}
     assert len(found) >= 3 and {e.chunk_id for e in found} - dense_ids  # some found by BM25 alone
     expected = [max(0.0, _cosine(library.embeddings, question, e.text)) for e in found]
     assert [e.score for e in found] == pytest.approx(expected, abs=1e-4)

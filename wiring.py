@@ -1,0 +1,116 @@
+"""The edge between settings and the core: the plain values each part needs, built from Settings
+in one place for the app's resources, both CLIs and bench. ingest/ and rag/ never see Settings."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+from settings import Settings
+
+
+@dataclass(frozen=True)
+class EmbeddingOptions:
+    """What builds the embedding model (ingest.embeddings.make_embeddings takes these as keywords)."""
+
+    provider: str
+    model: str
+    precision: str
+    batch_size: int
+    base_url: str | None
+    timeout_s: float
+    retries: int
+    api_key: str | None = field(default=None, repr=False)  # never printed
+
+
+@dataclass(frozen=True)
+class ChatOptions:
+    """What builds the chat model (rag.models.make_chat_model takes these as keywords)."""
+
+    provider: str
+    model: str
+    base_url: str | None
+    temperature: float
+    max_tokens: int
+    timeout_s: float
+    api_key: str | None = field(default=None, repr=False)  # never printed
+
+
+@dataclass(frozen=True)
+class LibraryOptions:
+    """Where the library lives and how it chunks, limits and batches what it ingests."""
+
+    data_dir: Path
+    chunk_size: int
+    chunk_overlap: int
+    max_file_mb: float
+    max_pages: int
+    batch_size: int
+
+
+def embedding_options(settings: Settings) -> EmbeddingOptions:
+    """The embedding model's options; an OpenAI-compatible one shares the chat model's endpoint,
+    key, timeout and retries."""
+    return EmbeddingOptions(
+        provider=settings.embedding_provider, model=settings.embedding_model,
+        precision=settings.local_precision, batch_size=settings.embed_batch_size,
+        base_url=settings.llm_base_url, timeout_s=settings.llm_timeout_s, retries=settings.llm_retries,
+        api_key=settings.api_key(),
+    )
+
+
+def chat_options(settings: Settings) -> ChatOptions:
+    """The chat model's options."""
+    return ChatOptions(
+        provider=settings.llm_provider, model=settings.llm_model, base_url=settings.llm_base_url,
+        temperature=settings.llm_temperature, max_tokens=settings.llm_max_tokens,
+        timeout_s=settings.llm_timeout_s, api_key=settings.api_key(),
+    )
+
+
+def library_options(settings: Settings) -> LibraryOptions:
+    """The library's folder, chunking, limits and embedding batch size."""
+    return LibraryOptions(
+        data_dir=settings.data_dir, chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap,
+        max_file_mb=settings.max_file_mb, max_pages=settings.max_pages, batch_size=settings.embed_batch_size,
+    )
+
+
+def cache_key(*options: Any) -> str:
+    """A key for caching what these options build: every field counts, secrets included (a new API
+    key is a new key), but only as a SHA-256, so the key reveals nothing when printed."""
+    payload = json.dumps([asdict(o) for o in options], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def make_embeddings(settings: Settings) -> tuple[Embeddings, str]:
+    """The configured embeddings and the name the index records for them."""
+    from ingest.embeddings import make_embeddings as build
+
+    return build(**asdict(embedding_options(settings)))
+
+
+def make_chat_model(settings: Settings, embeddings: Embeddings | None = None) -> tuple[BaseChatModel, str]:
+    """The configured chat model and its label (the extractive answerer ranks with `embeddings`)."""
+    from rag.models import make_chat_model as build
+
+    return build(**asdict(chat_options(settings)), embeddings=embeddings)
+
+
+def stream_options(settings: Settings) -> dict[str, Any]:
+    """rag.answer.answer_stream's retry, timeout and length options."""
+    return {
+        "retries": settings.llm_retries,
+        "first_token_timeout_s": settings.llm_timeout_s,
+        "stall_timeout_s": settings.llm_stall_timeout_s,
+        "deadline_s": settings.llm_deadline_s,
+        "retry_after_cap_s": settings.llm_retry_after_cap_s,
+        # Only a generative model can run on; the offline answerers end by themselves.
+        "max_tokens": settings.llm_max_tokens if settings.llm_provider == "openai" else None,
+    }
