@@ -16,6 +16,7 @@ from langchain_core.language_models import BaseChatModel
 
 from components import state
 from components.render import render_answer_html
+from ingest.backend import library_class
 from ingest.embeddings import LocalEmbeddings, make_embeddings
 from ingest.errors import NoLibrary, SchemaTooOld
 from ingest.library import IngestProgress, Library
@@ -63,7 +64,7 @@ def _library_options(s: Settings) -> tuple:
 def _library(data_dir: str, provider: str, model: str, batch_size: int, precision: str, chunk_size: int,
              chunk_overlap: int, max_file_mb: float, max_pages: int) -> Library:
     embeddings, name = get_embeddings(provider, model, batch_size, precision)
-    return Library.open(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
+    return library_class(state.settings()).open(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
                         chunk_overlap=chunk_overlap, max_file_mb=max_file_mb, max_pages=max_pages,
                         batch_size=batch_size, repair=False)  # the Library page offers the repair
 
@@ -83,11 +84,11 @@ def _reader(data_dir: str, provider: str, model: str, batch_size: int, precision
             chunk_overlap: int) -> Library:
     embeddings, name = get_embeddings(provider, model, batch_size, precision)
     try:
-        return Library.open_reader(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
+        return library_class(state.settings()).open_reader(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
                                    chunk_overlap=chunk_overlap)
     except (NoLibrary, SchemaTooOld):  # a new folder, or an older file: the writer creates or migrates it
         _library(*_library_options(state.settings()))
-        return Library.open_reader(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
+        return library_class(state.settings()).open_reader(Path(data_dir), embeddings, embedding_name=name, chunk_size=chunk_size,
                                    chunk_overlap=chunk_overlap)
 
 
@@ -111,7 +112,7 @@ def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) ->
     data_dir, provider, model, batch_size, precision, chunk_size, overlap, max_mb, max_pages = _library_options(
         state.settings())
     embeddings, name = get_embeddings(provider, model, batch_size, precision)
-    library = Library.rebuild(Path(data_dir), embeddings, embedding_name=name, progress=progress,
+    library = library_class(state.settings()).rebuild(Path(data_dir), embeddings, embedding_name=name, progress=progress,
                               chunk_size=chunk_size, chunk_overlap=overlap, max_file_mb=max_mb,
                               max_pages=max_pages, batch_size=batch_size)
     _library.clear()  # the next get_library() opens the re-indexed folder

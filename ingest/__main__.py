@@ -73,9 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.paths and not pdfs:
         print(f"error: no PDFs found in {', '.join(map(str, args.paths))}", file=sys.stderr)
         return 1
-    from ingest.library import Library  # imported after argument checks: --help stays fast
+    from ingest.backend import library_class  # imported after argument checks: --help stays fast
 
-    library = _open_library(Library, args, settings)
+    library = _open_library(library_class(settings), args, settings)
     if library is None:
         return 1
     failed = 0
@@ -142,6 +142,10 @@ def _recover(settings, args: argparse.Namespace) -> int:
     from ingest.library import Library, LibrarySettings
     from ingest.recovery import recover
 
+    if settings.database_url is not None:
+        print("error: recover rebuilds a local library folder; a PostgreSQL library (FOOTNOTE_DATABASE_URL) "
+              "commits each document whole and has nothing to recover", file=sys.stderr)
+        return 1
     embeddings, options = _library_options(settings)
     library = Library(settings.data_dir, embeddings, LibrarySettings(**options), lock_timeout=args.lock_timeout)
     try:
