@@ -152,8 +152,7 @@ def search_evidence(
     n = candidates or max(4 * k, 20)
     vector = library.embeddings.embed_query(question) if question.strip() else None
     dense = library.search_vector(vector, n, doc_ids=doc_ids) if vector is not None else []
-    index = (lexical or _DEFAULT_CACHE).get(library)
-    bm25 = index.search(question, n, doc_ids=doc_ids)
+    bm25 = _lexical(library, lexical).search(question, n, doc_ids=doc_ids)
     fused = fuse([[c for c, _ in dense], [c for c, _ in bm25]])
     groups = _groups(fused, k)
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
@@ -169,15 +168,34 @@ def search_evidence(
     )
 
 
+class _OwnLexical:
+    """A library's own lexical ranking (PostgreSQL full text) behind LexicalIndex's search()."""
+
+    def __init__(self, library: Any) -> None:
+        self.library = library
+
+    def search(self, query: str, k: int, doc_ids: Sequence[str] | None = None) -> list[tuple[Chunk, float]]:
+        """The library's lexical_search."""
+        return self.library.lexical_search(query, k, doc_ids)
+
+
+def _lexical(library: Any, lexical: LexicalCache | None = None) -> Any:
+    """The library's own lexical search when it offers one (nothing to build), else shared BM25."""
+    if hasattr(library, "lexical_search"):
+        return _OwnLexical(library)
+    return (lexical or _DEFAULT_CACHE).get(library)
+
+
 def warm_lexical(library: Any) -> Any:
     """Start building the shared BM25 index for library's current generation in the background
-    (a no-op when it is built or being built); returns the thread, or None."""
-    return _DEFAULT_CACHE.warm(library)
+    (a no-op when it is built or being built, or the library searches text itself); returns the
+    thread, or None."""
+    return None if hasattr(library, "lexical_search") else _DEFAULT_CACHE.warm(library)
 
 
 def lexical_index(library: Any) -> Any:
-    """The shared BM25 index of library's current generation (the one questions use), built if needed."""
-    return _DEFAULT_CACHE.get(library)
+    """The lexical index questions use for library's current generation, built if needed."""
+    return _lexical(library)
 
 
 def retrieve(
