@@ -20,6 +20,7 @@ from ingest.backend import library_class
 from ingest.embeddings import LocalEmbeddings, make_embeddings
 from ingest.errors import NoLibrary, SchemaTooOld
 from ingest.library import IngestProgress, Library
+from rag.backend import conversation_store
 from rag.conversations import ConversationStore
 from rag.models import make_chat_model
 from rag.retrieve import warm_lexical
@@ -127,7 +128,7 @@ CONVERSATIONS_FILE = "conversations.sqlite3"
 @st.cache_resource(show_spinner=False)
 def get_conversations(data_dir: str) -> ConversationStore:
     """The conversation store under the data directory (one per process; it opens a connection per call)."""
-    return ConversationStore(Path(data_dir) / CONVERSATIONS_FILE)
+    return conversation_store(state.settings(), Path(data_dir) / CONVERSATIONS_FILE)
 
 
 @st.cache_resource(show_spinner=False)

@@ -81,9 +81,10 @@ def scrub(text: str, url: str) -> str:
 
 
 @contextmanager
-def connect(url: str, *, read_only: bool = False) -> Iterator[psycopg.Connection]:
-    """An autocommit connection with the vector type registered (use ``conn.transaction()``);
-    DatabaseUnavailable naming the masked URL when the server cannot be used."""
+def connect(url: str, *, read_only: bool = False, vectors: bool = True) -> Iterator[psycopg.Connection]:
+    """An autocommit connection (use ``conn.transaction()``), with pgvector's type registered
+    unless ``vectors`` is False; DatabaseUnavailable naming the masked URL when the server
+    cannot be used."""
     options = "-c default_transaction_read_only=on" if read_only else None
     try:
         conn = psycopg.connect(url, autocommit=True, connect_timeout=10, options=options)
@@ -92,7 +93,8 @@ def connect(url: str, *, read_only: bool = False) -> Iterator[psycopg.Connection
         raise DatabaseUnavailable(masked(url), f"cannot connect to PostgreSQL at {masked(url)} ({reason}); "
                                   "check FOOTNOTE_DATABASE_URL and that the server is running") from None
     try:
-        _register_vector(conn, url, create=not read_only)
+        if vectors:
+            _register_vector(conn, url, create=not read_only)
         yield conn
     finally:
         conn.close()
