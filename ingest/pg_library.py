@@ -153,7 +153,8 @@ class PgLibrary:
                    + sql.replace("FROM footnote_chunks c", "FROM subset c"))
             params.insert(0, list(doc_ids))
         with self._connect() as conn, conn.transaction():
-            conn.execute(f"SET LOCAL hnsw.ef_search = {int(self.hnsw.ef_search)}")
+            # HNSW returns at most ef_search rows: never fewer candidates than asked for.
+            conn.execute(f"SET LOCAL hnsw.ef_search = {min(1000, max(int(self.hnsw.ef_search), int(k)))}")
             rows = conn.execute(sql, params).fetchall()
         return [(_chunk(r), float(r[-1])) for r in rows]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ingest.embeddings import HashEmbeddings
 from ingest.pg_library import PgLibrary
+from ingest.pg_store import HnswSettings
 from tests.rag.conftest import ENGINES, GARDEN, HASH_NAME, make_pdf
 
 
@@ -25,3 +26,10 @@ def test_add_search_delete_round_trip(pg_url: str) -> None:
     assert lexical and "greenhouse" in lexical[0][0].text.lower()
     assert library.pdf_bytes(garden.doc.doc_id).startswith(b"%PDF")
     assert library.delete(garden.doc.doc_id) and library.document(garden.doc.doc_id) is None
+
+
+def test_dense_search_returns_as_many_candidates_as_asked_beyond_ef_search(pg_url: str) -> None:
+    library = open_pg(pg_url, hnsw=HnswSettings(ef_search=2))
+    library.add_pdf(make_pdf(GARDEN * 4 + ENGINES * 4, "Long guide"), "long.pdf")
+    assert library.chunk_count() >= 8
+    assert len(library.search("compost", 8)) == 8
