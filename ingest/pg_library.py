@@ -192,18 +192,29 @@ class PgLibrary:
                              lambda d, t: report(IngestProgress(file_name, "embed", d, t)))
         doc = Document(doc_id, read.title, file_name, len(read.pages), len(data), len(chunks),
                        datetime.now(timezone.utc).isoformat(timespec="seconds"), read.warnings)
+        stored = self.store_document(doc, read.pages, chunks, matrix, read.unlocked or data, report)
+        if stored is not doc:  # another worker stored the same file while this one embedded it
+            return _skipped(stored)
+        return IngestResult("ok", doc, len(chunks), read.warnings)
+
+    def store_document(self, doc: Document, pages: Sequence[Page], chunks: Sequence[Chunk], matrix: np.ndarray,
+                       pdf: bytes, report: ProgressFn | None = None) -> Document:
+        """Write one embedded document in one transaction; returns ``doc``, or the document
+        already stored under its id (then nothing is written)."""
+        report = report or (lambda _: None)
+        self._writable()
         self._record_settings(matrix.shape[1])
         with self._connect() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_store.WRITE_LOCK,))
-            row = conn.execute(f"SELECT {_DOC} FROM footnote_documents WHERE doc_id = %s", (doc_id,)).fetchone()
-            if row is not None:  # another worker stored the same file while this one embedded it
-                return _skipped(_document(row))
-            report(IngestProgress(file_name, "index", 0, len(chunks)))
+            row = conn.execute(f"SELECT {_DOC} FROM footnote_documents WHERE doc_id = %s", (doc.doc_id,)).fetchone()
+            if row is not None:
+                return _document(row)
+            report(IngestProgress(doc.file_name, "index", 0, len(chunks)))
             self._verify_settings(conn, matrix.shape[1])
-            _insert(conn, doc, read.pages, chunks, matrix, read.unlocked or data)
+            _insert(conn, doc, pages, chunks, matrix, pdf)
             pg_store.bump_generation(conn)
-            report(IngestProgress(file_name, "index", len(chunks), len(chunks)))  # written, not yet committed
-        return IngestResult("ok", doc, len(chunks), read.warnings)
+            report(IngestProgress(doc.file_name, "index", len(chunks), len(chunks)))  # written, not yet committed
+        return doc
 
     def delete(self, doc_id: str) -> bool:
         """Remove a document with its pages, chunks, vectors and PDF; False when it was not there."""

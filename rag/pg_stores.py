@@ -110,6 +110,21 @@ class PgConversationStore(_PgStore):
         with self._connect() as db:
             db.execute("DELETE FROM footnote_conversations WHERE conv_id = %s", (conv_id,))
 
+    def import_conversation(self, info: ConversationInfo, turns: list[Turn]) -> bool:
+        """Copy a conversation with its ids and times (``python -m ingest migrate``); False when
+        a conversation with that id is already here (then nothing is written)."""
+        with self._connect() as db, db.transaction():
+            done = db.execute("INSERT INTO footnote_conversations (conv_id, title, created_at, updated_at) "
+                              "VALUES (%s, %s, %s, %s) ON CONFLICT (conv_id) DO NOTHING",
+                              (info.conv_id, info.title, info.created_at, info.updated_at)).rowcount
+            if done:
+                db.cursor().executemany(
+                    f"INSERT INTO footnote_turns ({_TURN.replace('answer_json', 'question, answer_json')}) "
+                    "VALUES (%s, %s, %s, %s, %s, %s)",
+                    [(t.turn_id, t.conv_id, t.index, t.answer.question,
+                      json.dumps(answer_to_dict(t.answer), ensure_ascii=False), t.created_at) for t in turns])
+        return bool(done)
+
     def _select(self, where: str, args: tuple[object, ...]) -> list[Turn]:
         with self._connect() as db:
             rows = db.execute(f"SELECT {_TURN} FROM footnote_turns {where}", args).fetchall()
@@ -173,6 +188,17 @@ class PgVerdictStore(_PgStore):
             db.cursor().executemany(
                 "INSERT INTO footnote_cosines VALUES (%s, %s, %s) ON CONFLICT (method, pair) "
                 "DO UPDATE SET cosine = EXCLUDED.cosine", [(method, p, c) for p, c in values.items()])
+
+    def import_verdicts(self, verdicts: Iterable[Verdict]) -> int:
+        """Copy verdicts as they are (``python -m ingest migrate``), keeping any already here;
+        returns how many were added."""
+        added = 0
+        with self._connect() as db, db.transaction():
+            for v in verdicts:
+                added += db.execute(f"INSERT INTO footnote_verdicts ({_VERDICT}) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                                    "ON CONFLICT DO NOTHING", (v.turn_id, v.number, v.occurrence, v.short_id,
+                                                               v.verdict, v.note, v.updated_at)).rowcount
+        return added
 
     def _select(self, where: str, args: tuple[object, ...]) -> list[Verdict]:
         with self._connect() as db:
