@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.pg_store import HnswSettings
+from ingest.pg_store import DEFAULT_HNSW, HnswSettings
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class PgOpener:
     """Opens ``ingest.pg_library.PgLibrary`` on one database, with the local library's signatures."""
 
     url: str = field(repr=False)  # holds the password
-    hnsw: HnswSettings = HnswSettings()
+    hnsw: HnswSettings = DEFAULT_HNSW
 
     def open(self, data_dir: Any, embeddings: Any, **options: Any) -> Any:
         """A library for writing (tables created when absent)."""

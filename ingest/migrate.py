@@ -31,8 +31,8 @@ class Migrated:
 
     def lines(self, where: str) -> list[str]:
         """The report, one line per kind."""
-        return [f"copied {self.documents} documents ({self.chunks} chunks with their stored vectors, nothing "
-                f"re-embedded) into {where}; {self.present} were already there",
+        return [(f"copied {self.documents} documents ({self.chunks} chunks with their stored vectors, nothing "
+                 f"re-embedded) into {where}; {self.present} were already there"),
                 f"copied {self.conversations} conversations and {self.verdicts} verdicts"]
 
 
@@ -77,8 +77,8 @@ def migrate(data_dir: Path, url: str, embeddings) -> Migrated:
     takes the local library's recorded settings (IndexMismatch when it holds other ones)."""
     with store.connect(Path(data_dir) / "library.sqlite3", read_only=True) as conn:
         meta = store.read_meta(conn)
-    options = dict(embedding_name=meta["embedding_name"], chunk_size=int(meta["chunk_size"]),
-                   chunk_overlap=int(meta["chunk_overlap"]))
+    options = {"embedding_name": meta["embedding_name"], "chunk_size": int(meta["chunk_size"]),
+               "chunk_overlap": int(meta["chunk_overlap"])}
     local = Library.open_reader(Path(data_dir), embeddings, **options)
     if local.missing_vectors:
         raise LibraryError(str(data_dir), f"{local.missing_vectors} chunks in {data_dir} have no vectors to copy; "

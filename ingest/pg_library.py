@@ -14,14 +14,13 @@ from datetime import datetime, timezone
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
-from psycopg.types.json import Jsonb
 
 from ingest import pg_store, vectors
 from ingest.chunking import chunk_pages
 from ingest.errors import IndexMismatch, NoLibrary, NoTextLayer, ReadOnlyLibrary
 from ingest.ids import doc_id_for
 from ingest.library import IngestProgress, IngestResult, Library, LibrarySettings, ProgressFn, _skipped
-from ingest.pg_store import HnswSettings
+from ingest.pg_store import DEFAULT_HNSW, HnswSettings
 from ingest.reader import read_pdf
 from ingest.types import Chunk, Document, Page, PageLocator
 
@@ -50,7 +49,7 @@ class PgLibrary:
         self.missing_vectors = 0
 
     @classmethod
-    def open(cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = HnswSettings(),
+    def open(cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = DEFAULT_HNSW,
              repair: bool = True, lock_timeout: float = 0.0, **options) -> PgLibrary:
         """Open (creating the tables if needed) for writing; IndexMismatch as the local library."""
         library = cls(url, embeddings, LibrarySettings(**options), hnsw)
@@ -60,7 +59,7 @@ class PgLibrary:
         return library
 
     @classmethod
-    def open_reader(cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = HnswSettings(),
+    def open_reader(cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = DEFAULT_HNSW,
                     **options) -> PgLibrary:
         """Open read-only (the server refuses writes on its connections); NoLibrary when empty."""
         library = cls(url, embeddings, LibrarySettings(**options), hnsw, read_only=True)
@@ -71,7 +70,7 @@ class PgLibrary:
         return library
 
     @classmethod
-    def rebuild(cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = HnswSettings(),
+    def rebuild(cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = DEFAULT_HNSW,
                 progress: ProgressFn | None = None, lock_timeout: float = 0.0, **options) -> PgLibrary:
         """Re-chunk and re-embed every document with these settings (the way out of IndexMismatch)."""
         library = cls(url, embeddings, LibrarySettings(**options), hnsw)
@@ -211,7 +210,7 @@ class PgLibrary:
                 return _document(row)
             report(IngestProgress(doc.file_name, "index", 0, len(chunks)))
             self._verify_settings(conn, matrix.shape[1])
-            _insert(conn, doc, pages, chunks, matrix, pdf)
+            pg_store.insert_document(conn, doc, pages, chunks, matrix, pdf)
             pg_store.bump_generation(conn)
             report(IngestProgress(doc.file_name, "index", len(chunks), len(chunks)))  # written, not yet committed
         return doc
@@ -245,7 +244,7 @@ class PgLibrary:
                                        "chunk_overlap": self.config.chunk_overlap})
             for doc, chunks, matrix in plans:
                 self._verify_settings(conn, matrix.shape[1])
-                _insert_chunks(conn, chunks, matrix)
+                pg_store.insert_chunks(conn, chunks, matrix)
                 conn.execute("UPDATE footnote_documents SET chunks = %s WHERE doc_id = %s", (len(chunks), doc.doc_id))
             pg_store.bump_generation(conn)
         return sum(len(c) for _, c, _ in plans)
@@ -298,24 +297,6 @@ class PgLibrary:
         pg_store.write_meta(conn, wanted | {"dim": dim})
 
 
-def _insert(conn, doc: Document, pages: Sequence[Page], chunks: Sequence[Chunk], matrix: np.ndarray,
-            pdf: bytes) -> None:
-    conn.execute(f"INSERT INTO footnote_documents ({_DOC}, pdf) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                 (doc.doc_id, doc.title, doc.file_name, doc.pages, doc.size_bytes, doc.chunks, doc.added_at,
-                  Jsonb(list(doc.warnings)), pdf))
-    conn.cursor().executemany("INSERT INTO footnote_pages (doc_id, page_index, label, text) VALUES (%s, %s, %s, %s)",
-                              [(doc.doc_id, p.index, p.label, p.text) for p in pages])
-    _insert_chunks(conn, chunks, matrix)
-
-
-def _insert_chunks(conn, chunks: Sequence[Chunk], matrix: np.ndarray) -> None:
-    conn.cursor().executemany(
-        "INSERT INTO footnote_chunks (chunk_id, doc_id, ordinal, text, locators, context, embedding) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-        [(c.chunk_id, c.doc_id, c.ordinal, c.text, _locators_json(c.locators), c.context, row)
-         for c, row in zip(chunks, matrix)])
-
-
 def _doc_filter(doc_ids: Sequence[str] | None) -> tuple[str, list]:
     return ("", []) if doc_ids is None else ("AND c.doc_id = ANY(%s)", [list(doc_ids)])
 
@@ -329,7 +310,3 @@ def _chunk(row) -> Chunk:
     chunk_id, doc_id, ordinal, text, locators, context = row[:6]
     return Chunk(chunk_id, doc_id, ordinal, text,
                  tuple(PageLocator(int(i), str(label), int(a), int(b)) for i, label, a, b in locators), context)
-
-
-def _locators_json(locators: Sequence[PageLocator]) -> Jsonb:
-    return Jsonb([[loc.page_index, loc.page_label, loc.char_start, loc.char_end] for loc in locators])

@@ -9,15 +9,18 @@ generated ``tsvector`` with a GIN index, the lexical side of retrieval.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
+from psycopg.types.json import Jsonb
 
 from ingest.errors import LibraryError
+from ingest.types import Chunk, Document, Page, PageLocator
 
 # Any 64-bit number of our own: pg_advisory_xact_lock keys that serialise writers of one database.
 SCHEMA_LOCK = 0x666F6F746E6F7465  # "footnote"
@@ -53,7 +56,10 @@ class HnswSettings:
 
     m: int = 16
     ef_construction: int = 64
-    ef_search: int = 40
+    ef_search: int = 100  # the settings default (settings.py says how it was measured)
+
+
+DEFAULT_HNSW = HnswSettings()
 
 
 class DatabaseUnavailable(LibraryError):
@@ -157,3 +163,28 @@ def fix_dimension(conn: psycopg.Connection, dim: int, hnsw: HnswSettings) -> Non
     conn.execute(f"ALTER TABLE footnote_chunks ALTER COLUMN embedding TYPE vector({int(dim)})")
     conn.execute(f"CREATE INDEX footnote_chunks_hnsw ON footnote_chunks USING hnsw (embedding vector_ip_ops) "
                  f"WITH (m = {int(hnsw.m)}, ef_construction = {int(hnsw.ef_construction)})")
+
+
+def insert_document(conn, doc: Document, pages: Sequence[Page], chunks: Sequence[Chunk],
+                    matrix: np.ndarray, pdf: bytes) -> None:
+    """Store a document row with its PDF, pages and chunks (inside the caller's transaction)."""
+    conn.execute("INSERT INTO footnote_documents (doc_id, title, file_name, pages, size_bytes, chunks, added_at, "
+                 "warnings, pdf) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                 (doc.doc_id, doc.title, doc.file_name, doc.pages, doc.size_bytes, doc.chunks, doc.added_at,
+                  Jsonb(list(doc.warnings)), pdf))
+    conn.cursor().executemany("INSERT INTO footnote_pages (doc_id, page_index, label, text) VALUES (%s, %s, %s, %s)",
+                              [(doc.doc_id, p.index, p.label, p.text) for p in pages])
+    insert_chunks(conn, chunks, matrix)
+
+
+def insert_chunks(conn, chunks: Sequence[Chunk], matrix: np.ndarray) -> None:
+    """Store chunks with their vectors, one row of matrix each."""
+    conn.cursor().executemany(
+        "INSERT INTO footnote_chunks (chunk_id, doc_id, ordinal, text, locators, context, embedding) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        [(c.chunk_id, c.doc_id, c.ordinal, c.text, _locators_json(c.locators), c.context, row)
+         for c, row in zip(chunks, matrix)])
+
+
+def _locators_json(locators: Sequence[PageLocator]) -> Jsonb:
+    return Jsonb([[loc.page_index, loc.page_label, loc.char_start, loc.char_end] for loc in locators])

@@ -40,7 +40,7 @@ def run(module: str, *args: str, env: dict[str, str]) -> subprocess.CompletedPro
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
     environ.update(FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400", FOOTNOTE_CHUNK_OVERLAP="60",
                    **env)
-    return subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=environ, capture_output=True,
+    return subprocess.run([sys.executable, "-m", module, *args], check=False, cwd=ROOT, env=environ, capture_output=True,
                           text=True, timeout=120)
 
 

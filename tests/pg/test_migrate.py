@@ -24,7 +24,7 @@ def migrate(data_dir: Path, url: str) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
     environ.update(FOOTNOTE_EMBEDDING_PROVIDER="fake")
     return subprocess.run([sys.executable, "-m", "ingest", "migrate", "--to", url, "--data-dir", str(data_dir)],
-                          cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120)
+                          check=False, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120)
 
 
 def test_migrate_copies_library_chats_and_verdicts_once(pg_url: str, tmp_path: Path) -> None:
