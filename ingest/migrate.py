@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ingest import store, vectors
-from ingest.errors import LibraryError
+from ingest.errors import LibraryError, NoLibrary
 from ingest.library import Library
 from ingest.pg_library import PgLibrary
 
@@ -75,6 +75,8 @@ def migrate_chats(data_dir: Path, url: str) -> tuple[int, int]:
 def migrate(data_dir: Path, url: str, embeddings) -> Migrated:
     """Copy the library and the chats in ``data_dir`` into the database at ``url``; the target
     takes the local library's recorded settings (IndexMismatch when it holds other ones)."""
+    if not (Path(data_dir) / "library.sqlite3").is_file():
+        raise NoLibrary(str(data_dir))
     with store.connect(Path(data_dir) / "library.sqlite3", read_only=True) as conn:
         meta = store.read_meta(conn)
     options = {"embedding_name": meta["embedding_name"], "chunk_size": int(meta["chunk_size"]),

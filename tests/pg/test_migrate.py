@@ -60,3 +60,8 @@ def test_migrate_copies_library_chats_and_verdicts_once(pg_url: str, tmp_path: P
     assert "copied 0 documents" in again.stdout and "2 were already there" in again.stdout
     assert "copied 0 conversations and 0 verdicts" in again.stdout
     assert shared.chunk_count() == local.chunk_count()
+
+
+def test_migrate_from_a_folder_without_a_library_says_so(pg_url: str, tmp_path: Path) -> None:
+    done = migrate(tmp_path / "nothing", pg_url)
+    assert done.returncode == 1 and "no library at" in done.stderr and "Traceback" not in done.stderr
