@@ -38,8 +38,8 @@ def pdfs(tmp_path: Path) -> Path:
 
 def run(module: str, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
-    environ.update(FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400", FOOTNOTE_CHUNK_OVERLAP="60",
-                   **env)
+    environ.update(FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400", FOOTNOTE_CHUNK_OVERLAP="60")
+    environ.update(env)
     return subprocess.run([sys.executable, "-m", module, *args], check=False, cwd=ROOT, env=environ, capture_output=True,
                           text=True, timeout=120)
 

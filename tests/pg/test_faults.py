@@ -81,3 +81,16 @@ def test_database_made_by_another_embedding_model(pg_url: str, pdf: Path, tmp_pa
         done = run(*command, env={"FOOTNOTE_DATABASE_URL": pg_url, "FOOTNOTE_DATA_DIR": str(tmp_path / "d")})
         assert_refused(done, "different settings", "openai:text-embedding-3-small")
     assert [d.file_name for d in library.documents()] == ["tides.pdf"]
+
+
+def test_reindex_is_the_way_out_of_another_chunk_size(pg_url: str, pdf: Path, tmp_path: Path) -> None:
+    env = {"FOOTNOTE_DATABASE_URL": pg_url, "FOOTNOTE_DATA_DIR": str(tmp_path / "d")}
+    assert run("ingest", str(pdf), env=env).returncode == 0
+    bigger = env | {"FOOTNOTE_CHUNK_SIZE": "800"}
+    assert_refused(run("ingest", str(pdf), env=bigger), "different settings", "chunk_size: library 400, now 800")
+    done = run("ingest", "--reindex", env=bigger)
+    assert done.returncode == 0, done.stderr
+    library = PgLibrary.open_reader(pg_url, HashEmbeddings(384), embedding_name="fake:hash:384", chunk_size=800,
+                                    chunk_overlap=60)
+    (doc,) = library.documents()
+    assert library.chunk_count() == doc.chunks and max(len(c.text) for c in library.chunks()) > 400
