@@ -52,6 +52,8 @@ class LibraryOptions:
     max_file_mb: float
     max_pages: int
     batch_size: int
+    # Which backend: in the cache key so that a new URL opens a new library; never printed.
+    database_url: str | None = field(default=None, repr=False)
 
 
 def embedding_options(settings: Settings) -> EmbeddingOptions:
@@ -79,6 +81,7 @@ def library_options(settings: Settings) -> LibraryOptions:
     return LibraryOptions(
         data_dir=settings.data_dir, chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap,
         max_file_mb=settings.max_file_mb, max_pages=settings.max_pages, batch_size=settings.embed_batch_size,
+        database_url=settings.database_url.get_secret_value() if settings.database_url else None,
     )
 
 

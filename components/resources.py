@@ -19,9 +19,11 @@ from langchain_core.language_models import BaseChatModel
 
 from components import state
 from components.render import render_answer_html
+from ingest.backend import library_class
 from ingest.embeddings import LocalEmbeddings, make_embeddings
 from ingest.errors import NoLibrary, SchemaTooOld
 from ingest.library import IngestProgress, Library
+from rag.backend import conversation_store
 from rag.conversations import ConversationStore
 from rag.models import make_chat_model
 from rag.retrieve import warm_lexical
@@ -74,10 +76,11 @@ def _warm_up(embeddings: LocalEmbeddings) -> None:
 @st.cache_resource(show_spinner=False)
 def _library(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) -> Library:
     embeddings, name = _embeddings_for(_embedding)
-    return Library.open(_options.data_dir, embeddings, embedding_name=name, chunk_size=_options.chunk_size,
-                        chunk_overlap=_options.chunk_overlap, max_file_mb=_options.max_file_mb,
-                        max_pages=_options.max_pages, batch_size=_options.batch_size,
-                        repair=False)  # the Library page offers the repair
+    opener = library_class(state.settings())  # Library, or PostgreSQL's (database_url is in the key)
+    return opener.open(_options.data_dir, embeddings, embedding_name=name, chunk_size=_options.chunk_size,
+                       chunk_overlap=_options.chunk_overlap, max_file_mb=_options.max_file_mb,
+                       max_pages=_options.max_pages, batch_size=_options.batch_size,
+                       repair=False)  # the Library page offers the repair
 
 
 def _open_library(options: LibraryOptions, embedding: EmbeddingOptions) -> Library:
@@ -100,8 +103,9 @@ def _reader(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) ->
     embeddings, name = _embeddings_for(_embedding)
 
     def open_reader() -> Library:
-        return Library.open_reader(_options.data_dir, embeddings, embedding_name=name,
-                                   chunk_size=_options.chunk_size, chunk_overlap=_options.chunk_overlap)
+        return library_class(state.settings()).open_reader(
+            _options.data_dir, embeddings, embedding_name=name, chunk_size=_options.chunk_size,
+            chunk_overlap=_options.chunk_overlap)
     try:
         return open_reader()
     except (NoLibrary, SchemaTooOld):  # a new folder, or an older file: the writer creates or migrates it
@@ -130,10 +134,10 @@ def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) ->
     settings = state.settings()
     options = library_options(settings)
     embeddings, name = get_embeddings(settings)
-    library = Library.rebuild(options.data_dir, embeddings, embedding_name=name, progress=progress,
-                              chunk_size=options.chunk_size, chunk_overlap=options.chunk_overlap,
-                              max_file_mb=options.max_file_mb, max_pages=options.max_pages,
-                              batch_size=options.batch_size)
+    library = library_class(settings).rebuild(options.data_dir, embeddings, embedding_name=name, progress=progress,
+                                              chunk_size=options.chunk_size, chunk_overlap=options.chunk_overlap,
+                                              max_file_mb=options.max_file_mb, max_pages=options.max_pages,
+                                              batch_size=options.batch_size)
     _library.clear()  # the next get_library() opens the re-indexed folder
     return library.chunk_count()
 
@@ -146,7 +150,7 @@ CONVERSATIONS_FILE = "conversations.sqlite3"
 @st.cache_resource(show_spinner=False)
 def get_conversations(data_dir: str) -> ConversationStore:
     """The conversation store under the data directory (one per process; it opens a connection per call)."""
-    return ConversationStore(Path(data_dir) / CONVERSATIONS_FILE)
+    return conversation_store(state.settings(), Path(data_dir) / CONVERSATIONS_FILE)
 
 
 @st.cache_resource(show_spinner=False)

@@ -59,6 +59,8 @@ def find_pdfs(paths: list[Path]) -> Iterator[Path]:
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["migrate"]:
+        return _migrate(argv[1:])
     recovering = argv[:1] == ["recover"]
     args = parse_recover_args(argv[1:]) if recovering else parse_args(argv)
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
@@ -73,9 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.paths and not pdfs:
         print(f"error: no PDFs found in {', '.join(map(str, args.paths))}", file=sys.stderr)
         return 1
-    from ingest.library import Library  # imported after argument checks: --help stays fast
+    from ingest.backend import library_class  # imported after argument checks: --help stays fast
 
-    library = _open_library(Library, args, settings)
+    library = _open_library(library_class(settings), args, settings)
     if library is None:
         return 1
     failed = 0
@@ -142,6 +144,10 @@ def _recover(settings, args: argparse.Namespace) -> int:
     from ingest.library import Library, LibrarySettings
     from ingest.recovery import recover
 
+    if settings.database_url is not None:
+        print("error: recover rebuilds a local library folder; a PostgreSQL library (FOOTNOTE_DATABASE_URL) "
+              "commits each document whole and has nothing to recover", file=sys.stderr)
+        return 1
     embeddings, options = _library_options(settings)
     library = Library(settings.data_dir, embeddings, LibrarySettings(**options), lock_timeout=args.lock_timeout)
     try:
@@ -152,6 +158,35 @@ def _recover(settings, args: argparse.Namespace) -> int:
         return 1
     for line in result.lines():
         print(line)
+    return 0
+
+
+def _migrate(argv: list[str]) -> int:
+    """``python -m ingest migrate``: copy the local library and chats into PostgreSQL."""
+    parser = argparse.ArgumentParser(prog="python -m ingest migrate", description=(
+        "Copy a local library (PDFs, chunks, vectors, conversations, verdicts) into PostgreSQL without re-embedding."))
+    parser.add_argument("--to", metavar="URL", help="postgresql://... (default: FOOTNOTE_DATABASE_URL; a password "
+                                                    "given here is visible to other users of this machine)")
+    parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
+    args = parser.parse_args(argv)
+    try:
+        settings = _settings(args.data_dir)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    url = args.to or (settings.database_url.get_secret_value() if settings.database_url else None)
+    if not url:
+        parser.error("give --to postgresql://... or set FOOTNOTE_DATABASE_URL")
+    from ingest.embeddings import make_embeddings
+    from ingest.migrate import migrate
+    from ingest.pg_store import masked
+
+    try:
+        done = migrate(settings.data_dir, url, make_embeddings(settings)[0])
+    except IngestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(done.lines(masked(url))))
     return 0
 
 

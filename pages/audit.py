@@ -17,6 +17,7 @@ from rag.audit_export import answer_markdown, rows_csv, rows_json, verdict_rows
 from rag.audit_metrics import SCORE_BINS, ScopeMetrics, audit_metrics, count_answer
 from rag.audit_store import AUDIT_DB_NAME, VERDICT_LABELS, VERDICTS, Verdict, VerdictStore
 from rag.audit_text import emphasis_segments, escape_markdown
+from rag.backend import verdict_store
 from rag.types import Turn
 
 SHORTCUTS = dict(zip(VERDICTS, "1234"))
@@ -257,7 +258,7 @@ def main() -> None:
         st.page_link("pages/chat.py", label="Go to Chat", icon=":material/chat:")
         return
     titles = {c.conv_id: c.title for c in conversations.list_recent(limit=10_000)}
-    store = VerdictStore(settings.data_dir / AUDIT_DB_NAME)
+    store = verdict_store(settings, settings.data_dir / AUDIT_DB_NAME)
     library, problem = _open_library()
     all_records = citation_records(turns)
     with st.spinner("Scoring citations..."):

@@ -73,12 +73,12 @@ def open_library(settings: Any, err: TextIO = sys.stderr) -> Any:
     """The library the settings point at, read-only (no lock, never created or repaired), with
     its embeddings; what a writer would repair is printed as a note, and answers use the rest."""
     from ingest.errors import IngestError
-    from ingest.library import Library
+    from ingest.backend import library_class
     from wiring import make_embeddings
 
     embeddings, name = make_embeddings(settings)
     try:
-        library = Library.open_reader(Path(settings.data_dir), embeddings, embedding_name=name,
+        library = library_class(settings).open_reader(Path(settings.data_dir), embeddings, embedding_name=name,
                                       chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap)
     except IngestError as exc:
         raise CliError(str(exc)) from exc

@@ -200,7 +200,7 @@ def search_evidence(
     if question.strip():
         vector = library.embeddings.embed_query(expanded if DENSE_EXPANDED else question)
     pick = (profiles or _DEFAULT_PROFILES).get(library).pick(expanded, doc_ids)
-    index = (lexical or _DEFAULT_CACHE).get(library)
+    index = _lexical(library, lexical)
     rankings, dense = _rankings(library, expanded, vector, n, doc_ids, index, pick)
     fused = fuse(rankings)
     groups = _groups(fused, k)
@@ -219,15 +219,34 @@ def search_evidence(
     )
 
 
+class _OwnLexical:
+    """A library's own lexical ranking (PostgreSQL full text) behind LexicalIndex's search()."""
+
+    def __init__(self, library: Any) -> None:
+        self.library = library
+
+    def search(self, query: str, k: int, doc_ids: Sequence[str] | None = None) -> list[tuple[Chunk, float]]:
+        """The library's lexical_search."""
+        return self.library.lexical_search(query, k, doc_ids)
+
+
+def _lexical(library: Any, lexical: LexicalCache | None = None) -> Any:
+    """The library's own lexical search when it offers one (nothing to build), else shared BM25."""
+    if hasattr(library, "lexical_search"):
+        return _OwnLexical(library)
+    return (lexical or _DEFAULT_CACHE).get(library)
+
+
 def warm_lexical(library: Any) -> Any:
     """Start building the shared BM25 index for library's current generation in the background
-    (a no-op when it is built or being built); returns the thread, or None."""
-    return _DEFAULT_CACHE.warm(library)
+    (a no-op when it is built or being built, or the library searches text itself); returns the
+    thread, or None."""
+    return None if hasattr(library, "lexical_search") else _DEFAULT_CACHE.warm(library)
 
 
 def lexical_index(library: Any) -> Any:
-    """The shared BM25 index of library's current generation (the one questions use), built if needed."""
-    return _DEFAULT_CACHE.get(library)
+    """The lexical index questions use for library's current generation, built if needed."""
+    return _lexical(library)
 
 
 def retrieve(

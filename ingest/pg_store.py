@@ -1,0 +1,190 @@
+"""PostgreSQL half of team mode: the schema, connections, and the URL with its password hidden.
+
+Tables carry a ``footnote_`` prefix so that the library can share a database with other
+applications. Vectors live in a pgvector column; its dimension is fixed (and the HNSW index
+built) by the first document, inside that document's transaction. Each chunk's ``tsv`` is a
+generated ``tsvector`` with a GIN index, the lexical side of retrieval.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg.types.json import Jsonb
+
+from ingest.errors import LibraryError
+from ingest.types import Chunk, Document, Page, PageLocator
+
+# Any 64-bit number of our own: pg_advisory_xact_lock keys that serialise writers of one database.
+SCHEMA_LOCK = 0x666F6F746E6F7465  # "footnote"
+WRITE_LOCK = SCHEMA_LOCK + 1
+TEXT_SEARCH_CONFIG = "english"
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS footnote_meta (key text PRIMARY KEY, value text NOT NULL);
+INSERT INTO footnote_meta (key, value) VALUES ('generation', '0') ON CONFLICT (key) DO NOTHING;
+CREATE TABLE IF NOT EXISTS footnote_documents (
+    doc_id text PRIMARY KEY, seq bigserial NOT NULL, title text NOT NULL, file_name text NOT NULL,
+    pages integer NOT NULL, size_bytes bigint NOT NULL, chunks integer NOT NULL, added_at text NOT NULL,
+    warnings jsonb NOT NULL, pdf bytea NOT NULL
+);
+CREATE TABLE IF NOT EXISTS footnote_pages (
+    doc_id text NOT NULL REFERENCES footnote_documents ON DELETE CASCADE, page_index integer NOT NULL,
+    label text NOT NULL, text text NOT NULL, PRIMARY KEY (doc_id, page_index)
+);
+CREATE TABLE IF NOT EXISTS footnote_chunks (
+    chunk_id text PRIMARY KEY, doc_id text NOT NULL REFERENCES footnote_documents ON DELETE CASCADE,
+    ordinal integer NOT NULL, text text NOT NULL, locators jsonb NOT NULL, context text NOT NULL,
+    embedding vector NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('{TEXT_SEARCH_CONFIG}', text)) STORED
+);
+CREATE INDEX IF NOT EXISTS footnote_chunks_by_doc ON footnote_chunks (doc_id, ordinal);
+CREATE INDEX IF NOT EXISTS footnote_chunks_tsv ON footnote_chunks USING gin (tsv);
+"""
+
+
+@dataclass(frozen=True)
+class HnswSettings:
+    """pgvector HNSW parameters (see settings.py for what they trade)."""
+
+    m: int = 16
+    ef_construction: int = 64
+    ef_search: int = 100  # the settings default (settings.py says how it was measured)
+
+
+DEFAULT_HNSW = HnswSettings()
+
+
+class DatabaseUnavailable(LibraryError):
+    """The PostgreSQL server cannot be reached, or refuses the connection."""
+
+
+class NoVectorExtension(LibraryError):
+    """The database has no pgvector extension and it could not be created."""
+
+
+def masked(url: str) -> str:
+    """The URL with any password replaced by ***, safe to log or show."""
+    parts = urlsplit(url)
+    if parts.password:
+        host = parts.netloc.rsplit("@", 1)[1]
+        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
+        url = urlunsplit(parts)
+    return re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", url)
+
+
+def scrub(text: str, url: str) -> str:
+    """``text`` with the URL's password removed wherever it appears."""
+    password = urlsplit(url).password
+    return text.replace(password, "***") if password else text
+
+
+@contextmanager
+def connect(url: str, *, read_only: bool = False, vectors: bool = True) -> Iterator[psycopg.Connection]:
+    """An autocommit connection (use ``conn.transaction()``), with pgvector's type registered
+    unless ``vectors`` is False; DatabaseUnavailable naming the masked URL when the server
+    cannot be used."""
+    options = "-c default_transaction_read_only=on" if read_only else None
+    try:
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=10, options=options)
+    except psycopg.Error as exc:
+        reason = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, url)
+        raise DatabaseUnavailable(masked(url), f"cannot connect to PostgreSQL at {masked(url)} ({reason}); "
+                                  "check FOOTNOTE_DATABASE_URL and that the server is running") from None
+    try:
+        if vectors:
+            _register_vector(conn, url, create=not read_only)
+        yield conn
+    finally:
+        conn.close()
+
+
+def _register_vector(conn: psycopg.Connection, url: str, *, create: bool) -> None:
+    found = conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if found is None and create:
+        try:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            found = (1,)
+        except psycopg.Error as exc:
+            detail = scrub(str(exc).strip().splitlines()[0], url)
+            raise NoVectorExtension(masked(url), f"the database at {masked(url)} has no pgvector extension and "
+                                    f"it could not be created ({detail}); install pgvector and run "
+                                    "`CREATE EXTENSION vector` as its owner") from None
+    if found is None:
+        raise NoVectorExtension(masked(url), f"the database at {masked(url)} has no pgvector extension "
+                                "(no Footnote library is there yet; `python -m ingest PDF...` creates one)")
+    register_vector(conn)
+
+
+def create_schema(conn: psycopg.Connection) -> None:
+    """Create the tables and indexes when absent (one process at a time)."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        for statement in (s.strip() for s in SCHEMA.split(";")):
+            if statement:
+                conn.execute(statement)
+
+
+def has_schema(conn: psycopg.Connection) -> bool:
+    """Whether a writer has created the library's tables."""
+    return conn.execute("SELECT to_regclass('footnote_chunks') IS NOT NULL").fetchone()[0]
+
+
+def read_meta(conn: psycopg.Connection) -> dict[str, str]:
+    """Every meta key and value."""
+    return dict(conn.execute("SELECT key, value FROM footnote_meta").fetchall())
+
+
+def write_meta(conn: psycopg.Connection, values: dict[str, object]) -> None:
+    """Insert or replace meta values."""
+    conn.cursor().executemany(
+        "INSERT INTO footnote_meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        [(k, str(v)) for k, v in values.items()])
+
+
+def bump_generation(conn: psycopg.Connection) -> None:
+    """Increase the change counter (inside the writing transaction)."""
+    conn.execute("UPDATE footnote_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
+
+
+def fix_dimension(conn: psycopg.Connection, dim: int, hnsw: HnswSettings) -> None:
+    """Give the empty vector column its dimension and build the HNSW index (inner product on
+    unit vectors = cosine)."""
+    conn.execute("DROP INDEX IF EXISTS footnote_chunks_hnsw")
+    conn.execute(f"ALTER TABLE footnote_chunks ALTER COLUMN embedding TYPE vector({int(dim)})")
+    conn.execute(f"CREATE INDEX footnote_chunks_hnsw ON footnote_chunks USING hnsw (embedding vector_ip_ops) "
+                 f"WITH (m = {int(hnsw.m)}, ef_construction = {int(hnsw.ef_construction)})")
+
+
+def insert_document(conn, doc: Document, pages: Sequence[Page], chunks: Sequence[Chunk],
+                    matrix: np.ndarray, pdf: bytes) -> None:
+    """Store a document row with its PDF, pages and chunks (inside the caller's transaction)."""
+    conn.execute("INSERT INTO footnote_documents (doc_id, title, file_name, pages, size_bytes, chunks, added_at, "
+                 "warnings, pdf) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                 (doc.doc_id, doc.title, doc.file_name, doc.pages, doc.size_bytes, doc.chunks, doc.added_at,
+                  Jsonb(list(doc.warnings)), pdf))
+    conn.cursor().executemany("INSERT INTO footnote_pages (doc_id, page_index, label, text) VALUES (%s, %s, %s, %s)",
+                              [(doc.doc_id, p.index, p.label, p.text) for p in pages])
+    insert_chunks(conn, chunks, matrix)
+
+
+def insert_chunks(conn, chunks: Sequence[Chunk], matrix: np.ndarray) -> None:
+    """Store chunks with their vectors, one row of matrix each."""
+    conn.cursor().executemany(
+        "INSERT INTO footnote_chunks (chunk_id, doc_id, ordinal, text, locators, context, embedding) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        [(c.chunk_id, c.doc_id, c.ordinal, c.text, _locators_json(c.locators), c.context, row)
+         for c, row in zip(chunks, matrix)])
+
+
+def _locators_json(locators: Sequence[PageLocator]) -> Jsonb:
+    return Jsonb([[loc.page_index, loc.page_label, loc.char_start, loc.char_end] for loc in locators])

@@ -1,0 +1,55 @@
+"""The app on PostgreSQL (AppTest): the chat page answers from the shared library, cites it, and
+saves the turn in the database, not in the data folder."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from components import resources
+from ingest.embeddings import HashEmbeddings
+from ingest.pg_library import PgLibrary
+from rag.pg_stores import PgConversationStore
+from settings import load_settings
+from tests.pages.conftest import CHUNK_OVERLAP, CHUNK_SIZE, ROOT, WATER, make_pdf
+
+
+@pytest.fixture
+def pg_app(pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PgLibrary]:
+    library = PgLibrary.open(pg_url, HashEmbeddings(384), embedding_name="fake:hash:384", chunk_size=CHUNK_SIZE,
+                             chunk_overlap=CHUNK_OVERLAP)
+    library.add_pdf(make_pdf(WATER, "Water facts"), "water.pdf")
+    for key, value in {"DATABASE_URL": pg_url, "DATA_DIR": str(tmp_path / "data"), "EMBEDDING_PROVIDER": "fake",
+                       "LLM_PROVIDER": "fake", "CHUNK_SIZE": str(CHUNK_SIZE),
+                       "CHUNK_OVERLAP": str(CHUNK_OVERLAP)}.items():
+        monkeypatch.setenv(f"FOOTNOTE_{key}", value)
+    monkeypatch.chdir(ROOT)
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    yield library
+    st.cache_resource.clear()
+    st.cache_data.clear()
+
+
+def test_chat_answers_cites_and_saves_in_postgres(pg_app: PgLibrary, pg_url: str, tmp_path: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    water = next(c.chunk_id[:7] for c in pg_app.chunks() if "Water boils" in c.text)
+    model, _label = resources.get_chat_model(load_settings())
+    model.replies.append(f"Water boils at one hundred degrees Celsius at sea level [{water}].")
+    at.chat_input[0].set_value("When does water boil?").run()
+    assert not at.exception, at.exception
+    [payload] = [json.loads(el.proto.json) for el in at.get("bidi_component")]
+    assert re.findall(r'class="fn-ref" data-n="(\d)"', payload["html"]) == ["1"]
+    conv = at.query_params["conv"]
+    conv = conv[0] if isinstance(conv, list) else conv
+    [turn] = PgConversationStore(pg_url).turns(conv)
+    assert [f.short_id for f in turn.answer.footnotes] == [water]
+    assert not (tmp_path / "data").exists()  # nothing local: library and chats are in the database

@@ -1,0 +1,43 @@
+"""Retrieval on PostgreSQL: full-text search replaces in-memory BM25, fused as in local mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest.embeddings import HashEmbeddings
+from ingest.pg_library import PgLibrary
+from rag.retrieve import lexical_index, search_evidence, warm_lexical
+from tests.rag.conftest import ENGINES, GARDEN, HASH_NAME, make_pdf, open_hash_library
+
+QUESTION = "When was the greenhouse built?"
+
+
+def fill(library) -> None:
+    library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
+    library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
+
+
+def test_postgres_full_text_is_the_lexical_side(pg_url: str) -> None:
+    library = PgLibrary.open(pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400,
+                             chunk_overlap=60)
+    fill(library)
+    assert warm_lexical(library) is None  # nothing to build in memory
+    own = library.lexical_search(QUESTION, 5)
+    assert own and lexical_index(library).search(QUESTION, 5) == own
+    engines = next(d.doc_id for d in library.documents() if d.file_name == "engines.pdf")
+    assert lexical_index(library).search(QUESTION, 5, doc_ids=[engines]) == []
+    assert library.lexical_search("the of and", 5) == []  # stopwords only: no match, no error
+
+
+def test_same_evidence_table_on_both_backends(pg_url: str, tmp_path: Path) -> None:
+    local = open_hash_library(tmp_path / "lib")
+    shared = PgLibrary.open(pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400,
+                            chunk_overlap=60)
+    fill(local)
+    fill(shared)
+    tables = [search_evidence(lib, QUESTION, k=3).evidence for lib in (local, shared)]
+    assert [(e.file_name, e.page_index) for e in tables[0]][:1] == [(e.file_name, e.page_index)
+                                                                      for e in tables[1]][:1]
+    assert "1987" in tables[1][0].text
+    within = search_evidence(shared, QUESTION, k=3, doc_ids=[tables[1][0].doc_id]).evidence
+    assert within and {e.doc_id for e in within} == {tables[1][0].doc_id}
