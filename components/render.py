@@ -11,13 +11,13 @@ import difflib
 import functools
 import re
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import nh3
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
-from rag.text import citing_sentence, strip_markers
+from rag.text import citing_sentence, groups_within, strip_markers
 from rag.types import Answer, CitationSpan, Evidence, Footnote
 
 _TAGS = {
@@ -132,7 +132,7 @@ def cited_passage(answer: Answer, footnote: Footnote, min_chars: int = 24) -> tu
     """The stretch of the footnote's chunk text that the citing sentence repeats, as offsets into
     the chunk text, if any. Whitespace differences (PDF line breaks) do not matter."""
     chunk, where = _flatten(footnote.evidence.text)
-    groups = marker_groups(answer)
+    groups = answer.marker_groups
     best: tuple[int, int] | None = None
     for span in footnote.spans:
         sentence = " ".join(_sentence_before(answer.text, span.group_start, groups).split())
@@ -159,15 +159,10 @@ def _flatten(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
-def marker_groups(answer: Answer) -> list[tuple[int, int]]:
-    """The bracket ranges of the answer's citation markers, from its saved spans."""
-    return sorted({(s.group_start, s.group_end) for s in answer.spans})
-
-
-def _sentence_before(text: str, end: int, groups: list[tuple[int, int]]) -> str:
+def _sentence_before(text: str, end: int, groups: Sequence[tuple[int, int]]) -> str:
     """The answer sentence holding the citation marker at end (rag.text.citing_sentence), markers removed."""
     start, stop = citing_sentence(text, end, groups)
-    return strip_markers(text[start:stop], [(a - start, b - start) for a, b in groups if start <= a < stop])
+    return strip_markers(text[start:stop], groups_within(groups, start, stop))
 
 
 def split_passage(text: str, passage: tuple[int, int] | None) -> tuple[str, str, str]:

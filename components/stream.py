@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from components.render import escape_markdown, escape_stream_text, page_range, stream_badge
 from rag.answer import build_answer
 from rag.types import Answer, CitationSpan, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
+
 
 def searching_line(documents: int) -> str:
     """What the chat shows the moment a question is sent."""

@@ -148,6 +148,11 @@ def citing_sentence(text: str, position: int, groups: Sequence[tuple[int, int]] 
     return next(((a, b) for a, b in spans if a <= position < b), (position, position))
 
 
+def groups_within(groups: Iterable[tuple[int, int]], start: int, stop: int) -> list[tuple[int, int]]:
+    """The marker ranges that begin inside [start, stop), as offsets into text[start:stop]."""
+    return [(a - start, b - start) for a, b in groups if start <= a < stop]
+
+
 def strip_markers(text: str, groups: Sequence[tuple[int, int]] | None = None) -> str:
     """Text without its citation markers, white space collapsed (for showing a sentence).
     groups: the text's marker ranges when already known (parsed here otherwise)."""

@@ -175,6 +175,11 @@ class Answer:
         return tuple(sorted(every, key=lambda s: (s.group_start, s.start)))
 
     @property
+    def marker_groups(self) -> tuple[tuple[int, int], ...]:
+        """The distinct bracket ranges [start, end) of the text's citation markers, in text order."""
+        return tuple(sorted({(s.group_start, s.group_end) for s in self.spans}))
+
+    @property
     def uncited(self) -> tuple[Evidence, ...]:
         """Evidence that was retrieved and given to the model but not cited."""
         cited = {f.short_id for f in self.footnotes}

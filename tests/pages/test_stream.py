@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components.stream import BadgeStream, sources_line
 from rag.answer import AnswerCitations, answer_stream, build_answer
 from rag.types import Cited, Done, Failed, Retrieved, TextDelta
-
 from tests.pages.test_render import _evidence
 
 
@@ -116,7 +117,7 @@ _PIECES = st.sampled_from(["Water boils ", "[aaaa111]", "[zzzz999]", "[aaaa111, 
 def test_badges_and_answer_come_from_the_events_whatever_the_deltas(parts: list[str], cuts: list[int]) -> None:
     text = "".join(parts)
     bounds = sorted({0, len(text), *(c for c in cuts if c <= len(text))})
-    deltas = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+    deltas = [text[a:b] for a, b in pairwise(bounds)]
     one, split = BadgeStream(), BadgeStream()
     whole = "".join(one.pieces(_events([text] if text else [])))
     assert "".join(split.pieces(_events(deltas))) == whole
