@@ -7,15 +7,16 @@ A question's hops, from the chat input to the side panel (the core's part: ``rag
 2. components/chat_view.py:stream_answer - the status line and the streamed text.
 3. components/stream.py:answer_events - rag.retrieve.search_evidence, then Searched (the sources
    shown before the first token), then rag.answer.stream_answer's events.
-4. components/stream.py:BadgeStream.pieces - the text as it streams, citations as numbered badges;
+4. components/stream.py:BadgeStream.pieces - the text as it streams, citations as numbered badges
+   read from the Cited events (no second parse);
    chat_view._LiveStream.save_once stores the Done answer (rag/conversations.py:add_turn).
 5. components/chat_view.py:show_history -> show_answer_block -> components/answer_view.py:
    show_answer, which mounts the saved answer's HTML (resources.answer_html ->
-   components/render.py:render_answer_html, sanitised, footnotes as buttons).
+   components/render.py:render_answer_html from the answer's saved spans, sanitised, footnotes as buttons).
 6. A footnote click: the component's cite event -> components/state.py:on_cite (the selection is
    (turn_id, footnote number)) -> a rerun of pages/chat.py.
 7. components/side_panel.py:selected_footnote -> show_panel - the saved evidence; the cited passage
-   (components/render.py:cited_passage, page offsets via _focus) emphasised in the chunk text.
+   (components/render.py:cited_passage, from the saved spans; page offsets via _focus) emphasised in the chunk text.
 8. side_panel._pages -> resources.passage_picture -> ingest/render.py:draw_page (the page rendered
    once, chunk in yellow, cited passage in orange, boxes returned) -> components/picture.py:crop.
 """

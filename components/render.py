@@ -11,14 +11,13 @@ import difflib
 import functools
 import re
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import nh3
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
-from rag.citations import citation_spans
-from rag.text import citing_sentence, strip_markers
+from rag.text import citing_sentence, groups_within, strip_markers
 from rag.types import Answer, CitationSpan, Evidence, Footnote
 
 _TAGS = {
@@ -92,7 +91,7 @@ def render_answer_html(answer: Answer) -> str:
     # token -> (markup in text, literal in an attribute): a marker that markdown put into a link
     # destination or title goes back to its source text there, never a button inside an href.
     swaps: dict[str, tuple[str, str]] = {}
-    for start, end, ids in reversed(_groups(citation_spans(text))):
+    for start, end, ids in reversed(_groups(answer.spans)):
         tokens = []
         for i, cid in enumerate(ids):
             token = f"FNTOKEN{nonce}X{len(swaps)}X"
@@ -133,9 +132,10 @@ def cited_passage(answer: Answer, footnote: Footnote, min_chars: int = 24) -> tu
     """The stretch of the footnote's chunk text that the citing sentence repeats, as offsets into
     the chunk text, if any. Whitespace differences (PDF line breaks) do not matter."""
     chunk, where = _flatten(footnote.evidence.text)
+    groups = answer.marker_groups
     best: tuple[int, int] | None = None
     for span in footnote.spans:
-        sentence = " ".join(_sentence_before(answer.text, span.group_start).split())
+        sentence = " ".join(_sentence_before(answer.text, span.group_start, groups).split())
         if not sentence:
             continue
         matcher = difflib.SequenceMatcher(None, chunk, sentence, autojunk=False)
@@ -159,10 +159,10 @@ def _flatten(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
-def _sentence_before(text: str, end: int) -> str:
+def _sentence_before(text: str, end: int, groups: Sequence[tuple[int, int]]) -> str:
     """The answer sentence holding the citation marker at end (rag.text.citing_sentence), markers removed."""
-    start, stop = citing_sentence(text, end)
-    return strip_markers(text[start:stop])
+    start, stop = citing_sentence(text, end, groups)
+    return strip_markers(text[start:stop], groups_within(groups, start, stop))
 
 
 def split_passage(text: str, passage: tuple[int, int] | None) -> tuple[str, str, str]:

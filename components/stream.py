@@ -5,13 +5,12 @@ the model starts. No Streamlit here; the chat page feeds the pieces to st.write_
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from components.render import escape_markdown, escape_stream_text, page_range, stream_badge
 from rag.answer import build_answer
-from rag.citations import CitationStream
-from rag.types import Answer, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
+from rag.types import Answer, CitationSpan, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
+
 
 def searching_line(documents: int) -> str:
     """What the chat shows the moment a question is sent."""
@@ -36,33 +35,30 @@ def sources_line(evidence: Sequence[Evidence]) -> str:
 
 @dataclass
 class StreamOutcome:
-    """What the stream ended with: the final answer (Done) or the failure, the raw text so far and
-    the evidence that citations brought. Kept current, and only ever replaced (never mutated), so
-    another thread may read it while the stream runs (a rerun that takes over a killed stream)."""
+    """What the stream ended with: the final answer (Done) or the failure, the raw text so far, the
+    evidence that citations brought and the citations reported so far. Kept current, and only ever
+    replaced (never mutated), so another thread may read it while the stream runs (a rerun that
+    takes over a killed stream)."""
 
     done: Done | None = None
     failed: Failed | None = None
     text: str = ""
     events: int = 0
     cited: tuple[Evidence, ...] = ()
-
-
-@dataclass
-class _Chunk:
-    start: int
-    text: str
-    markers: list[tuple[int, int, list[str]]] = field(default_factory=list)
+    spans: tuple[CitationSpan, ...] = ()
 
 
 class BadgeStream:
-    """Turns answer events into markdown pieces. A piece is released only once every marker in it
-    is known to be resolved or not (answer_stream reports that with Cited events)."""
+    """Turns answer events into markdown pieces, reading the citations from the Cited events (no
+    parsing here). Text is released up to where the stream says it may be shown, once the Cited
+    events for the markers in it have arrived."""
 
     def __init__(self) -> None:
-        self._citations = CitationStream()
-        self._numbers: dict[str, int | None] = {}
-        self._queue: list[_Chunk] = []
-        self._groups: dict[tuple[int, int], list[str]] = {}
+        self._chunks: list[str] = []
+        self._taken = 0  # length of the text already released
+        self._shown = 0  # length of the text that may be shown
+        self._waiting = 0  # Cited events still to come for the last delta
+        self._groups: dict[tuple[int, int], list[int | None]] = {}
         self.outcome = StreamOutcome()
 
     def pieces(self, events: Iterable[StreamEvent]) -> Iterator[str]:
@@ -70,28 +66,19 @@ class BadgeStream:
         for event in events:
             self.outcome.events += 1
             if isinstance(event, TextDelta):
-                self._feed(event.text)
+                self._feed(event)
             elif isinstance(event, Cited):
-                cid = event.citation.id
-                if event.resolved and event.number is not None:
-                    self._numbers[cid] = event.number
-                    if event.evidence is not None:
-                        self.outcome.cited = (*self.outcome.cited, event.evidence)
-                else:
-                    self._numbers.setdefault(cid, None)
+                self._cite(event)
             elif isinstance(event, Done):
                 self.outcome.done = event
-                self._finish()
-                yield from self._release(final=True)
+                self._shown, self._waiting = len(self.outcome.text), 0
+                yield from self._release()
                 return
             elif isinstance(event, Failed):
                 self.outcome.failed = event
-            out = "".join(self._release(final=False))
-            if out:
-                yield out
+            if not self._waiting:
+                yield from self._release()
         # Ended without Done (a failure): an unfinished marker at the end stays hidden.
-        self.outcome.text = self._citations.text
-        yield from self._release(final=True)
 
     def answer_so_far(self, question: str, provider: str) -> Answer:
         """The answer to save: the finished one if Done arrived, otherwise the text so far marked
@@ -101,47 +88,37 @@ class BadgeStream:
         if outcome.done is not None:
             return outcome.done.answer
         failed = outcome.failed
-        return build_answer(question, outcome.text, outcome.cited, provider=provider, interrupted=True,
-                            error=f"{failed.cause}: {failed.message}" if failed else None)
+        return build_answer(question, outcome.text, outcome.cited, provider=provider, spans=outcome.spans,
+                            interrupted=True, error=f"{failed.cause}: {failed.message}" if failed else None)
 
-    def _feed(self, delta: str) -> None:
-        for ev in self._citations.feed(delta):
-            self._groups.setdefault((ev.group_start, ev.group_end), []).append(ev.id)
-        self.outcome.text = self._citations.text
-        self._take()
+    def _feed(self, delta: TextDelta) -> None:
+        self._chunks.append(delta.text)
+        self.outcome.text = text = "".join(self._chunks)
+        self._chunks = [text]
+        self._shown = len(text) if delta.shown is None else delta.shown
+        self._waiting = delta.cited
 
-    def _finish(self) -> None:
-        for ev in self._citations.finish():
-            self._groups.setdefault((ev.group_start, ev.group_end), []).append(ev.id)
-        self._take()
-        self.outcome.text = self._citations.text
+    def _cite(self, event: Cited) -> None:
+        citation = event.citation
+        number = event.number if event.resolved else None
+        self._groups.setdefault((citation.group_start, citation.group_end), []).append(number)
+        self.outcome.spans = (*self.outcome.spans, citation.span)
+        if event.evidence is not None:
+            self.outcome.cited = (*self.outcome.cited, event.evidence)
+        self._waiting = max(0, self._waiting - 1)
 
-    def _take(self) -> None:
-        start = self._citations.safe_length
-        text = self._citations.take_safe()
-        if not text:
+    def _release(self) -> Iterator[str]:
+        begin, end = self._taken, self._shown
+        if end <= begin:
             return
-        begin = start - len(text)
-        markers = [(s, e, ids) for (s, e), ids in self._groups.items() if begin <= s < start]
-        for key in [(s, e) for s, e, _ in markers]:
-            del self._groups[key]
-        self._queue.append(_Chunk(begin, text, sorted(markers)))
-
-    def _release(self, final: bool) -> Iterator[str]:
-        while self._queue:
-            chunk = self._queue[0]
-            ids = [cid for _s, _e, group in chunk.markers for cid in group]
-            if not final and any(cid not in self._numbers for cid in ids):
-                return
-            self._queue.pop(0)
-            yield self._render(chunk)
-
-    def _render(self, chunk: _Chunk) -> str:
+        text = self.outcome.text
         out: list[str] = []
-        pos = 0
-        for start, end, ids in chunk.markers:
-            out.append(escape_stream_text(chunk.text[pos : start - chunk.start]))
-            out.append(" " + " ".join(stream_badge(self._numbers.get(cid)) for cid in ids))
-            pos = end - chunk.start
-        out.append(escape_stream_text(chunk.text[pos:]))
-        return "".join(out)
+        pos = begin
+        for start, stop in sorted(k for k in self._groups if begin <= k[0] < end):
+            numbers = self._groups.pop((start, stop))
+            out.append(escape_stream_text(text[pos:start]))
+            out.append(" " + " ".join(stream_badge(n) for n in numbers))
+            pos = stop
+        out.append(escape_stream_text(text[pos:end]))
+        self._taken = end
+        yield "".join(out)

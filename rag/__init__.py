@@ -15,10 +15,11 @@ A question's hops through the core (the Streamlit side is in ``components/__init
    (rag/evidence.py:build_evidence) in a Retrieval.
 3. rag/answer.py:stream_answer - Retrieval.is_relevant gates it; rag/prompts.py:build_messages;
    rag/model_stream.py:model_deltas streams the model's text (retries, timeouts, limits).
-4. rag/citations.py:CitationStream.feed - citations found as the text streams;
-   rag/answer.py:_Numbering.cited numbers resolved ids by first use (Cited events).
-5. rag/answer.py:build_answer - the final Answer (text, footnotes, unresolved ids, metrics) in Done,
-   from rag/citations.py:citation_spans and resolve over the whole text.
+4. rag/answer.py:AnswerCitations.feed - the one parse: rag/citations.py:CitationStream.feed finds
+   the markers as the text streams; TextDelta says how much may be shown, Cited events carry id,
+   span, number (resolved ids numbered by first use) and the evidence on first use.
+5. rag/answer.py:build_answer - the final Answer in Done: rag/citations.py:resolve over the spans
+   the stream reported (footnotes with their spans, unresolved ids and spans, metrics).
 """
 
 from rag.citations import CitationStream, citation_spans, extract_citations, resolve

@@ -17,7 +17,7 @@ from rag.metrics import measure
 from rag.model_stream import Limits, model_deltas
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
-from rag.types import Answer, CitationEvent, Cited, Done, Evidence, Failed, Retrieved, StreamEvent, TextDelta
+from rag.types import Answer, CitationEvent, CitationSpan, Cited, Done, Evidence, Failed, Retrieved, StreamEvent, TextDelta
 
 log = logging.getLogger(__name__)
 # Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
@@ -57,13 +57,15 @@ def build_answer(
     evidence: Sequence[Evidence],
     *,
     provider: str,
+    spans: Sequence[CitationSpan] | None = None,
     unsupported: bool = False,
     interrupted: bool = False,
     error: str | None = None,
 ) -> Answer:
     """The Answer for finished (or interrupted) text: footnotes, unresolved ids and metrics;
-    closest when the text opens with CLOSEST_PASSAGES (quotes rather than an answer)."""
-    resolution = resolve(citation_spans(text), evidence)
+    closest when the text opens with CLOSEST_PASSAGES (quotes rather than an answer).
+    spans: the citations a stream already found in text (parsed here only when not given)."""
+    resolution = resolve(citation_spans(text) if spans is None else spans, evidence)
     return Answer(
         question=question,
         text=text,
@@ -76,25 +78,51 @@ def build_answer(
         provider=provider,
         error=error,
         closest=text.lstrip().startswith(CLOSEST_PASSAGES),
+        unresolved_spans=resolution.unresolved_spans,
     )
 
 
-class _Numbering:
-    """Cited events for CitationStream events: resolved ids numbered by first appearance, the
-    evidence on the first occurrence only, never on an unresolved id."""
+class AnswerCitations:
+    """The one parse of a streamed answer: TextDelta events that say how much may be shown, then
+    a Cited event per marker completed (resolved ids numbered by first appearance, the evidence on
+    the first occurrence only, never on an unresolved id), and the final Answer from those spans."""
 
     def __init__(self, evidence: Sequence[Evidence]) -> None:
+        self.evidence = tuple(evidence)
         self.table = {e.short_id: e for e in evidence}
         self.numbers: dict[str, int] = {}
+        self.spans: list[CitationSpan] = []
+        self.stream = CitationStream()
 
-    def cited(self, events: Sequence[CitationEvent]) -> Iterator[Cited]:
+    @property
+    def text(self) -> str:
+        """The answer text so far."""
+        return self.stream.text
+
+    def feed(self, delta: str) -> Iterator[TextDelta | Cited]:
+        """The delta, then the citations it completed."""
+        events = self.stream.feed(delta)
+        yield TextDelta(delta, shown=self.stream.safe_length, cited=len(events))
+        yield from self._cited(events)
+
+    def finish(self) -> Iterator[Cited]:
+        """The citation that closed on the answer's last character, if any."""
+        yield from self._cited(self.stream.finish())
+
+    def answer(self, question: str, **fields: Any) -> Answer:
+        """The Answer for the text so far, from the citations already reported (no second parse)."""
+        return build_answer(question, self.text, self.evidence, spans=self.spans, **fields)
+
+    def _cited(self, events: Sequence[CitationEvent]) -> Iterator[Cited]:
         for event in events:
+            self.spans.append(event.span)
             item = self.table.get(event.id)
-            if item is not None and event.first:
-                self.numbers[event.id] = len(self.numbers) + 1
-                yield Cited(event, True, self.numbers[event.id], item)
-            else:
-                yield Cited(event, item is not None)
+            if item is None:
+                yield Cited(event, False)
+                continue
+            first = event.id not in self.numbers
+            number = self.numbers.setdefault(event.id, len(self.numbers) + 1)
+            yield Cited(event, True, number, item if first else None)
 
 
 def stream_answer(
@@ -116,24 +144,21 @@ def stream_answer(
         yield Done(build_answer(question, NOT_IN_DOCUMENTS, evidence, provider=provider_label,
                                 unsupported=True))
         return
-    numbering, cites = _Numbering(evidence), CitationStream()
+    cites = AnswerCitations(evidence)
     messages = build_messages(question, evidence, history)
     try:
         with closing(model_deltas(chat_model, messages, limits)) as deltas:  # closed on a Stop too
             for delta in deltas:
-                events = cites.feed(delta)
-                yield TextDelta(delta)
-                yield from numbering.cited(events)
+                yield from cites.feed(delta)
     except ModelFailure as failure:
         partial = bool(cites.text.strip())
         yield Failed(failure.cause, failure.message, partial=partial)
         if partial:
-            yield from numbering.cited(cites.finish())
-            yield Done(build_answer(question, cites.text, evidence, provider=provider_label,
-                                    interrupted=True, error=failure.message))
+            yield from cites.finish()
+            yield Done(cites.answer(question, provider=provider_label, interrupted=True, error=failure.message))
         return
-    yield from numbering.cited(cites.finish())
-    yield Done(build_answer(question, cites.text, evidence, provider=provider_label))
+    yield from cites.finish()
+    yield Done(cites.answer(question, provider=provider_label))
 
 
 def answer_stream(

@@ -15,9 +15,9 @@ from typing import Any, Protocol
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from rag.audit_text import content_words, marker_groups, sentence_spans, strip_markers
+from rag.audit_text import content_words, sentence_spans, strip_markers
 from rag.text import cosine as vector_cosine
-from rag.text import split_sentences
+from rag.text import groups_within, split_sentences
 from rag.types import CitationSpan, Evidence, Turn
 
 HIGH, MEDIUM = 0.6, 0.3  # thresholds of the automatic score (heuristic, see support_score)
@@ -78,7 +78,8 @@ class SupportScore:
 def turn_records(turn: Turn) -> list[CitationRecord]:
     """Every citation of one saved turn, in reading order."""
     answer = turn.answer
-    sentences = sentence_spans(answer.text, marker_groups(answer.text))
+    groups = answer.marker_groups
+    sentences = sentence_spans(answer.text, groups)
     records = []
     for footnote in answer.footnotes:
         for occurrence, span in enumerate(footnote.spans):
@@ -89,7 +90,7 @@ def turn_records(turn: Turn) -> list[CitationRecord]:
                 turn_id=turn.turn_id, conv_id=turn.conv_id, turn_index=turn.index,
                 created_at=turn.created_at, question=answer.question, number=footnote.number,
                 occurrence=occurrence, evidence=footnote.evidence, span=span,
-                sentence=strip_markers(raw), raw_sentence=raw,
+                sentence=strip_markers(raw, groups_within(groups, start, end)), raw_sentence=raw,
             ))
     return sorted(records, key=lambda r: (r.span.start, r.number))
 

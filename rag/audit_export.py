@@ -12,7 +12,6 @@ from typing import Any
 from rag.audit import CitationRecord, RecordKey, SupportScore
 from rag.audit_store import VERDICT_LABELS, Verdict
 from rag.audit_text import escape_report
-from rag.citations import citation_spans
 from rag.types import Turn
 
 COLUMNS = (
@@ -75,7 +74,7 @@ def _body(turn: Turn) -> str:
     answer = turn.answer
     numbers = {f.short_id: f.number for f in answer.footnotes}
     groups: dict[tuple[int, int], list[str]] = {}
-    for span in citation_spans(answer.text):
+    for span in answer.spans:
         ref = f"[^{numbers[span.id]}]" if span.id in numbers else f"\\[unresolved: {span.id}\\]"
         groups.setdefault((span.group_start, span.group_end), []).append(ref)
     out, last = [], 0

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from rag.audit import CitationRecord, RecordKey, SupportScore
 from rag.audit_store import Verdict
-from rag.citations import citation_spans, resolve
+from rag.citations import resolve
 from rag.metrics import measure
 from rag.types import Answer, AnswerMetrics, Turn
 
@@ -36,7 +36,7 @@ SCORE_BINS = 10
 def count_answer(answer: Answer) -> AnswerMetrics:
     """Sentences, cited sentences, markers and unresolved markers of one answer, measured from its
     text and evidence snapshot by rag.metrics (the definition the chat page uses)."""
-    return measure(answer.text, resolve(citation_spans(answer.text), answer.evidence))
+    return measure(answer.text, resolve(answer.spans, answer.evidence))
 
 
 @dataclass(frozen=True)

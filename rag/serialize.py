@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rag.citations import citation_spans
 from rag.types import Answer, AnswerMetrics, CitationSpan, Evidence, Footnote
 
 
@@ -34,6 +35,7 @@ def answer_to_dict(answer: Answer) -> dict[str, Any]:
         "provider": answer.provider,
         "error": answer.error,
         "closest": answer.closest,
+        "unresolved_spans": [_span_to_dict(s) for s in answer.unresolved_spans],
     }
 
 
@@ -62,4 +64,13 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
         provider=data["provider"],
         error=data.get("error"),
         closest=data.get("closest", False),
+        unresolved_spans=_unresolved_spans(data, footnotes),
     )
+
+
+def _unresolved_spans(data: dict[str, Any], footnotes: tuple[Footnote, ...]) -> tuple[CitationSpan, ...]:
+    """The saved unresolved spans; an answer saved before they were kept has its text parsed once."""
+    if "unresolved_spans" in data:
+        return tuple(CitationSpan(**s) for s in data["unresolved_spans"])
+    resolved = {f.short_id for f in footnotes}
+    return tuple(s for s in citation_spans(data["text"]) if s.id not in resolved)

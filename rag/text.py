@@ -140,17 +140,24 @@ def split_sentences(text: str) -> list[str]:
     return [p for p in pieces if p]
 
 
-def citing_sentence(text: str, position: int) -> tuple[int, int]:
+def citing_sentence(text: str, position: int, groups: Sequence[tuple[int, int]] | None = None) -> tuple[int, int]:
     """The [start, end) of the answer sentence holding position (a citation marker's start):
-    the one sentence the side panel, the metrics and the audit page all use for that citation."""
-    spans = sentence_spans(text)
+    the one sentence the side panel, the metrics and the audit page all use for that citation.
+    groups: the text's marker ranges when already known (parsed here otherwise)."""
+    spans = sentence_spans(text, groups)
     return next(((a, b) for a, b in spans if a <= position < b), (position, position))
 
 
-def strip_markers(text: str) -> str:
-    """Text without its citation markers, white space collapsed (for showing a sentence)."""
+def groups_within(groups: Iterable[tuple[int, int]], start: int, stop: int) -> list[tuple[int, int]]:
+    """The marker ranges that begin inside [start, stop), as offsets into text[start:stop]."""
+    return [(a - start, b - start) for a, b in groups if start <= a < stop]
+
+
+def strip_markers(text: str, groups: Sequence[tuple[int, int]] | None = None) -> str:
+    """Text without its citation markers, white space collapsed (for showing a sentence).
+    groups: the text's marker ranges when already known (parsed here otherwise)."""
     out, last = [], 0
-    for start, end in marker_groups(text):
+    for start, end in marker_groups(text) if groups is None else groups:
         out.append(text[last:start])
         last = end
     out.append(text[last:])

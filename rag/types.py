@@ -166,6 +166,18 @@ class Answer:
     provider: str = ""
     error: str | None = None
     closest: bool = False  # the answerer quoted the closest passages: related, but no direct answer
+    unresolved_spans: tuple[CitationSpan, ...] = ()  # every marker whose id is not in the evidence
+
+    @property
+    def spans(self) -> tuple[CitationSpan, ...]:
+        """Every citation in the text, resolved or not, in text order (parsed once, by the stream)."""
+        every = [s for f in self.footnotes for s in f.spans] + list(self.unresolved_spans)
+        return tuple(sorted(every, key=lambda s: (s.group_start, s.start)))
+
+    @property
+    def marker_groups(self) -> tuple[tuple[int, int], ...]:
+        """The distinct bracket ranges [start, end) of the text's citation markers, in text order."""
+        return tuple(sorted({(s.group_start, s.group_end) for s in self.spans}))
 
     @property
     def uncited(self) -> tuple[Evidence, ...]:
@@ -179,15 +191,19 @@ class Answer:
 
 @dataclass(frozen=True)
 class TextDelta:
-    """Raw text from the model, as it arrives."""
+    """Raw text from the model, as it arrives. shown: how much of the whole text so far may be
+    shown (all but an unfinished marker at the end; None: all); cited: how many Cited events follow
+    for the markers this delta completed."""
 
     text: str
+    shown: int | None = None
+    cited: int = 0
 
 
 @dataclass(frozen=True)
 class Cited:
-    """A citation marker in the stream. The first occurrence of a resolved id carries its evidence
-    and footnote number; later ones carry id and span only; unresolved ids never carry evidence."""
+    """A citation marker in the stream, with its id and span. Every occurrence of a resolved id
+    carries its footnote number, the first one also its evidence; unresolved ids carry neither."""
 
     citation: CitationEvent
     resolved: bool

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from components.render import cited_passage, escape_stream_text, render_answer_html, split_passage
 from ingest.types import PageLocator
-from rag.citations import citation_spans, resolve
+from rag.answer import build_answer
+from rag.citations import citation_spans
 from rag.types import Answer, Evidence
 
 
@@ -21,8 +22,7 @@ def _evidence(short_id: str, text: str = "Chunk text.") -> Evidence:
 
 def _answer(text: str, ids: tuple[str, ...] = ("aaaa111", "bbbb222")) -> Answer:
     evidence = tuple(_evidence(i) for i in ids)
-    res = resolve(citation_spans(text), evidence)
-    return Answer("q", text, res.footnotes, res.unresolved, evidence)
+    return build_answer("q", text, evidence, provider="t")
 
 
 def _buttons(html: str) -> list[str]:
@@ -91,8 +91,7 @@ def test_cited_passage_finds_the_quoted_sentence_in_the_chunk() -> None:
     chunk = "Intro words here. The boiling point of water is 100 degrees at sea level. More text."
     ev = _evidence("aaaa111", chunk)
     text = "Earlier claim. The boiling point of water is 100 degrees at sea level [aaaa111]."
-    res = resolve(citation_spans(text), [ev])
-    answer = Answer("q", text, res.footnotes, res.unresolved, (ev,))
+    answer = build_answer("q", text, [ev], provider="t")
     span = cited_passage(answer, answer.footnotes[0])
     assert span is not None
     before, inside, after = split_passage(chunk, span)
@@ -103,8 +102,7 @@ def test_cited_passage_finds_the_quoted_sentence_in_the_chunk() -> None:
 def test_no_passage_when_the_sentence_is_not_quoted() -> None:
     ev = _evidence("aaaa111", "Completely different content about birds and trees.")
     text = "Quantum chromodynamics explains hadrons [aaaa111]."
-    res = resolve(citation_spans(text), [ev])
-    answer = Answer("q", text, res.footnotes, res.unresolved, (ev,))
+    answer = build_answer("q", text, [ev], provider="t")
     assert cited_passage(answer, answer.footnotes[0]) is None
 
 
@@ -112,8 +110,7 @@ def test_cited_passage_ignores_pdf_line_breaks() -> None:
     chunk = "Scope.\nThis policy explains who may work away from the office, how often, what the\ncompany pays for."
     ev = _evidence("aaaa111", chunk)
     text = "This policy explains who may work away from the office, how often, what the company pays for [aaaa111]."
-    res = resolve(citation_spans(text), [ev])
-    answer = Answer("q", text, res.footnotes, res.unresolved, (ev,))
+    answer = build_answer("q", text, [ev], provider="t")
     before, inside, after = split_passage(chunk, cited_passage(answer, answer.footnotes[0]))
     assert before == "Scope.\n" and inside.startswith("This policy") and inside.endswith("company pays for.")
 
@@ -122,8 +119,7 @@ def test_cited_passage_when_the_marker_follows_the_full_stop() -> None:
     chunk = "Other words. Equipment belongs to the employee after two years of service. More."
     ev1, ev2 = _evidence("aaaa111", "Unrelated first source text here."), _evidence("bbbb222", chunk)
     text = "Unrelated first source text here. [aaaa111] Equipment belongs to the employee after two years of service. [bbbb222]"
-    res = resolve(citation_spans(text), [ev1, ev2])
-    answer = Answer("q", text, res.footnotes, res.unresolved, (ev1, ev2))
+    answer = build_answer("q", text, [ev1, ev2], provider="t")
     _before, inside, _after = split_passage(chunk, cited_passage(answer, answer.footnotes[1]))
     assert inside == "Equipment belongs to the employee after two years of service."
 
@@ -160,3 +156,17 @@ def test_citation_in_a_link_destination_or_title_stays_literal() -> None:
     html = render_answer_html(_answer('[see](/u "[aaaa111]") and [x]([bbbb222])'))
     assert _buttons(html) == []
     assert 'title="[aaaa111]"' in html and 'href="[bbbb222]"' in html
+
+
+def test_saved_answers_keep_their_spans_and_old_ones_without_them_still_render() -> None:
+    from rag.serialize import answer_from_dict, answer_to_dict
+
+    answer = _answer("Made up [zzzz999] and real [aaaa111, zzzz999].")
+    saved = answer_to_dict(answer)
+    assert [s["id"] for s in saved["unresolved_spans"]] == ["zzzz999", "zzzz999"]
+    assert answer_from_dict(saved) == answer
+    del saved["unresolved_spans"]  # as saved before the spans were kept
+    old = answer_from_dict(saved)
+    assert old.spans == answer.spans
+    html = render_answer_html(old)
+    assert html.count("zzzz999?</span>") == 2 and _buttons(html) == [("1", "1")]

@@ -2,35 +2,22 @@
 
 from __future__ import annotations
 
-from components.stream import BadgeStream, sources_line
-from rag.answer import answer_stream
-from rag.citations import CitationStream, citation_spans, resolve
-from rag.types import Answer, Cited, Done, Failed, Retrieved, TextDelta
+from itertools import pairwise
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from components.stream import BadgeStream, sources_line
+from rag.answer import AnswerCitations, answer_stream, build_answer
+from rag.types import Cited, Done, Failed, Retrieved, TextDelta
 from tests.pages.test_render import _evidence
 
 
 def _events(deltas: list[str], table: tuple[str, ...] = ("aaaa111",)) -> list:
     """Events the way answer_stream reports them: each delta, then the markers it completed."""
-    evidence = {i: _evidence(i) for i in table}
-    stream, events, numbers = CitationStream(), [], {}
-    for delta in deltas:
-        events.append(TextDelta(delta))
-        for ev in stream.feed(delta):
-            events.append(_cited(ev, evidence, numbers))
-    for ev in stream.finish():
-        events.append(_cited(ev, evidence, numbers))
-    text = "".join(deltas)
-    res = resolve(citation_spans(text), evidence)
-    events.append(Done(Answer("q", text, res.footnotes, res.unresolved, tuple(evidence.values()))))
-    return events
-
-
-def _cited(ev, evidence, numbers) -> Cited:  # noqa: ANN001
-    if ev.id not in evidence:
-        return Cited(ev, resolved=False)
-    numbers.setdefault(ev.id, len(numbers) + 1)
-    return Cited(ev, resolved=True, number=numbers[ev.id], evidence=evidence[ev.id] if ev.first else None)
+    cites = AnswerCitations([_evidence(i) for i in table])
+    events = [event for delta in deltas for event in cites.feed(delta)]
+    return [*events, *cites.finish(), Done(cites.answer("q", provider="t"))]
 
 
 def test_unfinished_marker_is_held_back_then_becomes_a_badge() -> None:
@@ -57,7 +44,8 @@ def test_model_text_is_escaped_and_links_do_not_become_markers() -> None:
 
 def test_failure_ends_the_stream_and_keeps_the_partial_text() -> None:
     stream = BadgeStream()
-    out = "".join(stream.pieces([TextDelta("Partial [aaaa1"), Failed("timeout", "no reply", partial=True)]))
+    events = _events(["Partial [aaaa1"])[:-1]
+    out = "".join(stream.pieces([*events, Failed("timeout", "no reply", partial=True)]))
     assert out == "Partial "
     assert stream.outcome.failed is not None and stream.outcome.done is None
     assert stream.outcome.text == "Partial [aaaa1"
@@ -118,3 +106,31 @@ def test_answer_stream_says_when_the_library_cannot_be_searched() -> None:
 
     events = list(answer_stream("q", library=object(), chat_model=ScriptedChatModel(), provider_label="t", k=3))
     assert len(events) == 1 and isinstance(events[0], Failed) and events[0].cause == "retrieval failed"
+
+
+_PIECES = st.sampled_from(["Water boils ", "[aaaa111]", "[zzzz999]", "[aaaa111, zzzz999]", " at", ". ",
+                           "[aaaa1", "11]", "(x)", "`[aaaa111]`", "\\[aaaa111]", "\n"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(parts=st.lists(_PIECES, max_size=12), cuts=st.lists(st.integers(0, 120), max_size=8))
+def test_badges_and_answer_come_from_the_events_whatever_the_deltas(parts: list[str], cuts: list[int]) -> None:
+    text = "".join(parts)
+    bounds = sorted({0, len(text), *(c for c in cuts if c <= len(text))})
+    deltas = [text[a:b] for a, b in pairwise(bounds)]
+    one, split = BadgeStream(), BadgeStream()
+    whole = "".join(one.pieces(_events([text] if text else [])))
+    assert "".join(split.pieces(_events(deltas))) == whole
+    answer, parsed = split.outcome.done.answer, build_answer("q", text, [_evidence("aaaa111")], provider="t")
+    assert answer == parsed  # the stream's spans give the answer a parse of the whole text gives
+    assert whole.count(":blue-badge[1]") == sum(len(f.spans) for f in answer.footnotes)
+    assert whole.count(":gray-badge[?]") == len(answer.unresolved_spans)
+
+
+def test_badge_numbers_are_the_ones_the_events_carry() -> None:
+    cites = AnswerCitations([_evidence("aaaa111"), _evidence("bbbb222")])
+    events = [*cites.feed("B [bbbb222] then A [aaaa111] and B again [bbbb222]."), *cites.finish()]
+    numbers = [(e.citation.id, e.number, e.evidence is not None) for e in events if isinstance(e, Cited)]
+    assert numbers == [("bbbb222", 1, True), ("aaaa111", 2, True), ("bbbb222", 1, False)]
+    out = "".join(BadgeStream().pieces([*events, Done(cites.answer("q", provider="t"))]))
+    assert out == "B  :blue-badge[1] then A  :blue-badge[2] and B again  :blue-badge[1]."

@@ -29,7 +29,7 @@ def make_answer(question: str, text: str, evidence: tuple[Evidence, ...], **extr
     """An Answer whose footnotes come from rag.citations.resolve over text."""
     res = resolve(citation_spans(text), evidence)
     return Answer(question=question, text=text, footnotes=res.footnotes, unresolved=res.unresolved,
-                  evidence=evidence, **extra)  # type: ignore[arg-type]
+                  evidence=evidence, unresolved_spans=res.unresolved_spans, **extra)  # type: ignore[arg-type]
 
 
 def make_turn(answer: Answer, turn_id: str = "t1", conv_id: str = "c1", index: int = 0,

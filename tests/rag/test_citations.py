@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ingest.types import PageLocator
+from rag.answer import AnswerCitations
 from rag.citations import CitationStream, citation_spans, extract_citations, resolve
-from rag.types import CitationSpan, Evidence
+from rag.types import CitationSpan, Cited, Evidence
 
 A, B, C = "abc1234", "def5678", "0a1b2c3d"
 
@@ -88,6 +89,16 @@ CASES: list[tuple[str, str, list[str]]] = [
 @pytest.mark.parametrize(("name", "text", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_grammar_table(name: str, text: str | None, expected: list[str]) -> None:
     assert extract_citations(text) == expected
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_grammar_table_through_the_answer_stream_one_character_at_a_time(
+    name: str, text: str | None, expected: list[str]
+) -> None:
+    cites = AnswerCitations([])
+    events = [e for ch in text or "" for e in cites.feed(ch)] + list(cites.finish())
+    assert [e.citation.id for e in events if isinstance(e, Cited)] == expected
+    assert [s.id for s in cites.answer("q", provider="t").spans] == expected
 
 
 def test_table_is_large_enough() -> None:

@@ -75,7 +75,7 @@ def test_an_id_split_across_deltas_is_reported_once_when_complete(server: Script
     cited = [e for e in events if isinstance(e, Cited)]
     assert [(c.citation.id, c.number, c.evidence is not None) for c in cited] == [
         ("abc1234", 1, True),
-        ("abc1234", None, False),  # later occurrences are light: id and span only
+        ("abc1234", 1, False),  # later occurrences: id, span and number, no evidence
     ]
     text = text_of(events)
     first = cited[0].citation

@@ -82,7 +82,7 @@ def test_side_panel_metrics_and_audit_pick_the_same_sentence(answer_text: str) -
     ranges = sentence_ranges(answer.text, spans)
     assert len(records) == len(spans) == 2
     for record in records:
-        panel = _sentence_before(answer.text, record.span.group_start)
+        panel = _sentence_before(answer.text, record.span.group_start, answer.marker_groups)
         metric = next(strip_markers(answer.text[a:b]) for a, b in ranges if a <= record.span.group_start < b)
         assert panel == metric == record.sentence
         assert record.sentence.startswith(("Acme Inc. makes tools", "Revenue rose"))
