@@ -4,7 +4,6 @@ conversation keeps it across a reload."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
