@@ -9,7 +9,7 @@ import functools
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -25,7 +25,7 @@ from ingest.errors import NoLibrary, SchemaTooOld
 from ingest.library import IngestProgress, Library
 from rag.backend import conversation_store
 from rag.conversations import ConversationStore
-from rag.models import make_chat_model
+from rag.models import ModelListing, list_models, make_chat_model
 from rag.retrieve import warm_lexical
 from rag.types import Answer
 from settings import Settings
@@ -161,11 +161,28 @@ def _chat_model(key: str, _options: ChatOptions, _embedding: EmbeddingOptions) -
     return make_chat_model(**asdict(_options), embeddings=embeddings)
 
 
-def get_chat_model(settings: Settings) -> tuple[BaseChatModel, str]:
-    """The configured chat model and its label, built once per distinct chat and embedding options
-    (a new API key in secrets.toml builds a new client on the next run, no restart needed)."""
+def get_chat_model(settings: Settings, model: str | None = None) -> tuple[BaseChatModel, str]:
+    """The configured chat model (or the `model` picked instead) and its label, built once per
+    distinct chat and embedding options (a new API key in secrets.toml builds a new client on the
+    next run, no restart needed)."""
     options, embedding = chat_options(settings), embedding_options(settings)
+    if model:
+        options = replace(options, model=model)
     return _chat_model(cache_key(options, embedding), options, embedding)
+
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+MODEL_LIST_TIMEOUT_S = 3.0  # a sidebar waits this long at most for an endpoint's model list
+
+
+@st.cache_resource(ttl=60, show_spinner=False)
+def _model_listing(base_url: str, api_key: str | None) -> ModelListing:
+    return list_models(base_url, api_key, MODEL_LIST_TIMEOUT_S)
+
+
+def model_listing(settings: Settings) -> ModelListing:
+    """The models the configured OpenAI-compatible endpoint lists, asked at most once a minute."""
+    return _model_listing(settings.llm_base_url or OPENAI_BASE_URL, settings.api_key())
 
 
 PICTURE_SCALE = 1.5  # page pictures at 1.5x the PDF's 72 dpi: small print stays legible

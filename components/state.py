@@ -104,6 +104,28 @@ def top_k(default: int) -> int:
     return int(st.session_state[TOP_K])
 
 
+# --- Chat page: the model picked for the conversation (an OpenAI-compatible endpoint only) ----
+
+MODEL_PICK = "chat_model_pick"
+_MODEL_FOR = "chat_model_for"  # the conversation the picker last showed ('' for a new chat)
+
+
+def show_model_of(conv_id: str | None, saved: str, models: tuple[str, ...], default: str) -> None:
+    """Before the picker is drawn: a conversation just opened shows the model saved with it; a
+    pick the endpoint no longer lists falls back to `default`."""
+    if st.session_state.get(_MODEL_FOR) != (conv_id or ""):
+        st.session_state[_MODEL_FOR] = conv_id or ""
+        if saved in models:
+            st.session_state[MODEL_PICK] = saved
+    if st.session_state.get(MODEL_PICK) not in models:
+        st.session_state[MODEL_PICK] = default
+
+
+def picked_model() -> str | None:
+    """The model picked in the sidebar, or None when there is no picker."""
+    return st.session_state.get(MODEL_PICK)
+
+
 # --- Audit page --------------------------------------------------------------------------
 # The auditor's place in the list of citations, the filters, and LLM judgements of this session.
 # Verdicts themselves live in SQLite (rag.audit_store), never here.

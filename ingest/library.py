@@ -181,10 +181,9 @@ class Library:
         existing = self.document(doc_id)
         if existing is not None:
             return _skipped(existing)
-        report(IngestProgress(file_name, "read", 0, 1))
         read = read_pdf(data, file_name, password=password, max_bytes=int(self.config.max_file_mb * 1e6),
-                        max_pages=self.config.max_pages)
-        report(IngestProgress(file_name, "read", len(read.pages), len(read.pages)))
+                        max_pages=self.config.max_pages,
+                        progress=lambda done, total: report(IngestProgress(file_name, "read", done, total)))
         chunks = chunk_pages(doc_id, read.pages, self.config.chunk_size, self.config.chunk_overlap)
         if not chunks:  # read_pdf already refuses text-less files; this guards the invariant
             raise NoTextLayer(file_name)

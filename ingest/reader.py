@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import logging
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pypdfium2 as pdfium
@@ -30,6 +31,7 @@ SOFT_HYPHEN = "\u00ad"
 _REPLACE = {"\r": " ", "\x02": SOFT_HYPHEN, "\ufffe": SOFT_HYPHEN}
 MIN_READABLE_SHARE = 0.6  # below this share of letters, digits and punctuation a page is garbled
 MIN_CHARS_TO_JUDGE = 40
+PagesRead = Callable[[int, int], None]  # (pages read so far, page count)
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,10 @@ def read_pdf(
     password: str | None = None,
     max_bytes: int | None = None,
     max_pages: int | None = None,
+    progress: PagesRead | None = None,
 ) -> ReadDocument:
-    """Validate and read a PDF, raising an ``IngestError`` the user can act on."""
+    """Validate and read a PDF, raising an ``IngestError`` the user can act on; ``progress`` hears
+    (pages read, page count) from before the first page on, then after every page."""
     _check_bytes(data, file_name, max_bytes)
     reader = _open_pypdf(data, file_name, password)
     labels = _labels(reader, file_name)
@@ -60,7 +64,8 @@ def read_pdf(
         raise TooLarge(file_name, f"{len(labels)} pages, the limit is {max_pages}")
     title = _title(reader) or file_name
     needs_password = bool(password) and reader.is_encrypted
-    pages, warnings, unlocked = _extract_pages(data, file_name, password if needs_password else None, labels)
+    pages, warnings, unlocked = _extract_pages(data, file_name, password if needs_password else None, labels,
+                                               progress or (lambda done, total: None))
     if not any(p.text.strip() for p in pages):
         raise NoTextLayer(file_name)
     return ReadDocument(title=title, pages=pages, warnings=tuple(warnings), unlocked=unlocked)
@@ -118,14 +123,15 @@ def _title(reader: PdfReader) -> str:
 
 
 def _extract_pages(
-    data: bytes, file_name: str, password: str | None, labels: list[str]
+    data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
 ) -> tuple[list[Page], list[str], bytes | None]:
+    progress(0, len(labels))  # before waiting for the lock: the page count is already known
     with PDFIUM_LOCK:
-        return _extract_pages_locked(data, file_name, password, labels)
+        return _extract_pages_locked(data, file_name, password, labels, progress)
 
 
 def _extract_pages_locked(
-    data: bytes, file_name: str, password: str | None, labels: list[str]
+    data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
 ) -> tuple[list[Page], list[str], bytes | None]:
     try:
         pdf = pdfium.PdfDocument(data, password=password)
@@ -146,6 +152,7 @@ def _extract_pages_locked(
             if _looks_garbled(text):
                 garbled.append(label)
             pages.append(Page(index=index, label=label, text=text))
+            progress(index + 1, len(labels))
         unlocked = _without_security(pdf) if password else None
     finally:
         pdf.close()

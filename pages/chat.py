@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from components import chat_view, resources, side_panel, state
+from components import chat_view, model_picker, resources, side_panel, state
 from components.render import escape_markdown
 from ingest.errors import IndexMismatch, LibraryError
 from rag.answer import answer_stream
@@ -20,10 +20,10 @@ except LibraryError as exc:  # a damaged library: the message names the recover 
     st.error(escape_markdown(str(exc)), icon=":material/error:")
     st.stop()
 store = resources.get_conversations(str(settings.data_dir))
-chat_model, provider = resources.get_chat_model(settings)
-
 documents = library.documents()
 conv_id = chat_view.current_conversation(store)
+model = model_picker.pick_model(settings, store, conv_id)
+chat_model, provider = resources.get_chat_model(settings, model)
 chat_view.show_sidebar(store, documents, provider, settings.retrieval_k)
 turns = chat_view.saved_turns(store, conv_id)
 prompt = st.chat_input("Ask about your documents", disabled=not documents)
@@ -45,6 +45,8 @@ with chat_col:
         if conv_id is None:
             conv_id = store.create()
             st.query_params[chat_view.CONV_PARAM] = conv_id
+        if model:
+            store.set_model(conv_id, model)
         history = [t.answer for t in turns if t.answer.text]
         chat_view.stream_answer(
             prompt,

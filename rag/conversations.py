@@ -29,8 +29,10 @@ CREATE TABLE IF NOT EXISTS turns (
     UNIQUE (conv_id, idx)
 );
 """
+# The chat model picked for a conversation ('' until one is picked: the configured model).
+_MODEL_COLUMN = "ALTER TABLE conversations ADD COLUMN model TEXT NOT NULL DEFAULT '';"
 # Entry n takes the file from schema version n-1 to n: add a migration by appending one.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA,)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA, _MODEL_COLUMN)
 
 
 @dataclass(frozen=True)
@@ -59,13 +61,30 @@ class ConversationStore:
         conv_id = uuid.uuid4().hex[:12]
         now = utc_now()
         with transaction(self.path) as db:
-            db.execute("INSERT INTO conversations VALUES (?, ?, ?, ?)", (conv_id, title, now, now))
+            db.execute("INSERT INTO conversations (conv_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                       (conv_id, title, now, now))
         return conv_id
 
     def exists(self, conv_id: str) -> bool:
         with transaction(self.path) as db:
             row = db.execute("SELECT 1 FROM conversations WHERE conv_id = ?", (conv_id,)).fetchone()
         return row is not None
+
+    def model(self, conv_id: str) -> str:
+        """The chat model picked for a conversation, or '' (none picked, or no such conversation)."""
+        with transaction(self.path) as db:
+            row = db.execute("SELECT model FROM conversations WHERE conv_id = ?", (conv_id,)).fetchone()
+        return row[0] if row else ""
+
+    def set_model(self, conv_id: str, model: str) -> None:
+        """Remember the chat model picked for a conversation (created if missing)."""
+        now = utc_now()
+        with transaction(self.path) as db:
+            db.execute(
+                "INSERT INTO conversations (conv_id, title, created_at, updated_at, model) VALUES (?, '', ?, ?, ?) "
+                "ON CONFLICT (conv_id) DO UPDATE SET model = excluded.model",
+                (conv_id, now, now, model),
+            )
 
     def list_recent(self, limit: int = 20) -> list[ConversationInfo]:
         """Conversations with at least one turn, most recently updated first."""
@@ -85,7 +104,8 @@ class ConversationStore:
         payload = json.dumps(answer_to_dict(answer), ensure_ascii=False)
         with transaction(self.path) as db:
             db.execute(
-                "INSERT OR IGNORE INTO conversations VALUES (?, ?, ?, ?)", (conv_id, "", now, now)
+                "INSERT OR IGNORE INTO conversations (conv_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                (conv_id, "", now, now),
             )
             (index,) = db.execute(
                 "SELECT COALESCE(MAX(idx) + 1, 0) FROM turns WHERE conv_id = ?", (conv_id,)

@@ -3,6 +3,10 @@ the scripted fake. Each comes with the label the UI and the CLI show."""
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -73,3 +77,28 @@ def make_chat_model(
     if provider == "extractive":
         return ExtractiveChatModel(embeddings=embeddings), EXTRACTIVE_LABEL
     raise ValueError(f"unknown llm_provider {provider!r}: use extractive, openai or fake")
+
+
+@dataclass(frozen=True)
+class ModelListing:
+    """The model ids an endpoint serves, or why it listed none (problem is then a short reason)."""
+
+    models: tuple[str, ...]
+    problem: str = ""
+
+
+def list_models(base_url: str, api_key: str | None, timeout_s: float = 3.0) -> ModelListing:
+    """GET {base_url}/models (OpenAI, Ollama, vLLM, LM Studio and llama.cpp serve it); never raises:
+    an endpoint that cannot list models says why, and the caller keeps its configured model."""
+    request = urllib.request.Request(base_url.rstrip("/") + "/models",
+                                     headers={"Authorization": f"Bearer {api_key or 'not-needed'}"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as response:
+            body = json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return ModelListing((), f"it answered HTTP {exc.code}")
+    except (OSError, ValueError) as exc:  # refused, timed out, not JSON
+        return ModelListing((), f"it could not be reached or read ({type(exc).__name__})")
+    rows = body.get("data") if isinstance(body, dict) else None
+    ids = sorted({str(row["id"]) for row in rows or () if isinstance(row, dict) and row.get("id")})
+    return ModelListing(tuple(ids), "" if ids else "it listed no models")

@@ -7,6 +7,7 @@ stream, an HTTP error with an OpenAI-style JSON body (and headers such as Retry-
 body (`raw(...)`, `sse(...)`) for replies in the wrong shape. `client_left` is set when a client
 closes a stream that was still being sent.
 
+GET /v1/models lists `server.models` (or answers the Error put there).
 POST /v1/embeddings answers with deterministic vectors (HashEmbeddings, 384 dimensions, as
 floats or base64 as the client asks) unless an error was queued with push_embedding_error().
 """
@@ -81,6 +82,7 @@ class ScriptedOpenAIServer:
         self.replies: deque[Reply] = deque()
         self.embedding_errors: deque[Error] = deque()
         self.requests: list[dict[str, Any]] = []
+        self.models: list[str] | Error = []  # what GET /v1/models lists (or the error it answers)
         self.closing = threading.Event()
         self.client_left = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -128,6 +130,16 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
             pass
+
+        def do_GET(self) -> None:  # noqa: N802 - stdlib name
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            server.requests.append({"path": self.path, "headers": headers, "body": None})
+            if self.path.rstrip("/") != "/v1/models":
+                return self._error(Error(404, f"no route {self.path}"))
+            if isinstance(server.models, Error):
+                return self._error(server.models)
+            rows = [{"id": m, "object": "model", "created": 0, "owned_by": "scripted"} for m in server.models]
+            self._send(200, "application/json", json.dumps({"object": "list", "data": rows}).encode())
 
         def do_POST(self) -> None:  # noqa: N802 - stdlib name
             length = int(self.headers.get("Content-Length") or 0)

@@ -38,6 +38,8 @@ def test_add_stores_document_pages_chunks_and_file(tmp_path: Path) -> None:
     assert {p.stage for p in seen} == {"read", "chunk", "embed", "index"}
     embed = [p for p in seen if p.stage == "embed"]
     assert embed[-1].done == embed[-1].total == result.chunks
+    read = [(p.done, p.total) for p in seen if p.stage == "read"]
+    assert read == [(0, 2), (1, 2), (2, 2)]  # the real page total from the first report on
 
 
 def test_same_bytes_are_skipped(tmp_path: Path) -> None:

@@ -21,6 +21,13 @@ def test_reads_text_title_and_labels() -> None:
     assert doc.warnings == ("1 of 3 pages have no text (p. 2)",)
 
 
+def test_progress_knows_the_page_count_from_the_first_report() -> None:
+    seen: list[tuple[int, int]] = []
+    doc = read_pdf(make_pdf(long_pages(5, repeat=1)), "five.pdf", progress=lambda done, total: seen.append((done, total)))
+    assert len(doc.pages) == 5
+    assert seen == [(0, 5), (1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+
+
 def test_title_falls_back_to_the_file_name() -> None:
     assert read_pdf(make_pdf(["hello there"]), "notes.pdf").title == "notes.pdf"
 

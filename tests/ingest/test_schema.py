@@ -31,6 +31,10 @@ def _make_version_0(path: Path, name: str) -> None:
         conn = sqlite3.connect(path)
         conn.execute("ALTER TABLE chunks DROP COLUMN context")  # added by version 2
         conn.close()
+    if name == "conversations":
+        conn = sqlite3.connect(path)
+        conn.execute("ALTER TABLE conversations DROP COLUMN model")  # added by version 2
+        conn.close()
     _set_version(path, 0)
 
 

@@ -43,3 +43,30 @@ def test_empty_conversations_are_not_listed_and_delete_cascades(tmp_path: Path) 
     assert store.exists(empty)
     store.delete(used)
     assert store.turns(used) == [] and store.all_turns() == []
+
+
+def test_the_picked_model_is_remembered_per_conversation(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    store = ConversationStore(path)
+    first, second = store.create("one"), store.create("two")
+    store.set_model(first, "llama3:8b")
+    store.set_model("not-yet-created", "qwen2.5:7b")  # a new chat picks before its first question
+    reopened = ConversationStore(path)
+    assert reopened.model(first) == "llama3:8b" and reopened.model(second) == ""
+    assert reopened.model("not-yet-created") == "qwen2.5:7b" and reopened.model("missing") == ""
+
+
+def test_a_version_1_file_gains_the_model_column(tmp_path: Path) -> None:
+    import sqlite3
+
+    from rag.conversations import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:  # a file written before conversations had a model
+        db.executescript(MIGRATIONS[0])
+        db.execute("INSERT INTO conversations VALUES ('c1', 'Fog', 't', 't')")
+        db.execute("PRAGMA user_version = 1")
+    store = ConversationStore(path)
+    assert store.model("c1") == ""
+    store.set_model("c1", "mistral")
+    assert store.model("c1") == "mistral" and [c.conv_id for c in store.list_recent()] == []
