@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS footnote_verdicts (
 CREATE TABLE IF NOT EXISTS footnote_cosines (
     method text NOT NULL, pair text NOT NULL, cosine double precision NOT NULL, PRIMARY KEY (method, pair)
 );
+ALTER TABLE footnote_conversations ADD COLUMN IF NOT EXISTS model text NOT NULL DEFAULT ''
 """
 _TURN = "turn_id, conv_id, idx, answer_json, created_at"
 _VERDICT = "turn_id, number, occurrence, short_id, verdict, note, updated_at"
@@ -66,6 +67,20 @@ class PgConversationStore(_PgStore):
         with self._connect() as db:
             return db.execute("SELECT 1 FROM footnote_conversations WHERE conv_id = %s", (conv_id,)).fetchone() \
                 is not None
+
+    def model(self, conv_id: str) -> str:
+        """The chat model picked for a conversation, or '' (none picked, or no such conversation)."""
+        with self._connect() as db:
+            row = db.execute("SELECT model FROM footnote_conversations WHERE conv_id = %s", (conv_id,)).fetchone()
+        return row[0] if row else ""
+
+    def set_model(self, conv_id: str, model: str) -> None:
+        """Remember the chat model picked for a conversation (created if missing)."""
+        now = utc_now()
+        with self._connect() as db:
+            db.execute("INSERT INTO footnote_conversations (conv_id, title, created_at, updated_at, model) "
+                       "VALUES (%s, '', %s, %s, %s) ON CONFLICT (conv_id) DO UPDATE SET model = excluded.model",
+                       (conv_id, now, now, model))
 
     def list_recent(self, limit: int = 20) -> list[ConversationInfo]:
         """Conversations with at least one turn, most recently updated first."""

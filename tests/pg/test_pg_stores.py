@@ -36,6 +36,17 @@ def test_conversation_round_trip_across_instances(settings) -> None:
     assert other.turns(conv) == [] and other.get_turn(first.turn_id) is None and other.exists(empty)
 
 
+def test_a_conversation_remembers_its_model_on_both_backends(settings) -> None:
+    store = conversation_store(settings, settings.data_dir / "c.sqlite3")
+    conv = store.create()
+    assert store.model(conv) == "" and store.model("no-such-id") == ""
+    store.set_model(conv, "beta-13b")
+    store.set_model("picked-first", "alpha-7b")  # picked before the first question: created
+    other = conversation_store(settings, settings.data_dir / "c.sqlite3")
+    assert (other.model(conv), other.model("picked-first")) == ("beta-13b", "alpha-7b")
+    assert other.exists("picked-first")
+
+
 def test_verdict_round_trip(settings) -> None:
     store = verdict_store(settings, settings.data_dir / "audit.sqlite3")
     key, later = ("t1", 1, 0), ("t2", 2, 1)
