@@ -135,6 +135,11 @@ class Library:
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return store.pages(conn, doc_id)
 
+    def first_pages(self, limit: int) -> dict[str, list[Page]]:
+        """The first ``limit`` pages of every ready document, by doc_id (one query, not one per document)."""
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
+            return store.first_pages(conn, limit)
+
     def pdf_bytes(self, doc_id: str) -> bytes:
         """The PDF for rendering pages (the original; decrypted when it needed a password)."""
         return (self.files_dir / f"{doc_id}.pdf").read_bytes()
