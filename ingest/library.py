@@ -149,6 +149,17 @@ class Library:
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return [c for _, c in store.ready_chunks(conn, doc_ids)]
 
+    def chunk_keys(self) -> list[tuple[str, str, int, int]]:
+        """(chunk_id, doc_id, context length, text length) of every chunk in chunks() order, without
+        reading the texts (a saved search index checks and maps its rows with these)."""
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
+            return store.ready_chunk_keys(conn)
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        """The ready chunks among chunk_ids, by id (deleted ones are missing)."""
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
+            return {c.chunk_id: c for _, c in store.chunks_where(conn, "chunk_id", list(chunk_ids))}
+
     def chunk_count(self) -> int:
         """How many chunks ready documents have."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:

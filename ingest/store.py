@@ -221,6 +221,15 @@ def ready_chunks(conn: sqlite3.Connection, doc_ids: Iterable[str] | None = None)
     return [(r[0], _chunk(r)) for r in rows]
 
 
+def ready_chunk_keys(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
+    """(chunk_id, doc_id, context length, text length) of ready chunks, in ready_chunks' order."""
+    rows = conn.execute(
+        "SELECT c.chunk_id, c.doc_id, length(COALESCE(c.context, '')), length(c.text) FROM chunks c "
+        "JOIN documents d ON d.doc_id = c.doc_id WHERE d.status = 'ready' ORDER BY d.rowid, c.ordinal"
+    )
+    return [tuple(r) for r in rows]
+
+
 def chunks_where(conn: sqlite3.Connection, column: str, values: Sequence[object]) -> list[tuple[int, Chunk]]:
     """(vec_id, chunk) of ready documents whose ``column`` (vec_id or chunk_id) is in ``values``."""
     assert column in ("vec_id", "chunk_id")

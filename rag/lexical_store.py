@@ -46,22 +46,27 @@ def tokenizer_signature() -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def chunks_signature(chunks: Sequence[Chunk]) -> str:
-    """A digest of the chunk list in order (ids and the lengths of what BM25 indexes)."""
+def keys_of(chunks: Sequence[Chunk]) -> list[tuple[str, int, int]]:
+    """The keys the fingerprint is made of: each chunk's id and the lengths of what BM25 indexes."""
+    return [(c.chunk_id, len(c.context), len(c.text)) for c in chunks]
+
+
+def chunks_signature(keys: Sequence[tuple[str, int, int]]) -> str:
+    """A digest of the chunk list in order (ids and the lengths of context and text)."""
     digest = hashlib.sha256()
-    for c in chunks:
-        digest.update(f"{c.chunk_id}\t{len(c.context)}\t{len(c.text)}\n".encode())
+    for chunk_id, context_len, text_len in keys:
+        digest.update(f"{chunk_id}\t{context_len}\t{text_len}\n".encode())
     return digest.hexdigest()
 
 
-def expected_meta(generation: int, chunks: Sequence[Chunk]) -> dict[str, Any]:
+def expected_meta(generation: int, keys: Sequence[tuple[str, int, int]]) -> dict[str, Any]:
     """What footnote.json must say for an index of these chunks at this generation."""
     return {
         "format": FORMAT,
         "generation": generation,
-        "count": len(chunks),
+        "count": len(keys),
         "tokenizer": tokenizer_signature(),
-        "chunks": chunks_signature(chunks),
+        "chunks": chunks_signature(keys),
     }
 
 
@@ -70,7 +75,7 @@ def folder_for(data_dir: Path, generation: int) -> Path:
     return Path(data_dir) / FOLDER / str(generation)
 
 
-def load(data_dir: Path, generation: int, chunks: Sequence[Chunk]) -> bm25s.BM25 | None:
+def load(data_dir: Path, generation: int, keys: Sequence[tuple[str, int, int]]) -> bm25s.BM25 | None:
     """The saved index for exactly these chunks at this generation, memory-mapped; None when there
     is none or it does not match or cannot be read (the caller then builds it)."""
     folder = folder_for(data_dir, generation)
@@ -79,11 +84,11 @@ def load(data_dir: Path, generation: int, chunks: Sequence[Chunk]) -> bm25s.BM25
         return None
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if meta != expected_meta(generation, chunks):
+        if meta != expected_meta(generation, keys):
             logger.info("the saved BM25 index in %s is for other chunks; rebuilding it", folder)
             return None
         bm25 = bm25s.BM25.load(folder, mmap=True, allow_pickle=False, show_progress=False)
-        _check(bm25, len(chunks))
+        _check(bm25, len(keys))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         logger.warning("the saved BM25 index in %s is unreadable (%s); rebuilding it", folder, exc)
         return None
@@ -107,7 +112,9 @@ def _check(bm25: bm25s.BM25, count: int) -> None:
         raise ValueError("the saved vocabulary's ids are not 0..n-1")
 
 
-def save(data_dir: Path, generation: int, chunks: Sequence[Chunk], bm25: bm25s.BM25) -> Path | None:
+def save(
+    data_dir: Path, generation: int, keys: Sequence[tuple[str, int, int]], bm25: bm25s.BM25
+) -> Path | None:
     """Save the index of this generation atomically (temporary folder, then rename); returns the
     folder, or None when data_dir is not writable or saving failed (the index stays in memory)."""
     root = Path(data_dir) / FOLDER
@@ -119,7 +126,7 @@ def save(data_dir: Path, generation: int, chunks: Sequence[Chunk], bm25: bm25s.B
         temp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=root))
         try:
             bm25.save(temp, allow_pickle=False, show_progress=False)
-            (temp / META).write_text(json.dumps(expected_meta(generation, chunks)), encoding="utf-8")
+            (temp / META).write_text(json.dumps(expected_meta(generation, keys)), encoding="utf-8")
             _replace(temp, target)
         finally:
             shutil.rmtree(temp, ignore_errors=True)

@@ -18,6 +18,10 @@ def _no_build(chunks):
     raise AssertionError("the saved index should have been used, not a new build")
 
 
+def _keys(library) -> list[tuple[str, int, int]]:
+    return [(chunk_id, context_len, text_len) for chunk_id, _, context_len, text_len in library.chunk_keys()]
+
+
 def _results(index: LexicalIndex) -> list[list[tuple[str, float]]]:
     return [[(c.chunk_id, round(s, 5)) for c, s in index.search(q, 10)] for q in QUERIES]
 
@@ -29,15 +33,24 @@ def library(tmp_path: Path):
     return library
 
 
+def _filtered(index: LexicalIndex, doc_ids: list[str]) -> list[list[str]]:
+    return [[c.chunk_id for c, _ in index.search(q, 10, doc_ids=doc_ids)] for q in QUERIES]
+
+
 def test_a_saved_index_is_used_for_its_generation_and_equals_a_fresh_build(library, monkeypatch) -> None:
+    library.add_pdf(make_pdf(ENGINES, "Engines"), "engines.pdf")
+    engines = [next(d.doc_id for d in library.documents() if d.title == "Engines")]
     built = LexicalIndex.for_library(library)
     fresh = _results(LexicalIndex(library.chunks()))
+    fresh_filtered = _filtered(LexicalIndex(library.chunks()), engines)
     assert not built.saved
     assert (lexical_store.folder_for(library.data_dir, library.generation) / lexical_store.META).is_file()
     monkeypatch.setattr(lexical, "build_bm25", _no_build)
+    monkeypatch.setattr(library, "chunks", _no_build)  # a saved index reads only the rows it returns
     reopened = LexicalCache().get(library)
     assert reopened.saved
     assert _results(reopened) == _results(built) == fresh
+    assert _filtered(reopened, engines) == fresh_filtered and any(fresh_filtered)
     assert any(fresh)
 
 
@@ -69,7 +82,7 @@ def test_a_folder_from_another_generation_is_never_used(library, tmp_path: Path)
     target = lexical_store.folder_for(library.data_dir, library.generation)
     target.parent.mkdir(exist_ok=True)
     source.rename(target)
-    assert lexical_store.load(library.data_dir, library.generation, library.chunks()) is None
+    assert lexical_store.load(library.data_dir, library.generation, _keys(library)) is None
     assert not LexicalIndex.for_library(library).saved
 
 
@@ -98,7 +111,7 @@ def test_indices_past_the_last_chunk_are_refused(library) -> None:
     folder = lexical_store.folder_for(library.data_dir, library.generation)
     indices = np.load(folder / "indices.csc.index.npy")
     np.save(folder / "indices.csc.index.npy", indices + len(library.chunks()))
-    assert lexical_store.load(library.data_dir, library.generation, library.chunks()) is None
+    assert lexical_store.load(library.data_dir, library.generation, _keys(library)) is None
 
 
 def test_nothing_is_pickled(library) -> None:
