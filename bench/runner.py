@@ -40,6 +40,7 @@ BENCHMARKS = (
     Benchmark("retrieval", "Retrieval at scale", "bench.retrieval"),
     Benchmark("citations", "Streaming citation parsing", "bench.citations"),
     Benchmark("answer", "Answer latency (offline extractive answerer)", "bench.answer"),
+    Benchmark("reopen", "Reopen: first question with the saved BM25 index vs a rebuild", "bench.reopen"),
     Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui"),
     Benchmark("eval", "Answer quality: squad-dev and generated filings", "bench.eval"),
 )

@@ -1,6 +1,7 @@
 """The persistent library: SQLite rows, FAISS vectors and the original PDFs in one folder.
 
-Layout of ``data_dir``: ``library.sqlite3``, ``index.faiss``, ``files/<doc_id>.pdf``, ``.lock``.
+Layout of ``data_dir``: ``library.sqlite3``, ``index.faiss``, ``files/<doc_id>.pdf``, ``.lock``, and
+``lexical/<generation>/``: a saved BM25 index that rag (the reader) writes and checks, never ingest.
 
 Crash safety comes from the write order. Reading, chunking and embedding happen in memory
 (no lock held, so two sessions can embed at once); then, under the folder's file lock:
@@ -135,6 +136,11 @@ class Library:
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return store.pages(conn, doc_id)
 
+    def first_pages(self, limit: int) -> dict[str, list[Page]]:
+        """The first ``limit`` pages of every ready document, by doc_id (one query, not one per document)."""
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
+            return store.first_pages(conn, limit)
+
     def pdf_bytes(self, doc_id: str) -> bytes:
         """The PDF for rendering pages (the original; decrypted when it needed a password)."""
         return (self.files_dir / f"{doc_id}.pdf").read_bytes()
@@ -143,6 +149,17 @@ class Library:
         """Chunks of ready documents, ordered by document and ordinal."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return [c for _, c in store.ready_chunks(conn, doc_ids)]
+
+    def chunk_keys(self) -> list[tuple[str, str, int, int]]:
+        """(chunk_id, doc_id, context length, text length) of every chunk in chunks() order, without
+        reading the texts (a saved search index checks and maps its rows with these)."""
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
+            return store.ready_chunk_keys(conn)
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        """The ready chunks among chunk_ids, by id (deleted ones are missing)."""
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
+            return {c.chunk_id: c for _, c in store.chunks_where(conn, "chunk_id", list(chunk_ids))}
 
     def chunk_count(self) -> int:
         """How many chunks ready documents have."""

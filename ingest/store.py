@@ -193,6 +193,20 @@ def pages(conn: sqlite3.Connection, doc_id: str) -> list[Page]:
     return [Page(index=i, label=label, text=text) for i, label, text in rows]
 
 
+def first_pages(conn: sqlite3.Connection, limit: int) -> dict[str, list[Page]]:
+    """The first ``limit`` pages of every ready document, in one query."""
+    rows = conn.execute(
+        "SELECT doc_id, page_index, label, text FROM (SELECT p.*, ROW_NUMBER() OVER "
+        "(PARTITION BY p.doc_id ORDER BY p.page_index) AS n FROM pages p JOIN documents d "
+        "ON d.doc_id = p.doc_id WHERE d.status = 'ready') WHERE n <= ? ORDER BY doc_id, page_index",
+        (limit,),
+    )
+    found: dict[str, list[Page]] = {}
+    for doc_id, i, label, text in rows:
+        found.setdefault(doc_id, []).append(Page(index=i, label=label, text=text))
+    return found
+
+
 def ready_chunks(conn: sqlite3.Connection, doc_ids: Iterable[str] | None = None) -> list[tuple[int, Chunk]]:
     """(vec_id, chunk) of ready documents, ordered by document (as added) and ordinal."""
     sql = (
@@ -205,6 +219,15 @@ def ready_chunks(conn: sqlite3.Connection, doc_ids: Iterable[str] | None = None)
         sql += f" AND c.doc_id IN ({','.join('?' * len(params))})"
     rows = conn.execute(sql + " ORDER BY d.rowid, c.ordinal", params)
     return [(r[0], _chunk(r)) for r in rows]
+
+
+def ready_chunk_keys(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
+    """(chunk_id, doc_id, context length, text length) of ready chunks, in ready_chunks' order."""
+    rows = conn.execute(
+        "SELECT c.chunk_id, c.doc_id, length(COALESCE(c.context, '')), length(c.text) FROM chunks c "
+        "JOIN documents d ON d.doc_id = c.doc_id WHERE d.status = 'ready' ORDER BY d.rowid, c.ordinal"
+    )
+    return [tuple(r) for r in rows]
 
 
 def chunks_where(conn: sqlite3.Connection, column: str, values: Sequence[object]) -> list[tuple[int, Chunk]]:

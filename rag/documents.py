@@ -84,9 +84,10 @@ def build_profiles(library: Any) -> DocumentProfiles:
     """Profiles of every ready document of the library, for its current generation."""
     generation = library.generation
     profiles = {}
+    first = library.first_pages(PROFILE_PAGES) if hasattr(library, "first_pages") else None
     for doc in library.documents():
-        pages = [p.text for p in library.pages(doc.doc_id)[:PROFILE_PAGES]]
-        profiles[doc.doc_id] = profile_text(doc.title, doc.file_name, pages)
+        found = first.get(doc.doc_id, []) if first is not None else library.pages(doc.doc_id)[:PROFILE_PAGES]
+        profiles[doc.doc_id] = profile_text(doc.title, doc.file_name, [p.text for p in found])
     return DocumentProfiles(profiles, generation)
 
 

@@ -129,3 +129,20 @@ def test_within_the_named_report_the_name_itself_does_not_crowd_out_the_answer(t
 def test_without_words_drops_the_words_of_the_given_terms_only() -> None:
     assert without_words("Has Dunmore Textiles, Inc. sued?", tokenize("Dunmore Textiles")) == "Has Inc sued"
     assert without_words("Dunmore", tokenize("Dunmore")) == "Dunmore"  # nothing left: keep the question
+
+
+def test_profiles_read_the_first_pages_in_one_query_as_page_by_page(tmp_path: Path) -> None:
+    from rag.documents import PROFILE_PAGES, build_profiles
+    from tests.rag.conftest import ENGINES, GARDEN
+
+    library = open_hash_library(tmp_path / "lib")
+    library.add_pdf(make_pdf(GARDEN, "Garden"), "garden.pdf")
+    library.add_pdf(make_pdf(ENGINES, "Engines"), "engines.pdf")
+    expected = {d.doc_id: library.pages(d.doc_id)[:PROFILE_PAGES] for d in library.documents()}
+    assert library.first_pages(PROFILE_PAGES) == expected
+    assert all(len(pages) == PROFILE_PAGES for pages in expected.values())
+
+    class PageByPage:  # the library's read methods without first_pages: the other way of reading
+        generation, documents, pages = library.generation, library.documents, library.pages
+
+    assert build_profiles(library).terms == build_profiles(PageByPage()).terms
