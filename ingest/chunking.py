@@ -34,6 +34,8 @@ def chunk_pages(doc_id: str, pages: Sequence[Page], chunk_size: int, chunk_overl
     cursor = 0
     for piece in splitter.split_text(text):
         start = text.find(piece, cursor)
+        if start < 0:  # with a large overlap the splitter can start a chunk where the last one did
+            start = text.find(piece, max(cursor - 1, 0))
         if start < 0:  # the splitter only ever returns stripped substrings, in order
             raise AssertionError(f"chunk not found in its document {doc_id}")
         cursor = start + 1
