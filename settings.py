@@ -39,7 +39,8 @@ class SecretsTomlSource(TomlConfigSettingsSource):
         if not isinstance(table, dict):
             # ValueError like every other bad setting: the CLI reports those as "bad setting".
             raise ValueError(  # noqa: TRY004
-                f"{file_path}: [{SECRETS_TABLE}] must be a table of settings, not a value")
+                f"{file_path}: [{SECRETS_TABLE}] must be a table of settings, not a value"
+            )
         return table
 
 
@@ -50,14 +51,19 @@ class Settings(BaseSettings):
 
     @classmethod
     def settings_customise_sources(
-        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         """Explicit values, then FOOTNOTE_* variables, then secrets.toml, then the defaults."""
         return init_settings, env_settings, SecretsTomlSource(settings_cls)
 
-    data_dir: Path = Field(Path("data"), description="Folder for the library (SQLite, FAISS, PDFs) and chats.")
+    data_dir: Path = Field(
+        Path("data"), description="Folder for the library (SQLite, FAISS, PDFs) and chats."
+    )
 
     embedding_provider: Literal["local", "openai", "fake"] = Field(
         "local",
@@ -73,7 +79,9 @@ class Settings(BaseSettings):
         "or fp32 (the original vectors). Changing it asks for a re-index.",
     )
     embed_batch_size: int = Field(
-        64, ge=1, le=2048,
+        64,
+        ge=1,
+        le=2048,
         description="Texts per request to an OpenAI-compatible embeddings endpoint (the local model "
         "embeds each text alone, one per core at a time) and per progress step while embedding.",
     )
@@ -85,37 +93,47 @@ class Settings(BaseSettings):
     )
     llm_model: str = Field("gpt-4o-mini", description="Chat model name for the openai provider.")
     llm_base_url: str | None = Field(
-        None, description="Base URL of an OpenAI-compatible server (Azure, Ollama, vLLM, llama.cpp); empty for OpenAI."
+        None,
+        description="Base URL of an OpenAI-compatible server (Azure, Ollama, vLLM, llama.cpp); empty for OpenAI.",
     )
     llm_api_key: SecretStr | None = Field(
         None, description="API key for the chat model; falls back to OPENAI_API_KEY. Never logged."
     )
     llm_temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature of the chat model.")
     llm_max_tokens: int = Field(
-        800, ge=16,
+        800,
+        ge=16,
         description="Longest answer, in tokens: sent to the endpoint, and enforced on our side too (each "
         "streamed delta counted as a token) for servers that ignore it.",
     )
     llm_timeout_s: float = Field(60.0, gt=0, description="Seconds to wait for the model to start answering.")
-    llm_stall_timeout_s: float = Field(20.0, gt=0, description="Seconds of silence mid-answer before giving up.")
+    llm_stall_timeout_s: float = Field(
+        20.0, gt=0, description="Seconds of silence mid-answer before giving up."
+    )
     llm_retries: int = Field(
-        2, ge=0, le=6,
+        2,
+        ge=0,
+        le=6,
         description="Retries on 429 and 5xx before the first token: after the Retry-After the endpoint asks "
         "for (up to llm_retry_after_cap_s), else after a backoff of 1, 2, 4 s; with up to 25% jitter. "
         "OpenAI-compatible embeddings retry as many times with the SDK's own policy.",
     )
     llm_retry_after_cap_s: float = Field(
-        30.0, ge=0,
+        30.0,
+        ge=0,
         description="Longest Retry-After, in seconds, honoured on a 429 or 5xx; an endpoint asking for "
         "longer gets no retry and the message says how long it asked to wait.",
     )
     llm_deadline_s: float = Field(
-        180.0, gt=0,
+        180.0,
+        gt=0,
         description="Longest time for a whole answer, retries included; past it the answer is stopped and "
         "kept as a partial answer, marked interrupted.",
     )
 
-    retrieval_k: int = Field(6, ge=1, le=50, description="Pieces of evidence given to the model per question.")
+    retrieval_k: int = Field(
+        6, ge=1, le=50, description="Pieces of evidence given to the model per question."
+    )
     chunk_size: int = Field(1000, ge=100, le=8000, description="Target chunk length in characters.")
     chunk_overlap: int = Field(150, ge=0, le=2000, description="Characters shared by neighbouring chunks.")
 
@@ -129,16 +147,22 @@ class Settings(BaseSettings):
         "Kept secret: shown and logged only with the password masked.",
     )
     pg_hnsw_m: int = Field(
-        16, ge=2, le=100,
+        16,
+        ge=2,
+        le=100,
         description="Team mode: links per vector in the HNSW index (pgvector's default; more gives better "
         "recall, a larger index and a slower build). Used when the index is first built.",
     )
     pg_hnsw_ef_construction: int = Field(
-        64, ge=4, le=1000,
+        64,
+        ge=4,
+        le=1000,
         description="Team mode: candidate list size while building the HNSW index (pgvector's default).",
     )
     pg_hnsw_ef_search: int = Field(
-        100, ge=1, le=1000,
+        100,
+        ge=1,
+        le=1000,
         description="Team mode: candidate list size per query; higher gives better recall for slower "
         "queries (raised to the candidates a search asks for when they are more). Measured with "
         "`python -m bench.pg_hnsw` (50,000 clustered synthetic 384-d vectors, m 16, ef_construction 64): "

@@ -60,9 +60,13 @@ def embedding_options(settings: Settings) -> EmbeddingOptions:
     """The embedding model's options; an OpenAI-compatible one shares the chat model's endpoint,
     key, timeout and retries."""
     return EmbeddingOptions(
-        provider=settings.embedding_provider, model=settings.embedding_model,
-        precision=settings.local_precision, batch_size=settings.embed_batch_size,
-        base_url=settings.llm_base_url, timeout_s=settings.llm_timeout_s, retries=settings.llm_retries,
+        provider=settings.embedding_provider,
+        model=settings.embedding_model,
+        precision=settings.local_precision,
+        batch_size=settings.embed_batch_size,
+        base_url=settings.llm_base_url,
+        timeout_s=settings.llm_timeout_s,
+        retries=settings.llm_retries,
         api_key=settings.api_key(),
     )
 
@@ -70,17 +74,25 @@ def embedding_options(settings: Settings) -> EmbeddingOptions:
 def chat_options(settings: Settings) -> ChatOptions:
     """The chat model's options."""
     return ChatOptions(
-        provider=settings.llm_provider, model=settings.llm_model, base_url=settings.llm_base_url,
-        temperature=settings.llm_temperature, max_tokens=settings.llm_max_tokens,
-        timeout_s=settings.llm_timeout_s, api_key=settings.api_key(),
+        provider=settings.llm_provider,
+        model=settings.llm_model,
+        base_url=settings.llm_base_url,
+        temperature=settings.llm_temperature,
+        max_tokens=settings.llm_max_tokens,
+        timeout_s=settings.llm_timeout_s,
+        api_key=settings.api_key(),
     )
 
 
 def library_options(settings: Settings) -> LibraryOptions:
     """The library's folder, chunking, limits and embedding batch size."""
     return LibraryOptions(
-        data_dir=settings.data_dir, chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap,
-        max_file_mb=settings.max_file_mb, max_pages=settings.max_pages, batch_size=settings.embed_batch_size,
+        data_dir=settings.data_dir,
+        chunk_size=settings.chunk_size,
+        chunk_overlap=settings.chunk_overlap,
+        max_file_mb=settings.max_file_mb,
+        max_pages=settings.max_pages,
+        batch_size=settings.embed_batch_size,
         database_url=settings.database_url.get_secret_value() if settings.database_url else None,
     )
 

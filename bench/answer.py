@@ -84,8 +84,15 @@ def add_filler(library: Any, n_chunks: int, seed: int = 1) -> int:
                 for i, t in enumerate(part):
                     locs = (PageLocator(i, str(i + 1), 0, len(t)),)
                     chunks.append(Chunk(chunk_id_for(doc_id, locs, size, overlap), doc_id, i, t, locs))
-                doc = Document(doc_id, f"Filler {docs + 1}", f"filler-{docs + 1}.pdf", len(pages), len(data),
-                               len(chunks), "2026-01-01T00:00:00+00:00")
+                doc = Document(
+                    doc_id,
+                    f"Filler {docs + 1}",
+                    f"filler-{docs + 1}.pdf",
+                    len(pages),
+                    len(data),
+                    len(chunks),
+                    "2026-01-01T00:00:00+00:00",
+                )
                 store.insert_document(conn, doc, pages, store.READY)
                 store.insert_chunks(conn, chunks, vec_ids[lo : lo + len(part)])
                 (library.files_dir / f"{doc_id}.pdf").write_bytes(data)
@@ -108,7 +115,9 @@ def open_library(data_dir: Path) -> tuple[Any, Any]:
     settings = load_settings(embedding_provider="local", llm_provider="extractive", data_dir=data_dir)
     embeddings, name = make_embeddings(settings)
     options = {
-        "embedding_name": name, "chunk_size": settings.chunk_size, "chunk_overlap": settings.chunk_overlap
+        "embedding_name": name,
+        "chunk_size": settings.chunk_size,
+        "chunk_overlap": settings.chunk_overlap,
     }
     return (lambda: Library.open(data_dir, embeddings, **options)), settings
 
@@ -137,8 +146,12 @@ def build_library(data_dir: Path, base_dir: Path, n_chunks: int) -> tuple[Any, A
     reopened = reopen()
     if reopened.open_report:
         raise RuntimeError(f"the library check repaired the synthetic library: {reopened.open_report[:3]}")
-    info = {"real_chunks": real, "filler_docs": docs, "chunks": reopened.chunk_count(),
-            "filler_build_s": round(filler_s, 1)}
+    info = {
+        "real_chunks": real,
+        "filler_docs": docs,
+        "chunks": reopened.chunk_count(),
+        "filler_build_s": round(filler_s, 1),
+    }
     return reopen, settings, info
 
 
@@ -190,8 +203,9 @@ def measure_size(n: int, base_dir: str, questions: int, rounds: int, cold_runs: 
         search: list[list[float]] = []
         for _ in range(rounds):
             warm.append([time_answer(row["question"], library, model, label) for row in rows])
-            search.append([time_call(lambda q=row["question"]: search_evidence(library, q, k=K))[0]
-                           for row in rows])
+            search.append(
+                [time_call(lambda q=row["question"]: search_evidence(library, q, k=K))[0] for row in rows]
+            )
     last = warm[-1]
     return {
         **info,
@@ -254,9 +268,19 @@ def run(quick: bool = False) -> dict[str, Any]:
         pdfs = QUICK_PDFS if quick else None
         built = run_child("bench.answer:build_base", {"data_dir": base, "pdfs": pdfs})
         rows = [
-            {**built, **run_child("bench.answer:measure_size",
-                                  {"n": n, "base_dir": base, "questions": q, "rounds": r,
-                                   "cold_runs": QUICK_COLD_RUNS if quick else COLD_RUNS[n]})}
+            {
+                **built,
+                **run_child(
+                    "bench.answer:measure_size",
+                    {
+                        "n": n,
+                        "base_dir": base,
+                        "questions": q,
+                        "rounds": r,
+                        "cold_runs": QUICK_COLD_RUNS if quick else COLD_RUNS[n],
+                    },
+                ),
+            }
             for n in sizes
         ]
     return {"rows": rows, "k": K, "markdown": render(rows)}
@@ -284,10 +308,14 @@ def render(rows: list[dict[str, Any]]) -> str:
         f"{first['questions']} answerable squad-dev questions x {first['rounds']} rounds on an open "
         "library; p50 / p95 per round, median over rounds. Cold: the first question after opening the "
         "library (FAISS index loaded, BM25 index built), median of "
-        + ", ".join(f"{r['cold_runs']} opens at {r['chunks']:,}" for r in rows) + "; of which loading "
+        + ", ".join(f"{r['cold_runs']} opens at {r['chunks']:,}" for r in rows)
+        + "; of which loading "
         "every chunk row and building the BM25 index, timed on their own: "
-        + ", ".join(f"{r['cold_load_chunks_ms']:,.0f} ms + {r['cold_bm25_build_ms']:,.0f} ms at "
-                    f"{r['chunks']:,}" for r in rows) + ". "
+        + ", ".join(
+            f"{r['cold_load_chunks_ms']:,.0f} ms + {r['cold_bm25_build_ms']:,.0f} ms at {r['chunks']:,}"
+            for r in rows
+        )
+        + ". "
         f"The {first['real_chunks']} real chunks are squad-dev PDFs ingested for real; "
         "the rest is synthetic filler (see `bench/answer.py`): words from the same vocabulary, "
         "random vectors. Median "

@@ -192,16 +192,18 @@ def render(rows: list[dict[str, Any]], quick: bool) -> str:
             f"{r['r2r_style_us_per_token']:.2f} | {r['runs']} |"
         )
     last = rows[-1]
-    verdict = "" if quick else (
-        f"\n\nGoal: at least {GOAL_RATIO_AT_16K:g}x faster at 16k tokens: "
-        f"{'met' if last['speedup'] >= GOAL_RATIO_AT_16K else 'NOT met'} ({last['speedup']}x)."
+    verdict = (
+        ""
+        if quick
+        else (
+            f"\n\nGoal: at least {GOAL_RATIO_AT_16K:g}x faster at 16k tokens: "
+            f"{'met' if last['speedup'] >= GOAL_RATIO_AT_16K else 'NOT met'} ({last['speedup']}x)."
+        )
     )
     return (
-        "\n".join(lines)
-        + "\n\nTimes are medians of the runs shown, the two parsers interleaved run by run. "
+        "\n".join(lines) + "\n\nTimes are medians of the runs shown, the two parsers interleaved run by run. "
         "Both parsers reported the same citations (id, span, first occurrence) at every size; "
         "the benchmark asserts it before timing. The speedup compares feed() alone (what "
         "`rag.answer.stream_answer` does) with the baseline; the take_safe() column also takes the "
-        "display-safe text after each delta, as a streaming display does."
-        + verdict
+        "display-safe text after each delta, as a streaming display does." + verdict
     )

@@ -123,6 +123,7 @@ def _version(name: str) -> str:
 
 def _git_commit() -> str:
     """HEAD, plus the tracked files that differ from it: benchmarks run the working tree."""
+
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], capture_output=True, text=True, cwd=ROOT, check=False).stdout
 

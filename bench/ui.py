@@ -107,15 +107,25 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
 
     settings = load_settings(data_dir=data_dir)
     embeddings, name = make_embeddings(settings)
-    library = Library.open(data_dir, embeddings, embedding_name=name, chunk_size=settings.chunk_size,
-                           chunk_overlap=settings.chunk_overlap)
+    library = Library.open(
+        data_dir,
+        embeddings,
+        embedding_name=name,
+        chunk_size=settings.chunk_size,
+        chunk_overlap=settings.chunk_overlap,
+    )
     library.add_pdf(guide_pdf(), "guide.pdf")
     store = ConversationStore(data_dir / "conversations.sqlite3")
     model = ExtractiveChatModel()
     answers = []
     for question in QUESTIONS:
-        events = answer_stream(question, library=library, chat_model=model, provider_label="offline extractive mode",
-                               k=settings.retrieval_k)
+        events = answer_stream(
+            question,
+            library=library,
+            chat_model=model,
+            provider_label="offline extractive mode",
+            k=settings.retrieval_k,
+        )
         answers.append(next(e.answer for e in events if isinstance(e, Done)))
     answers.sort(key=lambda a: -len(a.footnotes))  # the 1-turn chat gets an answer with several footnotes
     conv_ids = []
@@ -134,7 +144,9 @@ def _footnote_targets(data_dir: Path, conv_id: str, clicks: int) -> list[tuple[i
     turns = ConversationStore(data_dir / "conversations.sqlite3").turns(conv_id)
     buttons = []  # every rendered button in page order: one per citation span
     for turn in turns:
-        order = sorted((span.group_start, span.start, f.short_id) for f in turn.answer.footnotes for span in f.spans)
+        order = sorted(
+            (span.group_start, span.start, f.short_id) for f in turn.answer.footnotes for span in f.spans
+        )
         buttons += [sid for _g, _s, sid in order]
     targets: list[tuple[int, str]] = []
     index, tries = len(buttons) - 1, 0
@@ -161,7 +173,9 @@ def _browser_clicks(url: str, data_dir: Path, conv_id: str, clicks: int) -> dict
         page.goto(f"{url}/?conv={conv_id}")
         page.wait_for_timeout(150)
         expect(page.locator(IDLE)).to_be_attached(timeout=60_000)
-        expect(page.locator('[data-testid="stBidiComponentIsolated"] button.fn-ref').nth(targets[0][0])).to_be_visible()
+        expect(
+            page.locator('[data-testid="stBidiComponentIsolated"] button.fn-ref').nth(targets[0][0])
+        ).to_be_visible()
         load_s = time.perf_counter() - started
         times = []
         for index, short_id in targets:
@@ -169,9 +183,14 @@ def _browser_clicks(url: str, data_dir: Path, conv_id: str, clicks: int) -> dict
             expect(page.locator(IDLE)).to_be_attached(timeout=30_000)
         browser.close()
     rest = times[1:]
-    return {"load_s": round(load_s, 3), "clicks": len(times), "click_to_panel_s": [round(t, 3) for t in times],
-            "first_open_s": round(times[0], 3), "median_s": round(median(rest), 3) if rest else None,
-            "p90_s": round(percentile(rest, 90), 3) if rest else None}
+    return {
+        "load_s": round(load_s, 3),
+        "clicks": len(times),
+        "click_to_panel_s": [round(t, 3) for t in times],
+        "first_open_s": round(times[0], 3),
+        "median_s": round(median(rest), 3) if rest else None,
+        "p90_s": round(percentile(rest, 90), 3) if rest else None,
+    }
 
 
 def _browser_feedback(url: str, asks: int) -> dict[str, Any]:
@@ -201,9 +220,19 @@ def _browser_feedback(url: str, asks: int) -> dict[str, Any]:
             page.wait_for_timeout(150)
             expect(page.locator(IDLE)).to_be_attached(timeout=60_000)
         browser.close()
-    return {"asks": asks, **{f"{name}_s": {"median": round(median(v), 3), "p90": round(percentile(v, 90), 3),
-                                          "all": [round(x, 3) for x in v]} if v else None
-                             for name, v in samples.items()}}
+    return {
+        "asks": asks,
+        **{
+            f"{name}_s": {
+                "median": round(median(v), 3),
+                "p90": round(percentile(v, 90), 3),
+                "all": [round(x, 3) for x in v],
+            }
+            if v
+            else None
+            for name, v in samples.items()
+        },
+    }
 
 
 def _script_times(data_dir: Path, conv_id: str, runs: int) -> dict[str, float]:
@@ -247,8 +276,13 @@ def run(quick: bool = False) -> dict[str, Any]:
                 script = _script_times(data_dir, conv_id, 3 if quick else 10)
                 rows.append({"turns": size, "browser": browser, "script_rerun": script})
             feedback = _browser_feedback(url, 3 if quick else 10)
-    return {"rows": rows, "goal_s": GOAL_S, "feedback": feedback, "feedback_goal_s": FEEDBACK_GOAL_S,
-            "markdown": _render(rows) + "\n\n" + _render_feedback(feedback)}
+    return {
+        "rows": rows,
+        "goal_s": GOAL_S,
+        "feedback": feedback,
+        "feedback_goal_s": FEEDBACK_GOAL_S,
+        "markdown": _render(rows) + "\n\n" + _render_feedback(feedback),
+    }
 
 
 def _render_feedback(fb: dict[str, Any]) -> str:
@@ -257,21 +291,27 @@ def _render_feedback(fb: dict[str, Any]) -> str:
         return f"{v['median']:.3f} s | {v['p90']:.3f} s" if v else "n/a | n/a"
 
     status = fb.get("status_s")
-    verdict = ("met" if status and status["p90"] < FEEDBACK_GOAL_S else "not met") if status else "not measured"
-    return "\n".join([
-        (f"Feedback before the first token, {fb['asks']} questions in one new chat (offline answerer, default "
-         "embeddings): time from the Enter keydown (its event timestamp, in the page) until the new messages "
-         "first say what is happening (\"Searching N documents\" or already the sources), until they name "
-         f"the sources found, and until the finished answer is on screen. Goal for the first: under "
-         f"{FEEDBACK_GOAL_S} s at p90: {verdict}."),
-        "",
-        "| step | median | p90 |",
-        "|---|---:|---:|",
-        f"| question shown | {cell('question')} |",
-        f"| first feedback (searching / sources) | {cell('status')} |",
-        f"| sources found | {cell('sources')} |",
-        f"| finished answer | {cell('answer')} |",
-    ])
+    verdict = (
+        ("met" if status and status["p90"] < FEEDBACK_GOAL_S else "not met") if status else "not measured"
+    )
+    return "\n".join(
+        [
+            (
+                f"Feedback before the first token, {fb['asks']} questions in one new chat (offline answerer, default "
+                "embeddings): time from the Enter keydown (its event timestamp, in the page) until the new messages "
+                'first say what is happening ("Searching N documents" or already the sources), until they name '
+                f"the sources found, and until the finished answer is on screen. Goal for the first: under "
+                f"{FEEDBACK_GOAL_S} s at p90: {verdict}."
+            ),
+            "",
+            "| step | median | p90 |",
+            "|---|---:|---:|",
+            f"| question shown | {cell('question')} |",
+            f"| first feedback (searching / sources) | {cell('status')} |",
+            f"| sources found | {cell('sources')} |",
+            f"| finished answer | {cell('answer')} |",
+        ]
+    )
 
 
 def _render(rows: list[dict[str, Any]]) -> str:
@@ -290,10 +330,15 @@ def _render(rows: list[dict[str, Any]]) -> str:
     ]
     for row in rows:
         b, s = row["browser"], row["script_rerun"]
-        nxt = (f"{b['median_s']:.3f} s | {b['p90_s']:.3f} s" if b["median_s"] is not None
-               else "n/a (one footnote) | n/a")
-        lines.append(f"| {row['turns']} | {b['clicks']} | {b['first_open_s']:.3f} s | {nxt} | "
-                     f"{b['load_s']:.2f} s | {s['median_s']:.3f} s |")
+        nxt = (
+            f"{b['median_s']:.3f} s | {b['p90_s']:.3f} s"
+            if b["median_s"] is not None
+            else "n/a (one footnote) | n/a"
+        )
+        lines.append(
+            f"| {row['turns']} | {b['clicks']} | {b['first_open_s']:.3f} s | {nxt} | "
+            f"{b['load_s']:.2f} s | {s['median_s']:.3f} s |"
+        )
     return "\n".join(lines)
 
 

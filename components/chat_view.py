@@ -39,25 +39,42 @@ def _open_conversation(conv_id: str | None) -> None:
         st.query_params[CONV_PARAM] = conv_id
 
 
-def show_sidebar(store: ConversationStore, documents: Sequence[Document], provider: str,
-                 k_default: int) -> None:
+def show_sidebar(
+    store: ConversationStore, documents: Sequence[Document], provider: str, k_default: int
+) -> None:
     """New chat, recent chats, the document filter, k and the provider in use."""
     with st.sidebar:
-        st.button("New chat", key="new_chat", icon=":material/add_comment:", width="stretch",
-                  on_click=_open_conversation, args=(None,))
+        st.button(
+            "New chat",
+            key="new_chat",
+            icon=":material/add_comment:",
+            width="stretch",
+            on_click=_open_conversation,
+            args=(None,),
+        )
         recent = store.list_recent(12)
         if recent:
             st.caption("Recent chats")
             current = st.query_params.get(CONV_PARAM)
             for info in recent:
-                st.button(escape_markdown((info.title or "Untitled")[:80]), key=f"conv_{info.conv_id}",
-                          type="secondary" if info.conv_id == current else "tertiary", width="stretch",
-                          on_click=_open_conversation, args=(info.conv_id,))
+                st.button(
+                    escape_markdown((info.title or "Untitled")[:80]),
+                    key=f"conv_{info.conv_id}",
+                    type="secondary" if info.conv_id == current else "tertiary",
+                    width="stretch",
+                    on_click=_open_conversation,
+                    args=(info.conv_id,),
+                )
         st.divider()
         titles = {d.doc_id: d.title or d.file_name for d in documents}
         state.prune_doc_filter(set(titles))
-        st.multiselect("Limit to documents", options=list(titles), key=state.DOC_FILTER,
-                       format_func=lambda doc_id: titles.get(doc_id, doc_id), placeholder="All documents")
+        st.multiselect(
+            "Limit to documents",
+            options=list(titles),
+            key=state.DOC_FILTER,
+            format_func=lambda doc_id: titles.get(doc_id, doc_id),
+            placeholder="All documents",
+        )
         state.top_k(k_default)
         st.slider("Sources per question (k)", min_value=1, max_value=max(20, k_default), key=state.TOP_K)
         st.caption(f"Answering with: {escape_markdown(provider)}")
@@ -155,8 +172,13 @@ def saved_turns(store: ConversationStore, conv_id: str | None) -> list[Turn]:
     return store.turns(conv_id) if conv_id else []
 
 
-def stream_answer(question: str, events: Callable[[], Generator[StreamEvent, None, None]],
-                  save: Callable[[Answer], Turn], provider: str, documents: int) -> StreamOutcome:
+def stream_answer(
+    question: str,
+    events: Callable[[], Generator[StreamEvent, None, None]],
+    save: Callable[[Answer], Turn],
+    provider: str,
+    documents: int,
+) -> StreamOutcome:
     """Ask, say at once what is happening (searching `documents` documents, then the sources
     found), stream with inert badges, then swap in the interactive answer in the same run. A
     failure is saved too (question and cause), so the chat keeps it after a rerun or reload; so
@@ -190,8 +212,12 @@ def stream_answer(question: str, events: Callable[[], Generator[StreamEvent, Non
     return live.badges.outcome
 
 
-def _write_stream(slot: DeltaGenerator, badges: BadgeStream,
-                  events: Callable[[], Generator[StreamEvent, None, None]], status: DeltaGenerator) -> None:
+def _write_stream(
+    slot: DeltaGenerator,
+    badges: BadgeStream,
+    events: Callable[[], Generator[StreamEvent, None, None]],
+    status: DeltaGenerator,
+) -> None:
     """Write the pieces into the slot, the sources found into status; an error from the library
     or model becomes the outcome."""
     source = events()

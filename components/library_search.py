@@ -19,18 +19,27 @@ from rag.library_search import SearchHit
 def _hit_row(query: str, position: int, hit: SearchHit, selected: bool) -> None:
     ev = hit.evidence
     with st.container(border=True, key=f"library_hit_row_{position}"):
-        st.button(escape_markdown(f"{ev.title or ev.file_name} · page {hit.page_label}"),
-                  key=state.hit_key(position), type="primary" if selected else "tertiary",
-                  icon=":material/description:", on_click=state.open_hit, args=(query, ev.chunk_id))
+        st.button(
+            escape_markdown(f"{ev.title or ev.file_name} · page {hit.page_label}"),
+            key=state.hit_key(position),
+            type="primary" if selected else "tertiary",
+            icon=":material/description:",
+            on_click=state.open_hit,
+            args=(query, ev.chunk_id),
+        )
         st.text(hit.snippet)
 
 
 def show_search(library: Library) -> None:
     """The search box, its hits, and the side panel of the hit that is open."""
     st.subheader("Search the library")
-    query = st.text_input("Search for words or an exact phrase", key=state.LIBRARY_QUERY,
-                          on_change=state.close_hit, placeholder='salt freezing, or "boiling point"',
-                          help='Words are ranked by BM25; text in "quotes" must appear exactly as typed.')
+    query = st.text_input(
+        "Search for words or an exact phrase",
+        key=state.LIBRARY_QUERY,
+        on_change=state.close_hit,
+        placeholder='salt freezing, or "boiling point"',
+        help='Words are ranked by BM25; text in "quotes" must appear exactly as typed.',
+    )
     if not query.strip():
         return
     hits = resources.search_library(library, query)
@@ -49,18 +58,29 @@ def show_search(library: Library) -> None:
         if position is None:
             side_panel.show_hint("Click a hit to open its passage and page here.")
         else:
-            side_panel.show_hit_panel(query, hits, position, resources.passage_picture(library),
-                                      resources.page_text(library), resources.pdf_excerpt(library),
-                                      library.pdf_bytes)
+            side_panel.show_hit_panel(
+                query,
+                hits,
+                position,
+                resources.passage_picture(library),
+                resources.page_text(library),
+                resources.pdf_excerpt(library),
+                library.pdf_bytes,
+            )
 
 
 def show_viewer(library: Library, documents: list[Document]) -> None:
     """View any document in the PDF viewer, or download it."""
     by_id = {d.doc_id: d for d in documents}
     with st.expander("View or download a document", icon=":material/picture_as_pdf:"):
-        doc_id = st.selectbox("Document", list(by_id), index=None, key=state.LIBRARY_VIEW_DOC,
-                              format_func=lambda i: f"{by_id[i].title} ({by_id[i].file_name})",
-                              placeholder="Choose a document")
+        doc_id = st.selectbox(
+            "Document",
+            list(by_id),
+            index=None,
+            key=state.LIBRARY_VIEW_DOC,
+            format_func=lambda i: f"{by_id[i].title} ({by_id[i].file_name})",
+            placeholder="Choose a document",
+        )
         if doc_id is None or doc_id not in by_id:
             return
         doc = by_id[doc_id]
@@ -68,7 +88,9 @@ def show_viewer(library: Library, documents: list[Document]) -> None:
         try:
             data = library.pdf_bytes(doc_id)
         except FileNotFoundError:
-            st.warning("This document's file is missing from the library folder: delete it and add it again.",
-                       icon=":material/hide_source:")
+            st.warning(
+                "This document's file is missing from the library folder: delete it and add it again.",
+                icon=":material/hide_source:",
+            )
             return
         viewer(data, f"{doc.title or doc.file_name}", key="library_pdf")

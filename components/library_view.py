@@ -21,8 +21,12 @@ from ingest.types import Document
 log = logging.getLogger(__name__)
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
-STAGES = {"read": "Reading pages", "chunk": "Splitting into chunks", "embed": "Embedding chunks",
-          "index": "Saving to the index"}
+STAGES = {
+    "read": "Reading pages",
+    "chunk": "Splitting into chunks",
+    "embed": "Embedding chunks",
+    "index": "Saving to the index",
+}
 ICONS = {"ok": ":material/check_circle:", "skipped": ":material/info:", "error": ":material/error:"}
 
 
@@ -42,13 +46,18 @@ def _ingest_one(library: Library, name: str, data: bytes, password: str | None) 
         bar = st.progress(0.0, text="Reading pages")
 
         def report(p: IngestProgress) -> None:
-            counted = f" ({p.done} of {p.total} {'pages' if p.stage == 'read' else 'chunks'})" if p.total else ""
+            counted = (
+                f" ({p.done} of {p.total} {'pages' if p.stage == 'read' else 'chunks'})" if p.total else ""
+            )
             share = p.done / p.total if p.total else 0.0
             bar.progress(min(1.0, share), text=STAGES.get(p.stage, p.stage) + counted)
 
         line = result_line(name, lambda: library.add_pdf(data, name, password=password, progress=report))
-        box.update(label=f"{label}: {escape_markdown(line['text'])}",
-                   state="error" if line["status"] == "error" else "complete", expanded=False)
+        box.update(
+            label=f"{label}: {escape_markdown(line['text'])}",
+            state="error" if line["status"] == "error" else "complete",
+            expanded=False,
+        )
     return line
 
 
@@ -85,17 +94,25 @@ def show_results(results: list[dict]) -> None:
 def index_summary(library: Library, documents: list[Document]) -> str:
     """One line on what the index holds and how it was built (what an auditor asks first)."""
     config = library.config
-    return (f"{sum(d.chunks for d in documents):,} chunks in {len(documents)} document(s), "
-            f"up to {config.chunk_size:,} characters each with {config.chunk_overlap} overlap, "
-            f"embedded with {config.embedding_name}.")
+    return (
+        f"{sum(d.chunks for d in documents):,} chunks in {len(documents)} document(s), "
+        f"up to {config.chunk_size:,} characters each with {config.chunk_overlap} overlap, "
+        f"embedded with {config.embedding_name}."
+    )
 
 
 def document_rows(documents: list[Document]) -> list[dict]:
     """Plain rows for the documents table."""
     return [
-        {"Title": d.title, "File": d.file_name, "Pages": d.pages, "Chunks": d.chunks,
-         "Size": _size(d.size_bytes), "Added": d.added_at.replace("T", " ")[:16],
-         "Warnings": "; ".join(d.warnings)}
+        {
+            "Title": d.title,
+            "File": d.file_name,
+            "Pages": d.pages,
+            "Chunks": d.chunks,
+            "Size": _size(d.size_bytes),
+            "Added": d.added_at.replace("T", " ")[:16],
+            "Warnings": "; ".join(d.warnings),
+        }
         for d in documents
     ]
 
@@ -110,8 +127,11 @@ def offer_repair(missing: int, repair: Callable[[Callable[[IngestProgress], None
         return
     bar = st.progress(0.0, text="Re-embedding")
     try:
-        repair(lambda p: bar.progress(p.done / p.total if p.total else 0.0,
-                                      text=f"Re-embedding: {p.done} of {p.total} chunks"))
+        repair(
+            lambda p: bar.progress(
+                p.done / p.total if p.total else 0.0, text=f"Re-embedding: {p.done} of {p.total} chunks"
+            )
+        )
     except IngestError as exc:  # the embedding endpoint failed: nothing was changed
         st.error(escape_markdown(str(exc)), icon=":material/error:")
         return

@@ -18,13 +18,16 @@ def pick_model(settings: Settings, store: ConversationStore, conv_id: str | None
     listing = resources.model_listing(settings)
     with st.sidebar:
         if not listing.models:
-            st.caption(f"The endpoint lists no models ({escape_markdown(listing.problem)}): "
-                       f"using the configured {escape_markdown(settings.llm_model)}.")
+            st.caption(
+                f"The endpoint lists no models ({escape_markdown(listing.problem)}): "
+                f"using the configured {escape_markdown(settings.llm_model)}."
+            )
             return None
         default = settings.llm_model if settings.llm_model in listing.models else listing.models[0]
         state.show_model_of(conv_id, store.model(conv_id) if conv_id else "", listing.models, default)
-        st.selectbox("Model", options=listing.models, key=state.MODEL_PICK,
-                     on_change=_remember, args=(store, conv_id))
+        st.selectbox(
+            "Model", options=listing.models, key=state.MODEL_PICK, on_change=_remember, args=(store, conv_id)
+        )
     return state.picked_model()
 
 

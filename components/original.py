@@ -40,8 +40,14 @@ def download_name(file_name: str) -> str:
 
 def download_button(doc_id: str, file_name: str, original: OriginalFn, key: str) -> None:
     """Download the whole original; its bytes are read only when the button is clicked."""
-    st.download_button("Download PDF", data=lambda: original(doc_id), file_name=download_name(file_name),
-                       mime="application/pdf", icon=":material/download:", key=key)
+    st.download_button(
+        "Download PDF",
+        data=lambda: original(doc_id),
+        file_name=download_name(file_name),
+        mime="application/pdf",
+        icon=":material/download:",
+        key=key,
+    )
 
 
 def viewer(data: bytes, alt: str, key: str) -> None:
@@ -49,17 +55,22 @@ def viewer(data: bytes, alt: str, key: str) -> None:
     if can_view():
         st.pdf(data, height=VIEWER_HEIGHT, key=key, alt=" ".join(alt.split()))
     else:
-        st.info("The PDF viewer needs the streamlit-pdf package (pip install streamlit-pdf); "
-                "download the file instead.", icon=":material/picture_as_pdf:")
+        st.info(
+            "The PDF viewer needs the streamlit-pdf package (pip install streamlit-pdf); "
+            "download the file instead.",
+            icon=":material/picture_as_pdf:",
+        )
 
 
-def show_original(ev: Evidence, excerpt: ExcerptFn, original: OriginalFn,
-                  start: tuple[int, str] | None = None) -> None:
+def show_original(
+    ev: Evidence, excerpt: ExcerptFn, original: OriginalFn, start: tuple[int, str] | None = None
+) -> None:
     """A toggle that opens the original at the cited page (or start: page index and label), beside
     a download of the whole file."""
     with st.container(horizontal=True, vertical_alignment="center", key="panel_original_bar"):
-        shown = st.toggle("Original PDF", key=state.PANEL_ORIGINAL,
-                          help="Open the original PDF at the cited page")
+        shown = st.toggle(
+            "Original PDF", key=state.PANEL_ORIGINAL, help="Open the original PDF at the cited page"
+        )
         download_button(ev.doc_id, ev.file_name, original, key="panel_download")
     if not shown:
         return
@@ -69,6 +80,10 @@ def show_original(ev: Evidence, excerpt: ExcerptFn, original: OriginalFn,
         st.warning("This document is no longer in the library.", icon=":material/hide_source:")
         return
     with st.container(key="panel_original_note"):
-        st.caption(escape_markdown(f"From page {label} (index {index}) on, up to {READ_ON_PAGES} pages "
-                                   "past the passage; download the PDF for the whole file."))
+        st.caption(
+            escape_markdown(
+                f"From page {label} (index {index}) on, up to {READ_ON_PAGES} pages "
+                "past the passage; download the PDF for the whole file."
+            )
+        )
     viewer(data, f"Original PDF from page {label}: {ev.title or ev.file_name}", key="panel_pdf")

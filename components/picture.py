@@ -17,7 +17,12 @@ CONTEXT_SIDES = 0.03
 
 
 def _span(boxes: tuple[PixelBox, ...]) -> PixelBox:
-    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def crop_box(picture: PagePicture) -> PixelBox | None:
@@ -29,8 +34,12 @@ def crop_box(picture: PagePicture) -> PixelBox | None:
     column = _span(picture.boxes + picture.focus_boxes)
     width, height = picture.size
     dx, dy = int(CONTEXT_SIDES * width), int(CONTEXT_ROWS * height)
-    return (max(0, column[0] - dx), max(0, band[1] - dy),
-            min(width, column[2] + dx + 1), min(height, band[3] + dy + 1))
+    return (
+        max(0, column[0] - dx),
+        max(0, band[1] - dy),
+        min(width, column[2] + dx + 1),
+        min(height, band[3] + dy + 1),
+    )
 
 
 def crop(picture: PagePicture) -> bytes | None:

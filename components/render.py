@@ -21,9 +21,34 @@ from rag.text import citing_sentence, groups_within, strip_markers
 from rag.types import Answer, CitationSpan, Evidence, Footnote
 
 _TAGS = {
-    "p", "br", "hr", "em", "strong", "del", "s", "code", "pre", "blockquote", "ul", "ol", "li",
-    "h1", "h2", "h3", "h4", "h5", "h6", "a", "table", "thead", "tbody", "tr", "th", "td",
-    "button", "span",
+    "p",
+    "br",
+    "hr",
+    "em",
+    "strong",
+    "del",
+    "s",
+    "code",
+    "pre",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "a",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "button",
+    "span",
 }
 _ATTRIBUTES = {
     "a": {"href", "title"},
@@ -107,6 +132,7 @@ def render_answer_html(answer: Answer) -> str:
 
 def _swap_tokens(html: str, token: re.Pattern[str], swaps: Mapping[str, tuple[str, str]]) -> str:
     """Put citation markup where tokens sit in text, and the marker's source text inside tags."""
+
     def swap(match: re.Match[str], side: int) -> str:
         found = swaps.get(match.group(0))
         return found[side] if found else ""
@@ -177,8 +203,10 @@ def page_range(evidence: Evidence) -> tuple[str, str]:
     """The evidence's printed page label(s) and 0-based page index(es), "5" or "5-6"."""
     if evidence.page_index == evidence.page_end_index:
         return evidence.page_label, str(evidence.page_index)
-    return (f"{evidence.page_label}-{evidence.page_end_label}",
-            f"{evidence.page_index}-{evidence.page_end_index}")
+    return (
+        f"{evidence.page_label}-{evidence.page_end_label}",
+        f"{evidence.page_index}-{evidence.page_end_index}",
+    )
 
 
 def escape_markdown(text: str) -> str:

@@ -77,10 +77,17 @@ def _warm_up(embeddings: LocalEmbeddings) -> None:
 def _library(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) -> Library:
     embeddings, name = _embeddings_for(_embedding)
     opener = library_class(state.settings())  # Library, or PostgreSQL's (database_url is in the key)
-    return opener.open(_options.data_dir, embeddings, embedding_name=name, chunk_size=_options.chunk_size,
-                       chunk_overlap=_options.chunk_overlap, max_file_mb=_options.max_file_mb,
-                       max_pages=_options.max_pages, batch_size=_options.batch_size,
-                       repair=False)  # the Library page offers the repair
+    return opener.open(
+        _options.data_dir,
+        embeddings,
+        embedding_name=name,
+        chunk_size=_options.chunk_size,
+        chunk_overlap=_options.chunk_overlap,
+        max_file_mb=_options.max_file_mb,
+        max_pages=_options.max_pages,
+        batch_size=_options.batch_size,
+        repair=False,
+    )  # the Library page offers the repair
 
 
 def _open_library(options: LibraryOptions, embedding: EmbeddingOptions) -> Library:
@@ -104,8 +111,13 @@ def _reader(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) ->
 
     def open_reader() -> Library:
         return library_class(state.settings()).open_reader(
-            _options.data_dir, embeddings, embedding_name=name, chunk_size=_options.chunk_size,
-            chunk_overlap=_options.chunk_overlap)
+            _options.data_dir,
+            embeddings,
+            embedding_name=name,
+            chunk_size=_options.chunk_size,
+            chunk_overlap=_options.chunk_overlap,
+        )
+
     try:
         return open_reader()
     except (NoLibrary, SchemaTooOld):  # a new folder, or an older file: the writer creates or migrates it
@@ -134,10 +146,17 @@ def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) ->
     settings = state.settings()
     options = library_options(settings)
     embeddings, name = get_embeddings(settings)
-    library = library_class(settings).rebuild(options.data_dir, embeddings, embedding_name=name, progress=progress,
-                                              chunk_size=options.chunk_size, chunk_overlap=options.chunk_overlap,
-                                              max_file_mb=options.max_file_mb, max_pages=options.max_pages,
-                                              batch_size=options.batch_size)
+    library = library_class(settings).rebuild(
+        options.data_dir,
+        embeddings,
+        embedding_name=name,
+        progress=progress,
+        chunk_size=options.chunk_size,
+        chunk_overlap=options.chunk_overlap,
+        max_file_mb=options.max_file_mb,
+        max_pages=options.max_pages,
+        batch_size=options.batch_size,
+    )
     _library.clear()  # the next get_library() opens the re-indexed folder
     return library.chunk_count()
 
@@ -189,8 +208,17 @@ PICTURE_SCALE = 1.5  # page pictures at 1.5x the PDF's 72 dpi: small print stays
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _pictures(data_dir: str, generation: int, doc_id: str, page_index: int, char_start: int, char_end: int,
-              focus: tuple[int, int] | None = None, *, _library: Library) -> tuple[bytes | None, bytes] | None:
+def _pictures(
+    data_dir: str,
+    generation: int,
+    doc_id: str,
+    page_index: int,
+    char_start: int,
+    char_end: int,
+    focus: tuple[int, int] | None = None,
+    *,
+    _library: Library,
+) -> tuple[bytes | None, bytes] | None:
     from components.picture import crop
     from ingest.render import draw_page  # pypdfium2 loads only when a panel is first opened
 
@@ -198,19 +226,24 @@ def _pictures(data_dir: str, generation: int, doc_id: str, page_index: int, char
         pdf = _library.pdf_bytes(doc_id)
     except FileNotFoundError:
         return None
-    picture = draw_page(pdf, page_index, [(char_start, char_end)], [focus] if focus else (), scale=PICTURE_SCALE)
+    picture = draw_page(
+        pdf, page_index, [(char_start, char_end)], [focus] if focus else (), scale=PICTURE_SCALE
+    )
     return crop(picture), picture.png
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _page_text(data_dir: str, generation: int, doc_id: str, page_index: int, *, _library: Library) -> str | None:
+def _page_text(
+    data_dir: str, generation: int, doc_id: str, page_index: int, *, _library: Library
+) -> str | None:
     pages = _library.pages(doc_id)
     return pages[page_index].text if 0 <= page_index < len(pages) else None
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _excerpt(data_dir: str, generation: int, doc_id: str, first: int, last: int, *,
-             _library: Library) -> bytes | None:
+def _excerpt(
+    data_dir: str, generation: int, doc_id: str, first: int, last: int, *, _library: Library
+) -> bytes | None:
     from ingest.excerpt import excerpt_pages
 
     try:
@@ -240,6 +273,7 @@ def page_picture(library: Library) -> Callable[[str, int, int, int], bytes | Non
     def whole(doc_id: str, page_index: int, char_start: int, char_end: int) -> bytes | None:
         found = pictures(doc_id, page_index, char_start, char_end)
         return None if found is None else found[1]
+
     return whole
 
 

@@ -58,16 +58,32 @@ def _controls(turn: Turn, footnote: Footnote) -> None:
     count, n = len(turn.answer.footnotes), footnote.number
     with st.container(horizontal=True, vertical_alignment="center", wrap=False, key="panel_controls"):
         st.markdown(f"**Source {n}** of {count}", width="stretch")
-        st.button("", icon=":material/chevron_left:", key="panel_prev", help="Previous footnote",
-                  disabled=n <= 1, on_click=_step, args=(turn.turn_id, n - 1))
-        st.button("", icon=":material/chevron_right:", key="panel_next", help="Next footnote",
-                  disabled=n >= count, on_click=_step, args=(turn.turn_id, n + 1))
-        st.button("", icon=":material/close:", key="panel_close", help="Close panel",
-                  on_click=state.clear_selection)
+        st.button(
+            "",
+            icon=":material/chevron_left:",
+            key="panel_prev",
+            help="Previous footnote",
+            disabled=n <= 1,
+            on_click=_step,
+            args=(turn.turn_id, n - 1),
+        )
+        st.button(
+            "",
+            icon=":material/chevron_right:",
+            key="panel_next",
+            help="Next footnote",
+            disabled=n >= count,
+            on_click=_step,
+            args=(turn.turn_id, n + 1),
+        )
+        st.button(
+            "", icon=":material/close:", key="panel_close", help="Close panel", on_click=state.clear_selection
+        )
 
 
-def _focus(footnote: Footnote, passage: tuple[int, int] | None,
-           page_text: PageTextFn) -> tuple[int, int] | None:
+def _focus(
+    footnote: Footnote, passage: tuple[int, int] | None, page_text: PageTextFn
+) -> tuple[int, int] | None:
     """The cited passage as offsets into its page's text, when the evidence is one exact slice of it."""
     ev = footnote.evidence
     if passage is None or len(ev.locators) != 1:
@@ -97,8 +113,11 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
     for loc in ev.locators:
         pictures = picture(ev.doc_id, loc.page_index, loc.char_start, loc.char_end, focus)
         if pictures is None:
-            st.warning("This document is no longer in the library, so its page cannot be drawn. "
-                       "The passage below is the text saved with this answer.", icon=":material/hide_image:")
+            st.warning(
+                "This document is no longer in the library, so its page cannot be drawn. "
+                "The passage below is the text saved with this answer.",
+                icon=":material/hide_image:",
+            )
             return
         crop, full = pictures
         if len(ev.locators) > 1:
@@ -119,8 +138,14 @@ def show_hint(text: str = FOOTNOTE_HINT) -> None:
         st.caption(f":material/touch_app: {text}")
 
 
-def show_panel(turn: Turn, footnote: Footnote, picture: PictureFn, page_text: PageTextFn,
-               excerpt: ExcerptFn | None = None, original: OriginalFn | None = None) -> None:
+def show_panel(
+    turn: Turn,
+    footnote: Footnote,
+    picture: PictureFn,
+    page_text: PageTextFn,
+    excerpt: ExcerptFn | None = None,
+    original: OriginalFn | None = None,
+) -> None:
     """Draw the panel for one footnote of one turn, from that turn's saved evidence snapshot
     (with excerpt and original: a toggle opening the original PDF at the page, and a download)."""
     ev = footnote.evidence
@@ -148,18 +173,38 @@ def _hit_controls(query: str, hits: Sequence[SearchHit], position: int) -> None:
     count = len(hits)
     with st.container(horizontal=True, vertical_alignment="center", wrap=False, key="panel_controls"):
         st.markdown(f"**Hit {position + 1}** of {count}", width="stretch")
-        st.button("", icon=":material/chevron_left:", key="panel_prev", help="Previous hit",
-                  disabled=position <= 0, on_click=state.open_hit,
-                  args=(query, hits[max(position - 1, 0)].evidence.chunk_id))
-        st.button("", icon=":material/chevron_right:", key="panel_next", help="Next hit",
-                  disabled=position >= count - 1, on_click=state.open_hit,
-                  args=(query, hits[min(position + 1, count - 1)].evidence.chunk_id))
-        st.button("", icon=":material/close:", key="panel_close", help="Close panel",
-                  on_click=state.close_hit)
+        st.button(
+            "",
+            icon=":material/chevron_left:",
+            key="panel_prev",
+            help="Previous hit",
+            disabled=position <= 0,
+            on_click=state.open_hit,
+            args=(query, hits[max(position - 1, 0)].evidence.chunk_id),
+        )
+        st.button(
+            "",
+            icon=":material/chevron_right:",
+            key="panel_next",
+            help="Next hit",
+            disabled=position >= count - 1,
+            on_click=state.open_hit,
+            args=(query, hits[min(position + 1, count - 1)].evidence.chunk_id),
+        )
+        st.button(
+            "", icon=":material/close:", key="panel_close", help="Close panel", on_click=state.close_hit
+        )
 
 
-def show_hit_panel(query: str, hits: Sequence[SearchHit], position: int, picture: PictureFn,
-                   page_text: PageTextFn, excerpt: ExcerptFn, original: OriginalFn) -> None:
+def show_hit_panel(
+    query: str,
+    hits: Sequence[SearchHit],
+    position: int,
+    picture: PictureFn,
+    page_text: PageTextFn,
+    excerpt: ExcerptFn,
+    original: OriginalFn,
+) -> None:
     """Draw the panel for one search hit: its page with the chunk highlighted (cut to the match),
     the original PDF, and the chunk with the match emphasised."""
     hit = hits[position]
@@ -172,8 +217,10 @@ def show_hit_panel(query: str, hits: Sequence[SearchHit], position: int, picture
             st.text(ev.title or ev.file_name)
         pages, index = page_range(ev)
         with st.container(key="panel_meta"):
-            st.text(f"Match on page {hit.page_label} (index {hit.page_index}) · passage on page {pages} "
-                    f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}")
+            st.text(
+                f"Match on page {hit.page_label} (index {hit.page_index}) · passage on page {pages} "
+                f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}"
+            )
         with st.container(key="panel_pages"):
             _pages(as_footnote, picture, _focus(as_footnote, hit.match, page_text))
         show_original(ev, excerpt, original, start=(hit.page_index, hit.page_label))

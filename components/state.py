@@ -149,7 +149,9 @@ def audit_position(count: int) -> int:
 
 def audit_step(delta: int, count: int) -> None:
     """Move to the previous (-1) or next (+1) citation, staying in range."""
-    st.session_state[AUDIT_POS] = min(max(int(st.session_state.get(AUDIT_POS, 0)) + delta, 0), max(count - 1, 0))
+    st.session_state[AUDIT_POS] = min(
+        max(int(st.session_state.get(AUDIT_POS, 0)) + delta, 0), max(count - 1, 0)
+    )
 
 
 def audit_restart() -> None:

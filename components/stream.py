@@ -27,8 +27,10 @@ def sources_line(evidence: Sequence[Evidence]) -> str:
         label = page_range(item)[0]
         if label not in labels:
             labels.append(label)
-    docs = "; ".join(f"{escape_markdown(title)} (p. {', '.join(map(escape_markdown, labels))})"
-                     for title, labels in pages.items())
+    docs = "; ".join(
+        f"{escape_markdown(title)} (p. {', '.join(map(escape_markdown, labels))})"
+        for title, labels in pages.items()
+    )
     n = len(evidence)
     return f":material/library_books: Found {n} passage{'s' if n != 1 else ''} in {docs}. Writing the answer…"
 
@@ -88,8 +90,15 @@ class BadgeStream:
         if outcome.done is not None:
             return outcome.done.answer
         failed = outcome.failed
-        return build_answer(question, outcome.text, outcome.cited, provider=provider, spans=outcome.spans,
-                            interrupted=True, error=f"{failed.cause}: {failed.message}" if failed else None)
+        return build_answer(
+            question,
+            outcome.text,
+            outcome.cited,
+            provider=provider,
+            spans=outcome.spans,
+            interrupted=True,
+            error=f"{failed.cause}: {failed.message}" if failed else None,
+        )
 
     def _feed(self, delta: TextDelta) -> None:
         self._chunks.append(delta.text)

@@ -42,8 +42,10 @@ def main(out: Path = ROOT / "docs" / "screenshot.png") -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data_dir = Path(tmp) / "data"
         _seed(data_dir)
-        with run_app({"FOOTNOTE_DATA_DIR": str(data_dir)}, Path(tmp) / "streamlit.log") as url, \
-                sync_playwright() as playwright:
+        with (
+            run_app({"FOOTNOTE_DATA_DIR": str(data_dir)}, Path(tmp) / "streamlit.log") as url,
+            sync_playwright() as playwright,
+        ):
             browser = playwright.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
             page.goto(url)

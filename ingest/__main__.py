@@ -22,16 +22,29 @@ from ingest.errors import IngestError
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Command-line arguments (argparse exits with status 2 on usage errors)."""
     parser = argparse.ArgumentParser(prog="python -m ingest", description="Add PDFs to the Footnote library.")
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="PDF files or folders (searched recursively)")
+    parser.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="PDF files or folders (searched recursively)"
+    )
     parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
     parser.add_argument("--password", help="password for password-protected PDFs")
     parser.add_argument("--json", action="store_true", help="print one JSON object per file")
-    parser.add_argument("--reindex", action="store_true",
-                        help="re-chunk and re-embed every document with the current settings first")
-    parser.add_argument("--check", action="store_true",
-                        help="repair the library (re-embed chunks whose vectors are missing) and say what was done")
-    parser.add_argument("--lock-timeout", type=float, default=600.0, metavar="SECONDS",
-                        help="how long to wait for another ingest to finish (default 600)")
+    parser.add_argument(
+        "--reindex",
+        action="store_true",
+        help="re-chunk and re-embed every document with the current settings first",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="repair the library (re-embed chunks whose vectors are missing) and say what was done",
+    )
+    parser.add_argument(
+        "--lock-timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="how long to wait for another ingest to finish (default 600)",
+    )
     args = parser.parse_args(argv)
     if not args.paths and not args.reindex and not args.check:
         parser.error("give at least one PATH (or --reindex, or --check)")
@@ -40,8 +53,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def parse_recover_args(argv: list[str]) -> argparse.Namespace:
     """Arguments of ``python -m ingest recover``."""
-    parser = argparse.ArgumentParser(prog="python -m ingest recover",
-                                     description="Rebuild a lost or damaged library database from the stored PDFs.")
+    parser = argparse.ArgumentParser(
+        prog="python -m ingest recover",
+        description="Rebuild a lost or damaged library database from the stored PDFs.",
+    )
     parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
     parser.add_argument("--lock-timeout", type=float, default=600.0, metavar="SECONDS")
     return parser.parse_args(argv)
@@ -100,11 +115,15 @@ def _settings(data_dir: Path | None):
         settings = load_settings(data_dir=data_dir)
     except ValueError as exc:  # pydantic's ValidationError
         errors = getattr(exc, "errors", lambda: [])()
-        parts = [f"FOOTNOTE_{'_'.join(map(str, e['loc'])).upper()}={e.get('input')!r}: {e['msg']}" for e in errors]
+        parts = [
+            f"FOOTNOTE_{'_'.join(map(str, e['loc'])).upper()}={e.get('input')!r}: {e['msg']}" for e in errors
+        ]
         raise UsageError("bad setting " + ("; ".join(parts) or str(exc))) from exc
     folder = Path(settings.data_dir)
     if folder.exists() and not folder.is_dir():
-        raise UsageError(f"the data folder {folder} is a file, not a folder (check --data-dir or FOOTNOTE_DATA_DIR)")
+        raise UsageError(
+            f"the data folder {folder} is a file, not a folder (check --data-dir or FOOTNOTE_DATA_DIR)"
+        )
     return settings
 
 
@@ -112,9 +131,14 @@ def _library_options(settings) -> tuple:
     from wiring import make_embeddings
 
     embeddings, name = make_embeddings(settings)
-    return embeddings, dict(embedding_name=name, chunk_size=settings.chunk_size,
-                            chunk_overlap=settings.chunk_overlap, max_file_mb=settings.max_file_mb,
-                            max_pages=settings.max_pages, batch_size=settings.embed_batch_size)
+    return embeddings, dict(
+        embedding_name=name,
+        chunk_size=settings.chunk_size,
+        chunk_overlap=settings.chunk_overlap,
+        max_file_mb=settings.max_file_mb,
+        max_pages=settings.max_pages,
+        batch_size=settings.embed_batch_size,
+    )
 
 
 def _open_library(library_cls: type, args: argparse.Namespace, settings):
@@ -135,8 +159,10 @@ def _open_library(library_cls: type, args: argparse.Namespace, settings):
     for line in library.open_report:
         print(f"note: {line}", file=sys.stderr)
     if args.check:
-        print(f"checked {settings.data_dir}: {len(library.documents())} documents, {library.chunk_count()} chunks",
-              file=sys.stderr)
+        print(
+            f"checked {settings.data_dir}: {len(library.documents())} documents, {library.chunk_count()} chunks",
+            file=sys.stderr,
+        )
     return library
 
 
@@ -145,11 +171,16 @@ def _recover(settings, args: argparse.Namespace) -> int:
     from ingest.recovery import recover
 
     if settings.database_url is not None:
-        print("error: recover rebuilds a local library folder; a PostgreSQL library (FOOTNOTE_DATABASE_URL) "
-              "commits each document whole and has nothing to recover", file=sys.stderr)
+        print(
+            "error: recover rebuilds a local library folder; a PostgreSQL library (FOOTNOTE_DATABASE_URL) "
+            "commits each document whole and has nothing to recover",
+            file=sys.stderr,
+        )
         return 1
     embeddings, options = _library_options(settings)
-    library = Library(settings.data_dir, embeddings, LibrarySettings(**options), lock_timeout=args.lock_timeout)
+    library = Library(
+        settings.data_dir, embeddings, LibrarySettings(**options), lock_timeout=args.lock_timeout
+    )
     try:
         with _ProgressBar("recover") as report:
             result = recover(library, report)
@@ -163,10 +194,18 @@ def _recover(settings, args: argparse.Namespace) -> int:
 
 def _migrate(argv: list[str]) -> int:
     """``python -m ingest migrate``: copy the local library and chats into PostgreSQL."""
-    parser = argparse.ArgumentParser(prog="python -m ingest migrate", description=(
-        "Copy a local library (PDFs, chunks, vectors, conversations, verdicts) into PostgreSQL without re-embedding."))
-    parser.add_argument("--to", metavar="URL", help="postgresql://... (default: FOOTNOTE_DATABASE_URL; a password "
-                                                    "given here is visible to other users of this machine)")
+    parser = argparse.ArgumentParser(
+        prog="python -m ingest migrate",
+        description=(
+            "Copy a local library (PDFs, chunks, vectors, conversations, verdicts) into PostgreSQL without re-embedding."
+        ),
+    )
+    parser.add_argument(
+        "--to",
+        metavar="URL",
+        help="postgresql://... (default: FOOTNOTE_DATABASE_URL; a password "
+        "given here is visible to other users of this machine)",
+    )
     parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
     args = parser.parse_args(argv)
     try:
@@ -191,7 +230,14 @@ def _migrate(argv: list[str]) -> int:
 
 
 def _ingest_one(library, path: Path, password: str | None) -> dict:
-    record = {"file": str(path), "status": "error", "doc_id": None, "pages": None, "chunks": None, "error": None}
+    record = {
+        "file": str(path),
+        "status": "error",
+        "doc_id": None,
+        "pages": None,
+        "chunks": None,
+        "error": None,
+    }
     try:
         data = path.read_bytes()
         with _ProgressBar(path.name) as report:
@@ -203,8 +249,13 @@ def _ingest_one(library, path: Path, password: str | None) -> dict:
         record["error"] = f"{path.name}: cannot be read ({exc.strerror or exc})"
         return record
     doc = result.doc
-    record.update(status=result.status, doc_id=doc.doc_id, pages=doc.pages, chunks=result.chunks,
-                  warnings=list(result.warnings))
+    record.update(
+        status=result.status,
+        doc_id=doc.doc_id,
+        pages=doc.pages,
+        chunks=result.chunks,
+        warnings=list(result.warnings),
+    )
     return record
 
 

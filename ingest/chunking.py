@@ -27,7 +27,10 @@ def chunk_pages(doc_id: str, pages: Sequence[Page], chunk_size: int, chunk_overl
     text, starts = _join(pages)
     finder = ContextFinder(pages)
     splitter = RecursiveCharacterTextSplitter(
-        chunk_size=chunk_size, chunk_overlap=chunk_overlap, keep_separator=True, strip_whitespace=True,
+        chunk_size=chunk_size,
+        chunk_overlap=chunk_overlap,
+        keep_separator=True,
+        strip_whitespace=True,
         length_function=visible_length,
     )
     chunks: list[Chunk] = []

@@ -106,8 +106,10 @@ def _marks(text: str, repeated: set[str]) -> list[_Mark]:
             marks.append(_Mark(pos, "header", line))
         elif _UNITS.search(line) and len(line) <= TITLE_MAX_CHARS:
             marks.append(_Mark(pos, "units", line))
-        elif _is_title(line) and _key(line) not in repeated and _stands_alone(
-            lines[i - 1][1] if i else None, lines[i + 1][1] if i + 1 < len(lines) else None
+        elif (
+            _is_title(line)
+            and _key(line) not in repeated
+            and _stands_alone(lines[i - 1][1] if i else None, lines[i + 1][1] if i + 1 < len(lines) else None)
         ):
             marks.append(_Mark(pos, "title", line))
     return marks
@@ -153,9 +155,7 @@ class ContextFinder:
         lines = [(p, line) for p, line in _lines(text) if _key(line) not in self._repeated]
         row = _first_row(lines)
         cutoff = pos + (row if row is not None else 0)
-        marks = (self._marks[page - 1] if page > 0 else []) + [
-            m for m in self._marks[page] if m.pos < cutoff
-        ]
+        marks = (self._marks[page - 1] if page > 0 else []) + [m for m in self._marks[page] if m.pos < cutoff]
         if row is not None and any(m.kind == "header" for m in marks):
             return _table_context(marks)[:CONTEXT_MAX_CHARS]
         if lines and _is_title(lines[0][1]):

@@ -118,8 +118,11 @@ class LocalEmbeddings(Embeddings):
 
     def _embed_one(self, ids: list[int]) -> np.ndarray:
         tokens = np.array([ids], dtype=np.int32)
-        feeds = {"input_ids": tokens, "attention_mask": np.ones_like(tokens),
-                 "token_type_ids": np.zeros_like(tokens)}
+        feeds = {
+            "input_ids": tokens,
+            "attention_mask": np.ones_like(tokens),
+            "token_type_ids": np.zeros_like(tokens),
+        }
         pooled = self._session.run(None, feeds)[0][0].mean(axis=0)
         return pooled / max(float(np.linalg.norm(pooled)), 1e-12)
 

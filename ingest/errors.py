@@ -93,9 +93,9 @@ class IndexMismatch(IngestError):
 class EmbeddingFailed(IngestError):
     """The embedding model (for example an OpenAI-compatible endpoint) failed or is unreachable."""
 
-    reason = ("could not be embedded, so nothing was changed; "
-              "try again once the embedding model or endpoint works")
-
+    reason = (
+        "could not be embedded, so nothing was changed; try again once the embedding model or endpoint works"
+    )
 
 
 class LibraryError(IngestError):
@@ -110,16 +110,22 @@ class LibraryDamaged(LibraryError):
     """The database is missing, empty or unreadable while PDFs or vectors remain: nothing is touched."""
 
     def __init__(self, data_dir: str, problem: str) -> None:
-        super().__init__(data_dir, f"{problem}; nothing was changed or deleted. Rebuild the database from "
-                                   f"the stored PDFs with `python -m ingest recover --data-dir {data_dir}`")
+        super().__init__(
+            data_dir,
+            f"{problem}; nothing was changed or deleted. Rebuild the database from "
+            f"the stored PDFs with `python -m ingest recover --data-dir {data_dir}`",
+        )
 
 
 class NoLibrary(LibraryError):
     """A reader was pointed at a folder that holds no library (readers never create one)."""
 
     def __init__(self, data_dir: str) -> None:
-        super().__init__(data_dir, f"no library at {data_dir} (check --data-dir or FOOTNOTE_DATA_DIR; "
-                                   "`python -m ingest --data-dir DIR PDF...` creates one)")
+        super().__init__(
+            data_dir,
+            f"no library at {data_dir} (check --data-dir or FOOTNOTE_DATA_DIR; "
+            "`python -m ingest --data-dir DIR PDF...` creates one)",
+        )
 
 
 class LibraryBusy(LibraryError):
@@ -138,13 +144,19 @@ class SchemaTooNew(LibraryError):
     """A store file written by a newer Footnote: refused, never misread."""
 
     def __init__(self, path: str, found: int, known: int) -> None:
-        super().__init__(path, f"{path} was written by a newer version of Footnote (schema version {found}; "
-                               f"this one reads up to {known}): upgrade Footnote or use another data folder")
+        super().__init__(
+            path,
+            f"{path} was written by a newer version of Footnote (schema version {found}; "
+            f"this one reads up to {known}): upgrade Footnote or use another data folder",
+        )
 
 
 class SchemaTooOld(LibraryError):
     """A reader found a library that needs a migration, which only a writer may run."""
 
     def __init__(self, path: str, found: int, known: int) -> None:
-        super().__init__(path, f"{path} has schema version {found} and needs upgrading to {known}: run "
-                               f"`python -m ingest --check --data-dir {Path(path).parent}` once")
+        super().__init__(
+            path,
+            f"{path} has schema version {found} and needs upgrading to {known}: run "
+            f"`python -m ingest --check --data-dir {Path(path).parent}` once",
+        )

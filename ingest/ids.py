@@ -13,9 +13,7 @@ def doc_id_for(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def chunk_id_for(
-    doc_id: str, locators: Sequence[PageLocator], chunk_size: int, chunk_overlap: int
-) -> str:
+def chunk_id_for(doc_id: str, locators: Sequence[PageLocator], chunk_size: int, chunk_overlap: int) -> str:
     """sha256 over the document id, every page locator and the chunk settings.
 
     Re-ingesting the same bytes with the same settings gives the same ids; changing the

@@ -56,8 +56,15 @@ class IngestResult:
 class Library:
     """A folder of PDFs made searchable; safe across threads and processes."""
 
-    def __init__(self, data_dir: Path, embeddings: Embeddings, config: LibrarySettings, *,
-                 read_only: bool = False, lock_timeout: float = LOCK_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        embeddings: Embeddings,
+        config: LibrarySettings,
+        *,
+        read_only: bool = False,
+        lock_timeout: float = LOCK_TIMEOUT_S,
+    ) -> None:
         self.data_dir = Path(data_dir)
         self.read_only = read_only
         self.lock_timeout = lock_timeout
@@ -75,23 +82,43 @@ class Library:
 
     @classmethod
     def open(
-        cls, data_dir: Path, embeddings: Embeddings, *, embedding_name: str, chunk_size: int = 1000,
-        chunk_overlap: int = 150, max_file_mb: float = 100.0, max_pages: int = 3000, batch_size: int = 64,
-        lock_timeout: float = LOCK_TIMEOUT_S, repair: bool = True,
+        cls,
+        data_dir: Path,
+        embeddings: Embeddings,
+        *,
+        embedding_name: str,
+        chunk_size: int = 1000,
+        chunk_overlap: int = 150,
+        max_file_mb: float = 100.0,
+        max_pages: int = 3000,
+        batch_size: int = 64,
+        lock_timeout: float = LOCK_TIMEOUT_S,
+        repair: bool = True,
     ) -> Library:
         """Open (or create) a library for writing; IndexMismatch when it was built with other
         settings, LibraryDamaged when its database is lost, LibraryBusy when the lock stays taken.
         Without ``repair``, chunks whose vectors are missing are reported, not re-embedded."""
-        config = LibrarySettings(embedding_name, chunk_size, chunk_overlap, max_file_mb, max_pages, batch_size)
+        config = LibrarySettings(
+            embedding_name, chunk_size, chunk_overlap, max_file_mb, max_pages, batch_size
+        )
         library = cls(data_dir, embeddings, config, lock_timeout=lock_timeout)
         library._start(verify_settings=True, repair=repair)
         return library
 
     @classmethod
-    def open_reader(cls, data_dir: Path, embeddings: Embeddings, *, embedding_name: str, chunk_size: int = 1000,
-                    chunk_overlap: int = 150) -> Library:
+    def open_reader(
+        cls,
+        data_dir: Path,
+        embeddings: Embeddings,
+        *,
+        embedding_name: str,
+        chunk_size: int = 1000,
+        chunk_overlap: int = 150,
+    ) -> Library:
         """Open an existing library read-only, without the lock; NoLibrary when there is none."""
-        library = cls(data_dir, embeddings, LibrarySettings(embedding_name, chunk_size, chunk_overlap), read_only=True)
+        library = cls(
+            data_dir, embeddings, LibrarySettings(embedding_name, chunk_size, chunk_overlap), read_only=True
+        )
         if not maintenance.diagnose(library, thorough=False):
             raise NoLibrary(str(library.data_dir))
         with store.connect(library.db_path, read_only=True) as conn:
@@ -104,10 +131,20 @@ class Library:
         return library
 
     @classmethod
-    def rebuild(cls, data_dir: Path, embeddings: Embeddings, *, embedding_name: str,
-                progress: ProgressFn | None = None, lock_timeout: float = LOCK_TIMEOUT_S, **limits: float) -> Library:
+    def rebuild(
+        cls,
+        data_dir: Path,
+        embeddings: Embeddings,
+        *,
+        embedding_name: str,
+        progress: ProgressFn | None = None,
+        lock_timeout: float = LOCK_TIMEOUT_S,
+        **limits: float,
+    ) -> Library:
         """Re-chunk and re-embed every document with these settings (the way out of IndexMismatch)."""
-        library = cls(data_dir, embeddings, LibrarySettings(embedding_name, **limits), lock_timeout=lock_timeout)
+        library = cls(
+            data_dir, embeddings, LibrarySettings(embedding_name, **limits), lock_timeout=lock_timeout
+        )
         library._start(verify_settings=False)
         library.reindex_all(progress)
         return library
@@ -169,8 +206,9 @@ class Library:
             ).fetchone()
         return int(row[0])
 
-    def search_vector(self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
-                      ) -> list[tuple[Chunk, float]]:
+    def search_vector(
+        self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
+    ) -> list[tuple[Chunk, float]]:
         """Dense search: the k chunks closest to a query vector (cosine), optionally within documents."""
         query = vectors.as_matrix(vec)
         with store.connect(self.db_path, read_only=self.read_only) as conn:
@@ -190,25 +228,42 @@ class Library:
 
     # -- writing -----------------------------------------------------------------------------
 
-    def add_pdf(self, data: bytes, file_name: str, *, password: str | None = None,
-                progress: ProgressFn | None = None) -> IngestResult:
+    def add_pdf(
+        self, data: bytes, file_name: str, *, password: str | None = None, progress: ProgressFn | None = None
+    ) -> IngestResult:
         """Read, chunk, embed and store one PDF; the same bytes again are skipped."""
         report = progress or (lambda _: None)
         doc_id = doc_id_for(data)
         existing = self.document(doc_id)
         if existing is not None:
             return _skipped(existing)
-        read = read_pdf(data, file_name, password=password, max_bytes=int(self.config.max_file_mb * 1e6),
-                        max_pages=self.config.max_pages,
-                        progress=lambda done, total: report(IngestProgress(file_name, "read", done, total)))
+        read = read_pdf(
+            data,
+            file_name,
+            password=password,
+            max_bytes=int(self.config.max_file_mb * 1e6),
+            max_pages=self.config.max_pages,
+            progress=lambda done, total: report(IngestProgress(file_name, "read", done, total)),
+        )
         chunks = chunk_pages(doc_id, read.pages, self.config.chunk_size, self.config.chunk_overlap)
         if not chunks:  # read_pdf already refuses text-less files; this guards the invariant
             raise NoTextLayer(file_name)
         report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
-        matrix = self._embed(file_name, [indexed_text(c.context, c.text) for c in chunks],
-                             lambda d, t: report(IngestProgress(file_name, "embed", d, t)))
-        doc = Document(doc_id, read.title, file_name, len(read.pages), len(data), len(chunks),
-                       datetime.now(timezone.utc).isoformat(timespec="seconds"), read.warnings)
+        matrix = self._embed(
+            file_name,
+            [indexed_text(c.context, c.text) for c in chunks],
+            lambda d, t: report(IngestProgress(file_name, "embed", d, t)),
+        )
+        doc = Document(
+            doc_id,
+            read.title,
+            file_name,
+            len(read.pages),
+            len(data),
+            len(chunks),
+            datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            read.warnings,
+        )
         with self._write_lock(), store.connect(self.db_path) as conn:
             found = store.document(conn, doc_id)
             if found is not None and found[1] == store.READY:
@@ -240,7 +295,9 @@ class Library:
         returns what was done."""
         report = progress or (lambda _: None)
         with self._write_lock():
-            return maintenance.check(self, report=lambda d, t: report(IngestProgress("repair", "embed", d, t)))
+            return maintenance.check(
+                self, report=lambda d, t: report(IngestProgress("repair", "embed", d, t))
+            )
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -273,8 +330,11 @@ class Library:
 
     def _verify_settings(self, conn, dim: int | None) -> None:
         """Refuse to mix settings; an empty library simply takes the current ones."""
-        wanted = {"embedding_name": self.config.embedding_name, "chunk_size": self.config.chunk_size,
-                  "chunk_overlap": self.config.chunk_overlap}
+        wanted = {
+            "embedding_name": self.config.embedding_name,
+            "chunk_size": self.config.chunk_size,
+            "chunk_overlap": self.config.chunk_overlap,
+        }
         meta = store.read_meta(conn)
         has_chunks = conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
         if has_chunks:
@@ -293,8 +353,16 @@ class Library:
     def _embed(self, label: str, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
         return vectors.embed_in_batches(self.embeddings, texts, self.config.batch_size, label, report)
 
-    def _commit_new(self, conn, doc: Document, pages: list[Page], chunks: list[Chunk], matrix: np.ndarray,
-                    data: bytes, report: Callable[[IngestProgress], None]) -> None:
+    def _commit_new(
+        self,
+        conn,
+        doc: Document,
+        pages: list[Page],
+        chunks: list[Chunk],
+        matrix: np.ndarray,
+        data: bytes,
+        report: Callable[[IngestProgress], None],
+    ) -> None:
         maintenance.write_file(self.files_dir / f"{doc.doc_id}.pdf", data)
         with store.transaction(conn):
             store.delete_document(conn, doc.doc_id)  # a stale half-done row from a crash, if any

@@ -71,7 +71,9 @@ def recover(library: Repairable, conn) -> list[str]:
         library.save_index(conn, index)
     for doc in half_done:
         (library.files_dir / f"{doc.doc_id}.pdf").unlink(missing_ok=True)
-    messages = [f"Removed {doc.file_name}: an earlier ingest was interrupted; add it again." for doc in half_done]
+    messages = [
+        f"Removed {doc.file_name}: an earlier ingest was interrupted; add it again." for doc in half_done
+    ]
     for message in messages:
         log.warning(message)
     return messages
@@ -118,19 +120,29 @@ def survey(library: Repairable, conn) -> tuple[list[str], object, int]:
     notes = []
     half = store.documents(conn, status=store.INGESTING)
     if half:
-        notes.append(f"{len(half)} document(s) were left half-added by an interrupted ingest and are not searched.")
+        notes.append(
+            f"{len(half)} document(s) were left half-added by an interrupted ingest and are not searched."
+        )
     index = vectors.load_index(library.index_path)
-    rows = {r[0] for r in conn.execute(
-        "SELECT c.vec_id FROM chunks c JOIN documents d USING (doc_id) WHERE d.status = 'ready'")}
+    rows = {
+        r[0]
+        for r in conn.execute(
+            "SELECT c.vec_id FROM chunks c JOIN documents d USING (doc_id) WHERE d.status = 'ready'"
+        )
+    }
     missing = len(rows - set(vectors.index_ids(index).tolist())) if index is not None else len(rows)
     if missing:
-        notes.append(f"{missing} of {len(rows)} chunks have no vectors (after an interrupted re-index?), so only "
-                     f"the rest are found by meaning. Repair: `python -m ingest --check --data-dir {library.data_dir}`"
-                     " or the Library page.")
+        notes.append(
+            f"{missing} of {len(rows)} chunks have no vectors (after an interrupted re-index?), so only "
+            f"the rest are found by meaning. Repair: `python -m ingest --check --data-dir {library.data_dir}`"
+            " or the Library page."
+        )
     return notes, index, missing
 
 
-def check(library: Repairable, *, re_embed: bool = True, report: Callable[[int, int], None] | None = None) -> list[str]:
+def check(
+    library: Repairable, *, re_embed: bool = True, report: Callable[[int, int], None] | None = None
+) -> list[str]:
     """Make vectors match chunk rows (repairing either way) and files match documents; without
     ``re_embed``, chunks whose vectors are missing are only reported (see ``missing_vectors``)."""
     diagnose(library, thorough=False)  # never delete on the word of a lost database
@@ -142,7 +154,9 @@ def check(library: Repairable, *, re_embed: bool = True, report: Callable[[int, 
     return actions
 
 
-def _check_vectors(library: Repairable, conn, re_embed: bool, report: Callable[[int, int], None]) -> list[str]:
+def _check_vectors(
+    library: Repairable, conn, re_embed: bool, report: Callable[[int, int], None]
+) -> list[str]:
     row_ids = set(store.all_vec_ids(conn))
     index = vectors.load_index(library.index_path)
     if index is None and not row_ids:
@@ -150,8 +164,10 @@ def _check_vectors(library: Repairable, conn, re_embed: bool, report: Callable[[
     actions = []
     if index is None:
         index = vectors.new_index(int(store.read_meta(conn).get("dim") or 384))
-        actions.append("The vector index was missing or unreadable; "
-                       + ("rebuilding it from the stored chunks." if re_embed else "a new, empty one was started."))
+        actions.append(
+            "The vector index was missing or unreadable; "
+            + ("rebuilding it from the stored chunks." if re_embed else "a new, empty one was started.")
+        )
     have = set(vectors.index_ids(index).tolist())
     extra, missing = sorted(have - row_ids), sorted(row_ids - have)
     if extra:
@@ -159,8 +175,10 @@ def _check_vectors(library: Repairable, conn, re_embed: bool, report: Callable[[
         actions.append(f"Removed {len(extra)} vectors that belonged to no chunk.")
     library.missing_vectors = 0 if re_embed else len(missing)
     if missing and not re_embed:
-        actions.append(f"{len(missing)} chunks have no vectors, so only the rest are found by meaning; "
-                       "re-embed them with `python -m ingest --check` or on the Library page.")
+        actions.append(
+            f"{len(missing)} chunks have no vectors, so only the rest are found by meaning; "
+            "re-embed them with `python -m ingest --check` or on the Library page."
+        )
         missing = []
     if missing:
         found = dict(store.chunks_where(conn, "vec_id", missing))
@@ -198,10 +216,14 @@ def reindex_all(library: Repairable, report: Callable[[IngestProgress], None]) -
         docs = store.documents(conn)
         chunks = []
         for doc in docs:
-            chunks += chunk_pages(doc.doc_id, store.pages(conn, doc.doc_id), config.chunk_size, config.chunk_overlap)
+            chunks += chunk_pages(
+                doc.doc_id, store.pages(conn, doc.doc_id), config.chunk_size, config.chunk_overlap
+            )
         report(IngestProgress("all documents", "chunk", len(chunks), len(chunks)))
-        matrix = _embed(library,  # before any write: a failure leaves the library as it was
-            "re-index of all documents", [indexed_text(c.context, c.text) for c in chunks],
+        matrix = _embed(
+            library,  # before any write: a failure leaves the library as it was
+            "re-index of all documents",
+            [indexed_text(c.context, c.text) for c in chunks],
             lambda d, t: report(IngestProgress("all documents", "embed", d, t)),
         )
         dim = matrix.shape[1] if chunks else len(library.embeddings.embed_query("dimension probe"))
@@ -210,9 +232,18 @@ def reindex_all(library: Repairable, report: Callable[[IngestProgress], None]) -
             conn.execute("DELETE FROM chunks")
             vec_ids = store.take_vec_ids(conn, len(chunks))
             store.insert_chunks(conn, chunks, vec_ids)
-            conn.execute("UPDATE documents SET chunks = (SELECT COUNT(*) FROM chunks c WHERE c.doc_id = documents.doc_id)")
-            store.write_meta(conn, {"embedding_name": config.embedding_name, "chunk_size": config.chunk_size,
-                                    "chunk_overlap": config.chunk_overlap, "dim": dim})
+            conn.execute(
+                "UPDATE documents SET chunks = (SELECT COUNT(*) FROM chunks c WHERE c.doc_id = documents.doc_id)"
+            )
+            store.write_meta(
+                conn,
+                {
+                    "embedding_name": config.embedding_name,
+                    "chunk_size": config.chunk_size,
+                    "chunk_overlap": config.chunk_overlap,
+                    "dim": dim,
+                },
+            )
             vectors.add_vectors(index, matrix, vec_ids)
             # Replaced before COMMIT: a crash in between leaves old rows with new vectors, which
             # the next check notices (ids differ) and repairs by re-embedding.
@@ -223,5 +254,7 @@ def reindex_all(library: Repairable, report: Callable[[IngestProgress], None]) -
     return len(chunks)
 
 
-def _embed(library: Repairable, label: str, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
+def _embed(
+    library: Repairable, label: str, texts: list[str], report: Callable[[int, int], None]
+) -> np.ndarray:
     return vectors.embed_in_batches(library.embeddings, texts, library.config.batch_size, label, report)

@@ -31,9 +31,13 @@ class Migrated:
 
     def lines(self, where: str) -> list[str]:
         """The report, one line per kind."""
-        return [(f"copied {self.documents} documents ({self.chunks} chunks with their stored vectors, nothing "
-                 f"re-embedded) into {where}; {self.present} were already there"),
-                f"copied {self.conversations} conversations and {self.verdicts} verdicts"]
+        return [
+            (
+                f"copied {self.documents} documents ({self.chunks} chunks with their stored vectors, nothing "
+                f"re-embedded) into {where}; {self.present} were already there"
+            ),
+            f"copied {self.conversations} conversations and {self.verdicts} verdicts",
+        ]
 
 
 def migrate_library(local: Library, target: PgLibrary) -> tuple[int, int, int]:
@@ -49,8 +53,9 @@ def migrate_library(local: Library, target: PgLibrary) -> tuple[int, int, int]:
         if index is None or not rows:
             continue  # no vectors to copy: `python -m ingest --check` on the local library first
         matrix = np.vstack([index.reconstruct(int(vec_id)) for vec_id, _ in rows]).astype(np.float32)
-        stored = target.store_document(doc, local.pages(doc.doc_id), [c for _, c in rows], matrix,
-                                       local.pdf_bytes(doc.doc_id))
+        stored = target.store_document(
+            doc, local.pages(doc.doc_id), [c for _, c in rows], matrix, local.pdf_bytes(doc.doc_id)
+        )
         copied, chunks_copied = copied + (stored is doc), chunks_copied + len(rows) * (stored is doc)
         present += stored is not doc
     return copied, present, chunks_copied
@@ -79,12 +84,18 @@ def migrate(data_dir: Path, url: str, embeddings) -> Migrated:
         raise NoLibrary(str(data_dir))
     with store.connect(Path(data_dir) / "library.sqlite3", read_only=True) as conn:
         meta = store.read_meta(conn)
-    options = {"embedding_name": meta["embedding_name"], "chunk_size": int(meta["chunk_size"]),
-               "chunk_overlap": int(meta["chunk_overlap"])}
+    options = {
+        "embedding_name": meta["embedding_name"],
+        "chunk_size": int(meta["chunk_size"]),
+        "chunk_overlap": int(meta["chunk_overlap"]),
+    }
     local = Library.open_reader(Path(data_dir), embeddings, **options)
     if local.missing_vectors:
-        raise LibraryError(str(data_dir), f"{local.missing_vectors} chunks in {data_dir} have no vectors to copy; "
-                                          f"repair them first with `python -m ingest --check --data-dir {data_dir}`")
+        raise LibraryError(
+            str(data_dir),
+            f"{local.missing_vectors} chunks in {data_dir} have no vectors to copy; "
+            f"repair them first with `python -m ingest --check --data-dir {data_dir}`",
+        )
     target = PgLibrary.open(url, embeddings, **options)
     copied, present, chunks = migrate_library(local, target)
     conversations, verdicts = migrate_chats(Path(data_dir), url)

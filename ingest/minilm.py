@@ -72,17 +72,23 @@ class _Graph:
             return self.node("MatMul", [x, self.tensor(name + "_w", self.linear(key))], [name], ms=False)
         q, scale = _quantize_columns(self.linear(key))
         zero = np.zeros_like(scale, np.int8)
-        inputs = [x, self.tensor(name + "_w", q), self.tensor(name + "_s", scale),
-                  self.tensor(name + "_z", zero)]
+        inputs = [
+            x,
+            self.tensor(name + "_w", q),
+            self.tensor(name + "_s", scale),
+            self.tensor(name + "_z", zero),
+        ]
         return self.node("DynamicQuantizeMatMul", inputs, [name])
 
     def embed(self) -> str:
         e = "embeddings."
-        tables = [self.weight("word", e + "word_embeddings.weight"),
-                  self.weight("position", e + "position_embeddings.weight"),
-                  self.weight("segment", e + "token_type_embeddings.weight"),
-                  self.weight("emb_gamma", e + "LayerNorm.weight"),
-                  self.weight("emb_beta", e + "LayerNorm.bias")]
+        tables = [
+            self.weight("word", e + "word_embeddings.weight"),
+            self.weight("position", e + "position_embeddings.weight"),
+            self.weight("segment", e + "token_type_embeddings.weight"),
+            self.weight("emb_gamma", e + "LayerNorm.weight"),
+            self.weight("emb_beta", e + "LayerNorm.bias"),
+        ]
         inputs = ["input_ids", "token_type_ids", *tables, "attention_mask"]
         return self.node("EmbedLayerNormalization", inputs, ["h0", "mask_index"], epsilon=EPSILON)
 
@@ -90,21 +96,35 @@ class _Graph:
         """Self-attention, its output projection and the residual layer norm."""
         a = f"encoder.layer.{i}.attention."
         qkv = np.concatenate([self.linear(a + f"self.{k}") for k in ("query", "key", "value")], axis=1)
-        bias = self.tensor(f"qkv{i}_b", np.concatenate(
-            [self.weights[a + f"self.{k}.bias"].astype(np.float32) for k in ("query", "key", "value")]))
+        bias = self.tensor(
+            f"qkv{i}_b",
+            np.concatenate(
+                [self.weights[a + f"self.{k}.bias"].astype(np.float32) for k in ("query", "key", "value")]
+            ),
+        )
         if self.quantized:
             q, scale = _quantize_columns(qkv)
             self.node("DynamicQuantizeLinear", [x], [f"{x}_q", f"{x}_qs", f"{x}_qz"], ms=False)
-            inputs = [f"{x}_q", self.tensor(f"qkv{i}_w", q), bias, f"{x}_qs", self.tensor(f"qkv{i}_s", scale),
-                      "mask_index", f"{x}_qz", self.tensor(f"qkv{i}_z", np.zeros_like(scale, np.int8))]
+            inputs = [
+                f"{x}_q",
+                self.tensor(f"qkv{i}_w", q),
+                bias,
+                f"{x}_qs",
+                self.tensor(f"qkv{i}_s", scale),
+                "mask_index",
+                f"{x}_qz",
+                self.tensor(f"qkv{i}_z", np.zeros_like(scale, np.int8)),
+            ]
             attended = self.node("QAttention", inputs, [f"attention{i}"], num_heads=HEADS)
         else:
             inputs = [x, self.tensor(f"qkv{i}_w", qkv), bias, "mask_index"]
             attended = self.node("Attention", inputs, [f"attention{i}"], num_heads=HEADS)
         projected = self.matmul(attended, a + "output.dense", f"attention_out{i}")
-        norm = [self.weight(f"ln1_{i}_g", a + "output.LayerNorm.weight"),
-                self.weight(f"ln1_{i}_b", a + "output.LayerNorm.bias"),
-                self.weight(f"attention_out{i}_b", a + "output.dense.bias")]
+        norm = [
+            self.weight(f"ln1_{i}_g", a + "output.LayerNorm.weight"),
+            self.weight(f"ln1_{i}_b", a + "output.LayerNorm.bias"),
+            self.weight(f"attention_out{i}_b", a + "output.dense.bias"),
+        ]
         return self.node("SkipLayerNormalization", [projected, x, *norm], [f"h{i}_mid"], epsilon=EPSILON)
 
     def feed_forward(self, x: str, i: int, output: str) -> str:
@@ -115,9 +135,11 @@ class _Graph:
         gelu = self.node("BiasGelu", [up, up_bias], [f"gelu{i}"])
         down_w = self.tensor(f"ffn_out{i}_w", self.linear(p + "output.dense"))
         down = self.node("MatMul", [gelu, down_w], [f"ffn_out{i}"], ms=False)
-        norm = [self.weight(f"ln2_{i}_g", p + "output.LayerNorm.weight"),
-                self.weight(f"ln2_{i}_b", p + "output.LayerNorm.bias"),
-                self.weight(f"ffn_out{i}_b", p + "output.dense.bias")]
+        norm = [
+            self.weight(f"ln2_{i}_g", p + "output.LayerNorm.weight"),
+            self.weight(f"ln2_{i}_b", p + "output.LayerNorm.bias"),
+            self.weight(f"ffn_out{i}_b", p + "output.dense.bias"),
+        ]
         return self.node("SkipLayerNormalization", [down, x, *norm], [output], epsilon=EPSILON)
 
 
@@ -132,10 +154,13 @@ def build_model(safetensors_path: Path, quantized: bool = True) -> bytes:
     for i in range(LAYERS):
         output = "last_hidden_state" if i == LAYERS - 1 else f"h{i + 1}"
         x = graph.feed_forward(graph.attention(x, i), i, output)
-    inputs = [helper.make_tensor_value_info(name, TensorProto.INT32, ["batch", "sequence"])
-              for name in ("input_ids", "token_type_ids", "attention_mask")]
-    outputs = [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT,
-                                             ["batch", "sequence", HIDDEN])]
+    inputs = [
+        helper.make_tensor_value_info(name, TensorProto.INT32, ["batch", "sequence"])
+        for name in ("input_ids", "token_type_ids", "attention_mask")
+    ]
+    outputs = [
+        helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", HIDDEN])
+    ]
     onnx_graph = helper.make_graph(graph.nodes, "all-MiniLM-L6-v2", inputs, outputs, graph.initializers)
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)]
     model = helper.make_model(onnx_graph, opset_imports=opsets)

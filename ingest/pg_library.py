@@ -32,16 +32,26 @@ class NoPgLibrary(NoLibrary):
     """A reader found no Footnote tables in the database (readers never create them)."""
 
     def __init__(self, where: str) -> None:
-        Exception.__init__(self, f"no Footnote library in the database at {where} "
-                                 "(`python -m ingest PDF...` with FOOTNOTE_DATABASE_URL set creates one)")
+        Exception.__init__(
+            self,
+            f"no Footnote library in the database at {where} "
+            "(`python -m ingest PDF...` with FOOTNOTE_DATABASE_URL set creates one)",
+        )
         self.file_name, self.detail = where, None
 
 
 class PgLibrary:
     """A library in one PostgreSQL database; safe across threads, processes and machines."""
 
-    def __init__(self, url: str, embeddings: Embeddings, config: LibrarySettings, hnsw: HnswSettings, *,
-                 read_only: bool = False) -> None:
+    def __init__(
+        self,
+        url: str,
+        embeddings: Embeddings,
+        config: LibrarySettings,
+        hnsw: HnswSettings,
+        *,
+        read_only: bool = False,
+    ) -> None:
         self.url = url
         self.data_dir = pg_store.masked(url)  # a cache key and a name for messages, never the password
         self.embeddings, self.config, self.hnsw, self.read_only = embeddings, config, hnsw, read_only
@@ -49,8 +59,16 @@ class PgLibrary:
         self.missing_vectors = 0
 
     @classmethod
-    def open(cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = DEFAULT_HNSW,
-             repair: bool = True, lock_timeout: float = 0.0, **options) -> PgLibrary:
+    def open(
+        cls,
+        url: str,
+        embeddings: Embeddings,
+        *,
+        hnsw: HnswSettings = DEFAULT_HNSW,
+        repair: bool = True,
+        lock_timeout: float = 0.0,
+        **options,
+    ) -> PgLibrary:
         """Open (creating the tables if needed) for writing; IndexMismatch as the local library."""
         library = cls(url, embeddings, LibrarySettings(**options), hnsw)
         with library._connect() as conn:
@@ -59,8 +77,9 @@ class PgLibrary:
         return library
 
     @classmethod
-    def open_reader(cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = DEFAULT_HNSW,
-                    **options) -> PgLibrary:
+    def open_reader(
+        cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = DEFAULT_HNSW, **options
+    ) -> PgLibrary:
         """Open read-only (the server refuses writes on its connections); NoLibrary when empty."""
         library = cls(url, embeddings, LibrarySettings(**options), hnsw, read_only=True)
         with library._connect() as conn:
@@ -70,8 +89,16 @@ class PgLibrary:
         return library
 
     @classmethod
-    def rebuild(cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = DEFAULT_HNSW,
-                progress: ProgressFn | None = None, lock_timeout: float = 0.0, **options) -> PgLibrary:
+    def rebuild(
+        cls,
+        url: str,
+        embeddings: Embeddings,
+        *,
+        hnsw: HnswSettings = DEFAULT_HNSW,
+        progress: ProgressFn | None = None,
+        lock_timeout: float = 0.0,
+        **options,
+    ) -> PgLibrary:
         """Re-chunk and re-embed every document with these settings (the way out of IndexMismatch)."""
         library = cls(url, embeddings, LibrarySettings(**options), hnsw)
         with library._connect() as conn:
@@ -96,14 +123,18 @@ class PgLibrary:
     def document(self, doc_id: str) -> Document | None:
         """One document, or None."""
         with self._connect() as conn:
-            row = conn.execute(f"SELECT {_DOC} FROM footnote_documents WHERE doc_id = %s", (doc_id,)).fetchone()
+            row = conn.execute(
+                f"SELECT {_DOC} FROM footnote_documents WHERE doc_id = %s", (doc_id,)
+            ).fetchone()
         return _document(row) if row else None
 
     def pages(self, doc_id: str) -> list[Page]:
         """A document's pages (text and printed labels)."""
         with self._connect() as conn:
-            rows = conn.execute("SELECT page_index, label, text FROM footnote_pages WHERE doc_id = %s "
-                                "ORDER BY page_index", (doc_id,)).fetchall()
+            rows = conn.execute(
+                "SELECT page_index, label, text FROM footnote_pages WHERE doc_id = %s ORDER BY page_index",
+                (doc_id,),
+            ).fetchall()
         return [Page(index=i, label=label, text=text) for i, label, text in rows]
 
     def pdf_bytes(self, doc_id: str) -> bytes:
@@ -118,8 +149,11 @@ class PgLibrary:
         """Chunks, ordered by document (as added) and ordinal."""
         where, params = _doc_filter(doc_ids)
         with self._connect() as conn:
-            rows = conn.execute(f"SELECT {_CHUNK} FROM footnote_chunks c JOIN footnote_documents d USING (doc_id) "
-                                f"WHERE TRUE {where} ORDER BY d.seq, c.ordinal", params).fetchall()
+            rows = conn.execute(
+                f"SELECT {_CHUNK} FROM footnote_chunks c JOIN footnote_documents d USING (doc_id) "
+                f"WHERE TRUE {where} ORDER BY d.seq, c.ordinal",
+                params,
+            ).fetchall()
         return [_chunk(r) for r in rows]
 
     def chunk_count(self) -> int:
@@ -130,8 +164,9 @@ class PgLibrary:
     def get_chunks(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """Chunks by id, in the order asked; unknown ids are left out."""
         with self._connect() as conn:
-            rows = conn.execute(f"SELECT {_CHUNK} FROM footnote_chunks c WHERE c.chunk_id = ANY(%s)",
-                                (list(chunk_ids),)).fetchall()
+            rows = conn.execute(
+                f"SELECT {_CHUNK} FROM footnote_chunks c WHERE c.chunk_id = ANY(%s)", (list(chunk_ids),)
+            ).fetchall()
         found = {r[0]: _chunk(r) for r in rows}
         return [found[i] for i in chunk_ids if i in found]
 
@@ -139,8 +174,9 @@ class PgLibrary:
         """Dense search: the k chunks closest to the query (cosine), optionally within documents."""
         return self.search_vector(self.embeddings.embed_query(query), k, doc_ids)
 
-    def search_vector(self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
-                      ) -> list[tuple[Chunk, float]]:
+    def search_vector(
+        self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
+    ) -> list[tuple[Chunk, float]]:
         """Dense search with a ready-made query vector: HNSW over the library, exact within documents."""
         query = vectors.as_matrix(vec)[0]
         sql = f"SELECT {_CHUNK}, -(c.embedding <#> %s) FROM footnote_chunks c ORDER BY c.embedding <#> %s LIMIT %s"
@@ -148,8 +184,10 @@ class PgLibrary:
         if doc_ids is not None:
             # HNSW filters after its search and can return fewer than k within a few documents;
             # the MATERIALIZED subset keeps the planner off the index there, so that case is exact.
-            sql = ("WITH subset AS MATERIALIZED (SELECT * FROM footnote_chunks WHERE doc_id = ANY(%s)) "
-                   + sql.replace("FROM footnote_chunks c", "FROM subset c"))
+            sql = (
+                "WITH subset AS MATERIALIZED (SELECT * FROM footnote_chunks WHERE doc_id = ANY(%s)) "
+                + sql.replace("FROM footnote_chunks c", "FROM subset c")
+            )
             params.insert(0, list(doc_ids))
         with self._connect() as conn, conn.transaction():
             # HNSW returns at most ef_search rows: never fewer candidates than asked for.
@@ -157,8 +195,9 @@ class PgLibrary:
             rows = conn.execute(sql, params).fetchall()
         return [(_chunk(r), float(r[-1])) for r in rows]
 
-    def lexical_search(self, query: str, k: int, doc_ids: Sequence[str] | None = None
-                       ) -> list[tuple[Chunk, float]]:
+    def lexical_search(
+        self, query: str, k: int, doc_ids: Sequence[str] | None = None
+    ) -> list[tuple[Chunk, float]]:
         """Full-text ranking (any of the query's words, ts_rank normalised by length) over the GIN index."""
         words = " or ".join(w for w in query.replace('"', " ").split() if w.lower() != "or")
         where, params = _doc_filter(doc_ids)
@@ -167,13 +206,15 @@ class PgLibrary:
                 f"WITH q AS (SELECT websearch_to_tsquery('{pg_store.TEXT_SEARCH_CONFIG}', %s) AS q) "
                 f"SELECT {_CHUNK}, ts_rank(c.tsv, q.q, 1) AS rank FROM footnote_chunks c, q "
                 f"WHERE c.tsv @@ q.q {where} ORDER BY rank DESC, c.chunk_id LIMIT %s",
-                [words, *params, int(k)]).fetchall()
+                [words, *params, int(k)],
+            ).fetchall()
         return [(_chunk(r), float(r[-1])) for r in rows]
 
     # -- writing -----------------------------------------------------------------------------
 
-    def add_pdf(self, data: bytes, file_name: str, *, password: str | None = None,
-                progress: ProgressFn | None = None) -> IngestResult:
+    def add_pdf(
+        self, data: bytes, file_name: str, *, password: str | None = None, progress: ProgressFn | None = None
+    ) -> IngestResult:
         """Read, chunk, embed and store one PDF in one transaction; the same bytes again are skipped."""
         report = progress or (lambda _: None)
         self._writable()
@@ -181,23 +222,44 @@ class PgLibrary:
         existing = self.document(doc_id)
         if existing is not None:
             return _skipped(existing)
-        read = read_pdf(data, file_name, password=password, max_bytes=int(self.config.max_file_mb * 1e6),
-                        max_pages=self.config.max_pages)
+        read = read_pdf(
+            data,
+            file_name,
+            password=password,
+            max_bytes=int(self.config.max_file_mb * 1e6),
+            max_pages=self.config.max_pages,
+        )
         chunks = chunk_pages(doc_id, read.pages, self.config.chunk_size, self.config.chunk_overlap)
         if not chunks:
             raise NoTextLayer(file_name)
         report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
-        matrix = self._embed(file_name, [c.text for c in chunks],
-                             lambda d, t: report(IngestProgress(file_name, "embed", d, t)))
-        doc = Document(doc_id, read.title, file_name, len(read.pages), len(data), len(chunks),
-                       datetime.now(timezone.utc).isoformat(timespec="seconds"), read.warnings)
+        matrix = self._embed(
+            file_name, [c.text for c in chunks], lambda d, t: report(IngestProgress(file_name, "embed", d, t))
+        )
+        doc = Document(
+            doc_id,
+            read.title,
+            file_name,
+            len(read.pages),
+            len(data),
+            len(chunks),
+            datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            read.warnings,
+        )
         stored = self.store_document(doc, read.pages, chunks, matrix, read.unlocked or data, report)
         if stored is not doc:  # another worker stored the same file while this one embedded it
             return _skipped(stored)
         return IngestResult("ok", doc, len(chunks), read.warnings)
 
-    def store_document(self, doc: Document, pages: Sequence[Page], chunks: Sequence[Chunk], matrix: np.ndarray,
-                       pdf: bytes, report: ProgressFn | None = None) -> Document:
+    def store_document(
+        self,
+        doc: Document,
+        pages: Sequence[Page],
+        chunks: Sequence[Chunk],
+        matrix: np.ndarray,
+        pdf: bytes,
+        report: ProgressFn | None = None,
+    ) -> Document:
         """Write one embedded document in one transaction; returns ``doc``, or the document
         already stored under its id (then nothing is written)."""
         report = report or (lambda _: None)
@@ -205,14 +267,18 @@ class PgLibrary:
         self._record_settings(matrix.shape[1])
         with self._connect() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_store.WRITE_LOCK,))
-            row = conn.execute(f"SELECT {_DOC} FROM footnote_documents WHERE doc_id = %s", (doc.doc_id,)).fetchone()
+            row = conn.execute(
+                f"SELECT {_DOC} FROM footnote_documents WHERE doc_id = %s", (doc.doc_id,)
+            ).fetchone()
             if row is not None:
                 return _document(row)
             report(IngestProgress(doc.file_name, "index", 0, len(chunks)))
             self._verify_settings(conn, matrix.shape[1])
             pg_store.insert_document(conn, doc, pages, chunks, matrix, pdf)
             pg_store.bump_generation(conn)
-            report(IngestProgress(doc.file_name, "index", len(chunks), len(chunks)))  # written, not yet committed
+            report(
+                IngestProgress(doc.file_name, "index", len(chunks), len(chunks))
+            )  # written, not yet committed
         return doc
 
     def delete(self, doc_id: str) -> bool:
@@ -231,21 +297,32 @@ class PgLibrary:
         self._writable()
         plans = []
         for doc in self.documents():
-            chunks = chunk_pages(doc.doc_id, self.pages(doc.doc_id), self.config.chunk_size,
-                                 self.config.chunk_overlap)
-            matrix = self._embed(doc.file_name, [c.text for c in chunks],
-                                 lambda d, t, name=doc.file_name: report(IngestProgress(name, "embed", d, t)))
+            chunks = chunk_pages(
+                doc.doc_id, self.pages(doc.doc_id), self.config.chunk_size, self.config.chunk_overlap
+            )
+            matrix = self._embed(
+                doc.file_name,
+                [c.text for c in chunks],
+                lambda d, t, name=doc.file_name: report(IngestProgress(name, "embed", d, t)),
+            )
             plans.append((doc, chunks, matrix))
         with self._connect() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_store.WRITE_LOCK,))
             conn.execute("DELETE FROM footnote_chunks")
-            pg_store.write_meta(conn, {"embedding_name": self.config.embedding_name,
-                                       "chunk_size": self.config.chunk_size,
-                                       "chunk_overlap": self.config.chunk_overlap})
+            pg_store.write_meta(
+                conn,
+                {
+                    "embedding_name": self.config.embedding_name,
+                    "chunk_size": self.config.chunk_size,
+                    "chunk_overlap": self.config.chunk_overlap,
+                },
+            )
             for doc, chunks, matrix in plans:
                 self._verify_settings(conn, matrix.shape[1])
                 pg_store.insert_chunks(conn, chunks, matrix)
-                conn.execute("UPDATE footnote_documents SET chunks = %s WHERE doc_id = %s", (len(chunks), doc.doc_id))
+                conn.execute(
+                    "UPDATE footnote_documents SET chunks = %s WHERE doc_id = %s", (len(chunks), doc.doc_id)
+                )
             pg_store.bump_generation(conn)
         return sum(len(c) for _, c, _ in plans)
 
@@ -280,11 +357,16 @@ class PgLibrary:
 
     def _verify_settings(self, conn, dim: int | None) -> None:
         """Refuse to mix settings; an empty library takes the current ones (and fixes the dimension)."""
-        wanted = {"embedding_name": self.config.embedding_name, "chunk_size": self.config.chunk_size,
-                  "chunk_overlap": self.config.chunk_overlap}
+        wanted = {
+            "embedding_name": self.config.embedding_name,
+            "chunk_size": self.config.chunk_size,
+            "chunk_overlap": self.config.chunk_overlap,
+        }
         meta = pg_store.read_meta(conn)
         if conn.execute("SELECT 1 FROM footnote_chunks LIMIT 1").fetchone() is not None:
-            differs = [f"{k}: library {meta.get(k)}, now {v}" for k, v in wanted.items() if str(v) != meta.get(k)]
+            differs = [
+                f"{k}: library {meta.get(k)}, now {v}" for k, v in wanted.items() if str(v) != meta.get(k)
+            ]
             if dim is not None and meta.get("dim") and int(meta["dim"]) != dim:
                 differs.append(f"dimension: library {meta['dim']}, now {dim}")
             if differs:
@@ -308,5 +390,11 @@ def _document(row) -> Document:
 
 def _chunk(row) -> Chunk:
     chunk_id, doc_id, ordinal, text, locators, context = row[:6]
-    return Chunk(chunk_id, doc_id, ordinal, text,
-                 tuple(PageLocator(int(i), str(label), int(a), int(b)) for i, label, a, b in locators), context)
+    return Chunk(
+        chunk_id,
+        doc_id,
+        ordinal,
+        text,
+        tuple(PageLocator(int(i), str(label), int(a), int(b)) for i, label, a, b in locators),
+        context,
+    )

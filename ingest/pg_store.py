@@ -96,8 +96,11 @@ def connect(url: str, *, read_only: bool = False, vectors: bool = True) -> Itera
         conn = psycopg.connect(url, autocommit=True, connect_timeout=10, options=options)
     except psycopg.Error as exc:
         reason = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, url)
-        raise DatabaseUnavailable(masked(url), f"cannot connect to PostgreSQL at {masked(url)} ({reason}); "
-                                  "check FOOTNOTE_DATABASE_URL and that the server is running") from None
+        raise DatabaseUnavailable(
+            masked(url),
+            f"cannot connect to PostgreSQL at {masked(url)} ({reason}); "
+            "check FOOTNOTE_DATABASE_URL and that the server is running",
+        ) from None
     try:
         if vectors:
             _register_vector(conn, url, create=not read_only)
@@ -116,12 +119,18 @@ def _register_vector(conn: psycopg.Connection, url: str, *, create: bool) -> Non
             found = (1,)
         except psycopg.Error as exc:
             detail = scrub(str(exc).strip().splitlines()[0], url)
-            raise NoVectorExtension(masked(url), f"the database at {masked(url)} has no pgvector extension and "
-                                    f"it could not be created ({detail}); install pgvector and run "
-                                    "`CREATE EXTENSION vector` as its owner") from None
+            raise NoVectorExtension(
+                masked(url),
+                f"the database at {masked(url)} has no pgvector extension and "
+                f"it could not be created ({detail}); install pgvector and run "
+                "`CREATE EXTENSION vector` as its owner",
+            ) from None
     if found is None:
-        raise NoVectorExtension(masked(url), f"the database at {masked(url)} has no pgvector extension "
-                                "(no Footnote library is there yet; `python -m ingest PDF...` creates one)")
+        raise NoVectorExtension(
+            masked(url),
+            f"the database at {masked(url)} has no pgvector extension "
+            "(no Footnote library is there yet; `python -m ingest PDF...` creates one)",
+        )
     register_vector(conn)
 
 
@@ -148,7 +157,8 @@ def write_meta(conn: psycopg.Connection, values: dict[str, object]) -> None:
     """Insert or replace meta values."""
     conn.cursor().executemany(
         "INSERT INTO footnote_meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-        [(k, str(v)) for k, v in values.items()])
+        [(k, str(v)) for k, v in values.items()],
+    )
 
 
 def bump_generation(conn: psycopg.Connection) -> None:
@@ -161,19 +171,35 @@ def fix_dimension(conn: psycopg.Connection, dim: int, hnsw: HnswSettings) -> Non
     unit vectors = cosine)."""
     conn.execute("DROP INDEX IF EXISTS footnote_chunks_hnsw")
     conn.execute(f"ALTER TABLE footnote_chunks ALTER COLUMN embedding TYPE vector({int(dim)})")
-    conn.execute(f"CREATE INDEX footnote_chunks_hnsw ON footnote_chunks USING hnsw (embedding vector_ip_ops) "
-                 f"WITH (m = {int(hnsw.m)}, ef_construction = {int(hnsw.ef_construction)})")
+    conn.execute(
+        f"CREATE INDEX footnote_chunks_hnsw ON footnote_chunks USING hnsw (embedding vector_ip_ops) "
+        f"WITH (m = {int(hnsw.m)}, ef_construction = {int(hnsw.ef_construction)})"
+    )
 
 
-def insert_document(conn, doc: Document, pages: Sequence[Page], chunks: Sequence[Chunk],
-                    matrix: np.ndarray, pdf: bytes) -> None:
+def insert_document(
+    conn, doc: Document, pages: Sequence[Page], chunks: Sequence[Chunk], matrix: np.ndarray, pdf: bytes
+) -> None:
     """Store a document row with its PDF, pages and chunks (inside the caller's transaction)."""
-    conn.execute("INSERT INTO footnote_documents (doc_id, title, file_name, pages, size_bytes, chunks, added_at, "
-                 "warnings, pdf) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                 (doc.doc_id, doc.title, doc.file_name, doc.pages, doc.size_bytes, doc.chunks, doc.added_at,
-                  Jsonb(list(doc.warnings)), pdf))
-    conn.cursor().executemany("INSERT INTO footnote_pages (doc_id, page_index, label, text) VALUES (%s, %s, %s, %s)",
-                              [(doc.doc_id, p.index, p.label, p.text) for p in pages])
+    conn.execute(
+        "INSERT INTO footnote_documents (doc_id, title, file_name, pages, size_bytes, chunks, added_at, "
+        "warnings, pdf) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        (
+            doc.doc_id,
+            doc.title,
+            doc.file_name,
+            doc.pages,
+            doc.size_bytes,
+            doc.chunks,
+            doc.added_at,
+            Jsonb(list(doc.warnings)),
+            pdf,
+        ),
+    )
+    conn.cursor().executemany(
+        "INSERT INTO footnote_pages (doc_id, page_index, label, text) VALUES (%s, %s, %s, %s)",
+        [(doc.doc_id, p.index, p.label, p.text) for p in pages],
+    )
     insert_chunks(conn, chunks, matrix)
 
 
@@ -182,8 +208,11 @@ def insert_chunks(conn, chunks: Sequence[Chunk], matrix: np.ndarray) -> None:
     conn.cursor().executemany(
         "INSERT INTO footnote_chunks (chunk_id, doc_id, ordinal, text, locators, context, embedding) "
         "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-        [(c.chunk_id, c.doc_id, c.ordinal, c.text, _locators_json(c.locators), c.context, row)
-         for c, row in zip(chunks, matrix)])
+        [
+            (c.chunk_id, c.doc_id, c.ordinal, c.text, _locators_json(c.locators), c.context, row)
+            for c, row in zip(chunks, matrix)
+        ],
+    )
 
 
 def _locators_json(locators: Sequence[PageLocator]) -> Jsonb:

@@ -64,8 +64,9 @@ def read_pdf(
         raise TooLarge(file_name, f"{len(labels)} pages, the limit is {max_pages}")
     title = _title(reader) or file_name
     needs_password = bool(password) and reader.is_encrypted
-    pages, warnings, unlocked = _extract_pages(data, file_name, password if needs_password else None, labels,
-                                               progress or (lambda done, total: None))
+    pages, warnings, unlocked = _extract_pages(
+        data, file_name, password if needs_password else None, labels, progress or (lambda done, total: None)
+    )
     if not any(p.text.strip() for p in pages):
         raise NoTextLayer(file_name)
     return ReadDocument(title=title, pages=pages, warnings=tuple(warnings), unlocked=unlocked)

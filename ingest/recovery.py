@@ -48,13 +48,19 @@ class RecoveryReport:
 
     def lines(self) -> list[str]:
         """The report, one sentence a line."""
-        out = [(f"Recovered {len(self.documents)} documents ({self.chunks} chunks: {self.reused} vectors "
-                f"reused from index.faiss, {self.embedded} embedded again).")]
+        out = [
+            (
+                f"Recovered {len(self.documents)} documents ({self.chunks} chunks: {self.reused} vectors "
+                f"reused from index.faiss, {self.embedded} embedded again)."
+            )
+        ]
         if self.kept_as:
             out.append(f"The damaged database is kept as {self.kept_as}.")
         if self.renamed:
-            out.append(f"{self.renamed} original file names were lost with the database: those documents "
-                       "are named <doc_id>.pdf and shown by their PDF title.")
+            out.append(
+                f"{self.renamed} original file names were lost with the database: those documents "
+                "are named <doc_id>.pdf and shown by their PDF title."
+            )
         out += [f"Could not read {name}; it was moved to unrecovered/." for name in self.unreadable]
         return out
 
@@ -79,8 +85,11 @@ def recover(library: Library, progress: ProgressFn | None = None) -> RecoveryRep
             pass
         else:
             state = "is readable" if exists else "holds no library"
-            raise LibraryError(str(library.data_dir), f"{library.data_dir} {state}: nothing to recover "
-                               "(`python -m ingest --check` repairs a readable library)")
+            raise LibraryError(
+                str(library.data_dir),
+                f"{library.data_dir} {state}: nothing to recover "
+                "(`python -m ingest --check` repairs a readable library)",
+            )
         kept = _set_aside(library.db_path)
         source = kept or _newest_damaged(library.db_path)
         salvage = _salvage(library.data_dir / source if source else None)
@@ -106,15 +115,20 @@ def _set_aside(db: Path) -> str | None:
 
 
 def _newest_damaged(db: Path) -> str | None:
-    found = sorted(p.name for p in db.parent.glob(f"{db.name}.damaged-*") if not p.name.endswith(("-wal", "-shm")))
+    found = sorted(
+        p.name for p in db.parent.glob(f"{db.name}.damaged-*") if not p.name.endswith(("-wal", "-shm"))
+    )
     return found[-1] if found else None
 
 
 def _salvage(path: Path | None) -> _Salvage:
     """Every part of the old database that still reads; unreadable parts stay empty."""
     parts: list[list[tuple]] = []
-    for sql in ("SELECT key, value FROM meta", "SELECT doc_id, file_name, added_at FROM documents",
-                "SELECT chunk_id, vec_id FROM chunks"):
+    for sql in (
+        "SELECT key, value FROM meta",
+        "SELECT doc_id, file_name, added_at FROM documents",
+        "SELECT chunk_id, vec_id FROM chunks",
+    ):
         rows: list[tuple] = []
         if path is not None:
             try:  # its -wal was set aside under the matching name, so committed rows there count
@@ -127,11 +141,14 @@ def _salvage(path: Path | None) -> _Salvage:
                 rows = []
         parts.append(rows)
     meta, names, ids = parts
-    return _Salvage({str(k): str(v) for k, v in meta}, {r[0]: (r[1], r[2]) for r in names},
-                    {c: int(v) for c, v in ids})
+    return _Salvage(
+        {str(k): str(v) for k, v in meta}, {r[0]: (r[1], r[2]) for r in names}, {c: int(v) for c, v in ids}
+    )
 
 
-def _read_all(library: Library, salvage: _Salvage, report) -> tuple[list[tuple[Document, list[Page]]], list[str]]:
+def _read_all(
+    library: Library, salvage: _Salvage, report
+) -> tuple[list[tuple[Document, list[Page]]], list[str]]:
     """Read every stored PDF again; unreadable ones are moved to ``unrecovered/``."""
     paths = sorted(p for p in library.files_dir.glob("*.pdf") if DOC_FILE.match(p.name))
     docs, unreadable = [], []
@@ -147,27 +164,48 @@ def _read_all(library: Library, salvage: _Salvage, report) -> tuple[list[tuple[D
             (library.data_dir / "unrecovered").mkdir(exist_ok=True)
             os.replace(path, library.data_dir / "unrecovered" / path.name)
             continue
-        added = added or datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).isoformat(timespec="seconds")
-        docs.append((Document(doc_id, read.title, name, len(read.pages), len(data), 0, added, read.warnings),
-                     read.pages))
+        added = added or datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).isoformat(
+            timespec="seconds"
+        )
+        docs.append(
+            (
+                Document(doc_id, read.title, name, len(read.pages), len(data), 0, added, read.warnings),
+                read.pages,
+            )
+        )
     return docs, unreadable
 
 
-def _write(library: Library, docs: list[tuple[Document, list[Page]]], salvage: _Salvage, unreadable: list[str],
-           kept: str | None, report) -> RecoveryReport:
+def _write(
+    library: Library,
+    docs: list[tuple[Document, list[Page]]],
+    salvage: _Salvage,
+    unreadable: list[str],
+    kept: str | None,
+    report,
+) -> RecoveryReport:
     """Chunk, find or make the vectors, then write the index and the database (renamed in last)."""
     config = library.config
-    chunked = [(doc, pages, chunk_pages(doc.doc_id, pages, config.chunk_size, config.chunk_overlap))
-               for doc, pages in docs]
+    chunked = [
+        (doc, pages, chunk_pages(doc.doc_id, pages, config.chunk_size, config.chunk_overlap))
+        for doc, pages in docs
+    ]
     chunks = [c for _, _, cs in chunked for c in cs]
     reused, vec_ids = _reusable(library, salvage, chunks)
     todo = [i for i in range(len(chunks)) if i not in reused]
-    fresh = library._embed("recovery", [indexed_text(chunks[i].context, chunks[i].text) for i in todo],
-                           lambda d, t: report(IngestProgress("recovery", "embed", d, t)))
+    fresh = library._embed(
+        "recovery",
+        [indexed_text(chunks[i].context, chunks[i].text) for i in todo],
+        lambda d, t: report(IngestProgress("recovery", "embed", d, t)),
+    )
     if todo:
         dim = fresh.shape[1]
     else:
-        dim = len(next(iter(reused.values()))) if reused else len(library.embeddings.embed_query("dimension probe"))
+        dim = (
+            len(next(iter(reused.values())))
+            if reused
+            else len(library.embeddings.embed_query("dimension probe"))
+        )
     matrix = np.zeros((len(chunks), dim), dtype=np.float32)
     for i, vec in reused.items():
         matrix[i] = vec
@@ -185,11 +223,14 @@ def _write(library: Library, docs: list[tuple[Document, list[Page]]], salvage: _
     vectors.fsync_dir(library.data_dir)
     report(IngestProgress("recovery", "index", len(chunks), len(chunks)))
     renamed = sum(doc.doc_id not in salvage.names for doc, _ in docs)
-    return RecoveryReport(tuple(d.title for d, _ in docs), len(chunks), len(reused), len(todo), renamed,
-                          tuple(unreadable), kept)
+    return RecoveryReport(
+        tuple(d.title for d, _ in docs), len(chunks), len(reused), len(todo), renamed, tuple(unreadable), kept
+    )
 
 
-def _reusable(library: Library, salvage: _Salvage, chunks: list[Chunk]) -> tuple[dict[int, np.ndarray], list[int]]:
+def _reusable(
+    library: Library, salvage: _Salvage, chunks: list[Chunk]
+) -> tuple[dict[int, np.ndarray], list[int]]:
     """Old vectors of chunks the old database ties to the same chunk id and embedding model, and
     every chunk's vector id: a reused vector keeps its old id, the others get ids above every id
     the old rows or the index know, so an id can never point at another chunk's vector (not even
@@ -199,8 +240,13 @@ def _reusable(library: Library, salvage: _Salvage, chunks: list[Chunk]) -> tuple
     same_model = salvage.meta.get("embedding_name") == library.config.embedding_name
     found: dict[int, np.ndarray] = {}
     ids: list[int] = []
-    fresh = max([int(salvage.meta.get("next_vec_id", 1)), *(v + 1 for v in salvage.vec_ids.values()),
-                 *(v + 1 for v in have)])
+    fresh = max(
+        [
+            int(salvage.meta.get("next_vec_id", 1)),
+            *(v + 1 for v in salvage.vec_ids.values()),
+            *(v + 1 for v in have),
+        ]
+    )
     for i, chunk in enumerate(chunks):
         vec_id = salvage.vec_ids.get(chunk.chunk_id)
         if same_model and vec_id is not None and vec_id in have:
@@ -219,6 +265,14 @@ def _insert(conn, path: Path, config, chunked, vec_ids: list[int], dim: int) -> 
             store.insert_document(conn, replace(doc, chunks=len(doc_chunks)), pages, store.READY)
         store.insert_chunks(conn, [c for _, _, cs in chunked for c in cs], vec_ids)
         # A generation no process can still hold in memory from the lost database.
-        store.write_meta(conn, {"embedding_name": config.embedding_name, "chunk_size": config.chunk_size,
-                                "chunk_overlap": config.chunk_overlap, "dim": dim, "generation": time.time_ns(),
-                                "next_vec_id": max(vec_ids, default=0) + 1})
+        store.write_meta(
+            conn,
+            {
+                "embedding_name": config.embedding_name,
+                "chunk_size": config.chunk_size,
+                "chunk_overlap": config.chunk_overlap,
+                "dim": dim,
+                "generation": time.time_ns(),
+                "next_vec_id": max(vec_ids, default=0) + 1,
+            },
+        )

@@ -89,8 +89,9 @@ def _rects(textpage: pdfium.PdfTextPage, start: int, end: int) -> list[tuple[flo
     return [textpage.get_rect(i) for i in range(count)]
 
 
-def _highlight_boxes(page: pdfium.PdfPage, size: tuple[int, int], highlights: list[tuple[int, int]]
-                     ) -> list[PixelBox]:
+def _highlight_boxes(
+    page: pdfium.PdfPage, size: tuple[int, int], highlights: list[tuple[int, int]]
+) -> list[PixelBox]:
     if not highlights:
         return []
     textpage = page.get_textpage()
@@ -101,8 +102,9 @@ def _highlight_boxes(page: pdfium.PdfPage, size: tuple[int, int], highlights: li
     return [_to_pixels(page, size, rect) for rect in rects]
 
 
-def _to_pixels(page: pdfium.PdfPage, size: tuple[int, int], rect: tuple[float, float, float, float]
-               ) -> PixelBox:
+def _to_pixels(
+    page: pdfium.PdfPage, size: tuple[int, int], rect: tuple[float, float, float, float]
+) -> PixelBox:
     """Page units to bitmap pixels; pdfium applies the page's rotation and crop box."""
     left, bottom, right, top = rect
     xs, ys = [], []

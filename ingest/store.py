@@ -142,8 +142,17 @@ def insert_document(conn: sqlite3.Connection, doc: Document, pages: Sequence[Pag
     """Store a document row and its pages."""
     conn.execute(
         f"INSERT INTO documents ({_DOC_COLUMNS}, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (doc.doc_id, doc.title, doc.file_name, doc.pages, doc.size_bytes, doc.chunks, doc.added_at,
-         json.dumps(list(doc.warnings)), status),
+        (
+            doc.doc_id,
+            doc.title,
+            doc.file_name,
+            doc.pages,
+            doc.size_bytes,
+            doc.chunks,
+            doc.added_at,
+            json.dumps(list(doc.warnings)),
+            status,
+        ),
     )
     conn.executemany(
         "INSERT INTO pages (doc_id, page_index, label, text) VALUES (?, ?, ?, ?)",
@@ -155,8 +164,10 @@ def insert_chunks(conn: sqlite3.Connection, chunks: Sequence[Chunk], vec_ids: Se
     """Store chunks under the given vector ids."""
     conn.executemany(
         "INSERT INTO chunks (vec_id, chunk_id, doc_id, ordinal, text, locators, context) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(v, c.chunk_id, c.doc_id, c.ordinal, c.text, _dump_locators(c.locators), c.context)
-         for c, v in zip(chunks, vec_ids)],
+        [
+            (v, c.chunk_id, c.doc_id, c.ordinal, c.text, _dump_locators(c.locators), c.context)
+            for c, v in zip(chunks, vec_ids)
+        ],
     )
 
 

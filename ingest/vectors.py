@@ -60,8 +60,9 @@ def index_ids(index: faiss.Index) -> np.ndarray:
     return faiss.vector_to_array(index.id_map).astype(np.int64)
 
 
-def embed_in_batches(embeddings: Embeddings, texts: list[str], batch_size: int, label: str,
-                     report: Callable[[int, int], None]) -> np.ndarray:
+def embed_in_batches(
+    embeddings: Embeddings, texts: list[str], batch_size: int, label: str, report: Callable[[int, int], None]
+) -> np.ndarray:
     """Unit-length vectors of ``texts``, embedded ``batch_size`` at a time, reporting progress after
     each group; any failure of the model or endpoint becomes EmbeddingFailed naming ``label``
     (callers embed before they write, so nothing is changed)."""
@@ -102,7 +103,9 @@ def remove_vectors(index: faiss.Index, ids: list[int]) -> int:
     return int(index.remove_ids(np.asarray(ids, dtype=np.int64)))
 
 
-def search(index: faiss.Index, query: np.ndarray, k: int, allowed: list[int] | None = None) -> list[tuple[int, float]]:
+def search(
+    index: faiss.Index, query: np.ndarray, k: int, allowed: list[int] | None = None
+) -> list[tuple[int, float]]:
     """(vector id, score) best first, optionally only among ``allowed`` ids."""
     if index.ntotal == 0 or k <= 0:
         return []

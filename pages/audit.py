@@ -42,18 +42,39 @@ def _filter_turns(turns: list[Turn], titles: dict[str, str]) -> tuple[list[Turn]
     docs = {e.doc_id: e.title or e.file_name for t in turns for e in t.answer.evidence}
     first, last = min(map(_date_of, turns)), max(map(_date_of, turns))
     c1, c2, c3 = st.columns(3)
-    conv = c1.selectbox("Conversation", [ALL, *convs], key=state.AUDIT_CONV, on_change=state.audit_restart,
-                        format_func=lambda c: (titles.get(c) or c) if c else "All conversations")
-    doc = c2.selectbox("Document", [ALL, *sorted(docs, key=lambda d: docs[d].lower())], key=state.AUDIT_DOC,
-                       on_change=state.audit_restart, format_func=lambda d: docs[d] if d else "All documents")
-    dates = c3.date_input("Asked between", value=(first, last), key=state.AUDIT_DATES,
-                          on_change=state.audit_restart)
+    conv = c1.selectbox(
+        "Conversation",
+        [ALL, *convs],
+        key=state.AUDIT_CONV,
+        on_change=state.audit_restart,
+        format_func=lambda c: (titles.get(c) or c) if c else "All conversations",
+    )
+    doc = c2.selectbox(
+        "Document",
+        [ALL, *sorted(docs, key=lambda d: docs[d].lower())],
+        key=state.AUDIT_DOC,
+        on_change=state.audit_restart,
+        format_func=lambda d: docs[d] if d else "All documents",
+    )
+    dates = c3.date_input(
+        "Asked between", value=(first, last), key=state.AUDIT_DATES, on_change=state.audit_restart
+    )
     start, end = (dates[0], dates[-1]) if isinstance(dates, (tuple, list)) and dates else (first, last)
-    kept = [t for t in turns if (not conv or t.conv_id == conv) and start <= _date_of(t) <= end
-            and (not doc or any(e.doc_id == doc for e in t.answer.evidence))]
+    kept = [
+        t
+        for t in turns
+        if (not conv or t.conv_id == conv)
+        and start <= _date_of(t) <= end
+        and (not doc or any(e.doc_id == doc for e in t.answer.evidence))
+    ]
     by_id = {t.turn_id: t for t in kept}
-    one = st.selectbox(f"Answer ({len(kept)} answered questions match)", [ALL, *by_id], key=state.AUDIT_TURN,
-                       on_change=state.audit_restart, format_func=lambda t: _turn_label(by_id[t]) if t else "All answers")
+    one = st.selectbox(
+        f"Answer ({len(kept)} answered questions match)",
+        [ALL, *by_id],
+        key=state.AUDIT_TURN,
+        on_change=state.audit_restart,
+        format_func=lambda t: _turn_label(by_id[t]) if t else "All answers",
+    )
     return ([by_id[one]] if one in by_id else kept), doc
 
 
@@ -82,17 +103,35 @@ def _judge(record: CitationRecord) -> None:
 def _emphasised(text: str, stems: tuple[str, ...]) -> str:
     """Escaped markdown of text with the matching words in bold."""
     flat = " ".join(text.split())
-    return "".join(f"**{escape_markdown(p)}**" if hit else escape_markdown(p)
-                   for p, hit in emphasis_segments(flat, stems))
+    return "".join(
+        f"**{escape_markdown(p)}**" if hit else escape_markdown(p)
+        for p, hit in emphasis_segments(flat, stems)
+    )
 
 
 def _navigation(pos: int, count: int) -> None:
     left, mid, right = st.columns([2, 5, 2], vertical_alignment="center")
-    left.button("Previous", key="audit_prev", icon=":material/chevron_left:", shortcut="K",
-                disabled=pos == 0, on_click=state.audit_step, args=(-1, count), help="Previous citation (K)")
+    left.button(
+        "Previous",
+        key="audit_prev",
+        icon=":material/chevron_left:",
+        shortcut="K",
+        disabled=pos == 0,
+        on_click=state.audit_step,
+        args=(-1, count),
+        help="Previous citation (K)",
+    )
     mid.markdown(f"**Citation {pos + 1} of {count}**")
-    right.button("Next", key="audit_next", icon=":material/chevron_right:", shortcut="J",
-                 disabled=pos >= count - 1, on_click=state.audit_step, args=(1, count), help="Next citation (J)")
+    right.button(
+        "Next",
+        key="audit_next",
+        icon=":material/chevron_right:",
+        shortcut="J",
+        disabled=pos >= count - 1,
+        on_click=state.audit_step,
+        args=(1, count),
+        help="Next citation (J)",
+    )
 
 
 def _verdict_controls(record: CitationRecord, saved: Verdict | None, store: VerdictStore) -> None:
@@ -100,18 +139,36 @@ def _verdict_controls(record: CitationRecord, saved: Verdict | None, store: Verd
     cols = st.columns(len(VERDICTS))
     for col, verdict in zip(cols, VERDICTS):
         chosen = saved is not None and saved.verdict == verdict
-        col.button(VERDICT_LABELS[verdict], key=f"audit_verdict_{verdict}", shortcut=SHORTCUTS[verdict],
-                   type="primary" if chosen else "secondary", icon=":material/check:" if chosen else None,
-                   on_click=_save_verdict, args=(store, record, verdict), width="stretch")
-    st.text_input("Note (optional)", key=state.audit_note_key(record.key), on_change=_save_note,
-                  args=(store, record), placeholder="Saved with the verdict")
-    st.caption("Saved: " + (f"{VERDICT_LABELS[saved.verdict]} at {saved.updated_at}" if saved else "no verdict yet"))
+        col.button(
+            VERDICT_LABELS[verdict],
+            key=f"audit_verdict_{verdict}",
+            shortcut=SHORTCUTS[verdict],
+            type="primary" if chosen else "secondary",
+            icon=":material/check:" if chosen else None,
+            on_click=_save_verdict,
+            args=(store, record, verdict),
+            width="stretch",
+        )
+    st.text_input(
+        "Note (optional)",
+        key=state.audit_note_key(record.key),
+        on_change=_save_note,
+        args=(store, record),
+        placeholder="Saved with the verdict",
+    )
+    st.caption(
+        "Saved: " + (f"{VERDICT_LABELS[saved.verdict]} at {saved.updated_at}" if saved else "no verdict yet")
+    )
 
 
 def _score_and_judge(record: CitationRecord, score: SupportScore) -> None:
     cosine = "" if score.cosine is None else f" · embedding cosine {score.cosine:.2f}"
-    st.metric("Automatic support", f"{score.score:.2f}", help="Offline heuristic: share of the sentence's "
-              "content words found in the passage, averaged with embedding similarity when available.")
+    st.metric(
+        "Automatic support",
+        f"{score.score:.2f}",
+        help="Offline heuristic: share of the sentence's "
+        "content words found in the passage, averaged with embedding similarity when available.",
+    )
     st.caption(f"**{score.meaning}** · word overlap {score.overlap:.0%}{cosine}")
     if state.settings().llm_provider == "extractive":
         return
@@ -168,18 +225,32 @@ def _percent(value: float) -> str:
 
 
 def _table(scopes: tuple[ScopeMetrics, ...]) -> list[dict[str, object]]:
-    return [{"name": m.label, "answers": m.answers, "coverage": round(m.coverage, 3),
-             "dangling rate": round(m.dangling_rate, 3), "citations": m.citations, "judged": m.judged,
-             "supported": round(m.supported_share, 3), "agreement": round(m.agreement, 3)} for m in scopes]
+    return [
+        {
+            "name": m.label,
+            "answers": m.answers,
+            "coverage": round(m.coverage, 3),
+            "dangling rate": round(m.dangling_rate, 3),
+            "citations": m.citations,
+            "judged": m.judged,
+            "supported": round(m.supported_share, 3),
+            "agreement": round(m.agreement, 3),
+        }
+        for m in scopes
+    ]
 
 
 def _metrics(turns, records, scores, verdicts, titles) -> None:
     found = audit_metrics(turns, records, scores, verdicts, titles)
     o = found.overall
     cols = st.columns(4)
-    cols[0].metric("Citation coverage", _percent(o.coverage), help="Sentences with at least one valid citation")
+    cols[0].metric(
+        "Citation coverage", _percent(o.coverage), help="Sentences with at least one valid citation"
+    )
     cols[1].metric("Dangling rate", _percent(o.dangling_rate), help="Unresolved markers / all markers")
-    cols[2].metric("Marked supported", _percent(o.supported_share), help=f"{o.judged} of {o.citations} judged")
+    cols[2].metric(
+        "Marked supported", _percent(o.supported_share), help=f"{o.judged} of {o.citations} judged"
+    )
     cols[3].metric("Score agrees with verdict", _percent(o.agreement), help=f"{o.compared} compared")
     left, right = st.columns(2)
     with left:
@@ -189,8 +260,14 @@ def _metrics(turns, records, scores, verdicts, titles) -> None:
     with right:
         st.subheader("Verdicts")
         if o.judged:
-            st.bar_chart({"verdict": [VERDICT_LABELS[v] for v in VERDICTS],
-                          "citations": [o.verdicts.get(v, 0) for v in VERDICTS]}, x="verdict", y="citations")
+            st.bar_chart(
+                {
+                    "verdict": [VERDICT_LABELS[v] for v in VERDICTS],
+                    "citations": [o.verdicts.get(v, 0) for v in VERDICTS],
+                },
+                x="verdict",
+                y="citations",
+            )
         else:
             st.caption("No verdicts yet.")
     _tables(found, o, turns)
@@ -200,16 +277,27 @@ def _answer_table(turns: list[Turn]) -> list[dict[str, object]]:
     rows = []
     for t in turns:
         m = count_answer(t.answer)
-        rows.append({"question": t.answer.question, "asked": t.created_at[:16].replace("T", " "),
-                     "sentences": m.sentences, "coverage": round(m.coverage, 3), "markers": m.markers,
-                     "unresolved": m.unresolved_markers})
+        rows.append(
+            {
+                "question": t.answer.question,
+                "asked": t.created_at[:16].replace("T", " "),
+                "sentences": m.sentences,
+                "coverage": round(m.coverage, 3),
+                "markers": m.markers,
+                "unresolved": m.unresolved_markers,
+            }
+        )
     return rows
 
 
 def _tables(found, o: ScopeMetrics, turns: list[Turn]) -> None:
     st.subheader("Verdict against automatic level")
-    st.dataframe([{"verdict": VERDICT_LABELS[v], **{lvl: o.confusion.get((v, lvl), 0)
-                                                    for lvl in LEVELS}} for v in VERDICTS])
+    st.dataframe(
+        [
+            {"verdict": VERDICT_LABELS[v], **{lvl: o.confusion.get((v, lvl), 0) for lvl in LEVELS}}
+            for v in VERDICTS
+        ]
+    )
     st.subheader("Per answer")
     st.dataframe(_answer_table(turns))
     st.subheader("Per conversation")
@@ -223,18 +311,43 @@ def _exports(store, all_records, all_scores, turns, verdicts) -> None:
     count = f"{len(rows)} verdict" + ("" if len(rows) == 1 else "s")
     st.caption(f"{count}, with question, sentence, citation, document, page and chunk text.")
     c1, c2 = st.columns(2)
-    c1.download_button("Verdicts as CSV", rows_csv(rows), "footnote-verdicts.csv", "text/csv",
-                       key="audit_csv", on_click="ignore", icon=":material/download:")
-    c2.download_button("Verdicts as JSON", rows_json(rows), "footnote-verdicts.json", "application/json",
-                       key="audit_json", on_click="ignore", icon=":material/download:")
+    c1.download_button(
+        "Verdicts as CSV",
+        rows_csv(rows),
+        "footnote-verdicts.csv",
+        "text/csv",
+        key="audit_csv",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+    c2.download_button(
+        "Verdicts as JSON",
+        rows_json(rows),
+        "footnote-verdicts.json",
+        "application/json",
+        key="audit_json",
+        on_click="ignore",
+        icon=":material/download:",
+    )
     if not turns:
         return
     by_id = {t.turn_id: t for t in turns}
-    chosen = st.selectbox("Answer for a report", list(by_id), key=state.AUDIT_EXPORT_TURN,
-                          format_func=lambda t: f"{by_id[t].answer.question[:80]} ({by_id[t].created_at[:10]})")
+    chosen = st.selectbox(
+        "Answer for a report",
+        list(by_id),
+        key=state.AUDIT_EXPORT_TURN,
+        format_func=lambda t: f"{by_id[t].answer.question[:80]} ({by_id[t].created_at[:10]})",
+    )
     turn = by_id.get(chosen) or turns[0]
-    st.download_button("Answer as Markdown", answer_markdown(turn, verdicts), f"answer-{turn.turn_id[:8]}.md",
-                       "text/markdown", key="audit_md", on_click="ignore", icon=":material/download:")
+    st.download_button(
+        "Answer as Markdown",
+        answer_markdown(turn, verdicts),
+        f"answer-{turn.turn_id[:8]}.md",
+        "text/markdown",
+        key="audit_md",
+        on_click="ignore",
+        icon=":material/download:",
+    )
 
 
 def _scores(records: list[CitationRecord], library, store: VerdictStore) -> dict:

@@ -38,8 +38,10 @@ with chat_col:
         st.info("The library is empty: add PDFs first, then ask about them here.", icon=":material/info:")
         st.page_link("pages/library.py", label="Open the Library", icon=":material/library_books:")
     elif not turns and not prompt:
-        st.caption(f"Ask a question about your {len(documents)} document(s). "
-                   f"Answering with: {escape_markdown(provider)}.")
+        st.caption(
+            f"Ask a question about your {len(documents)} document(s). "
+            f"Answering with: {escape_markdown(provider)}."
+        )
     chat_view.show_history(turns, state.selection())
     if prompt and documents:
         if conv_id is None:
@@ -50,9 +52,16 @@ with chat_col:
         history = [t.answer for t in turns if t.answer.text]
         chat_view.stream_answer(
             prompt,
-            lambda: answer_stream(prompt, library=library, chat_model=chat_model, provider_label=provider,
-                                  k=state.top_k(settings.retrieval_k), history=history,
-                                  doc_ids=state.doc_filter() or None, **stream_options(settings)),
+            lambda: answer_stream(
+                prompt,
+                library=library,
+                chat_model=chat_model,
+                provider_label=provider,
+                k=state.top_k(settings.retrieval_k),
+                history=history,
+                doc_ids=state.doc_filter() or None,
+                **stream_options(settings),
+            ),
             lambda answer: store.add_turn(conv_id, answer),
             provider,
             len(state.doc_filter()) or len(documents),
@@ -63,5 +72,10 @@ if panel_col is not None:
         if picked is None:
             side_panel.show_hint()
         else:
-            side_panel.show_panel(*picked, resources.passage_picture(library), resources.page_text(library),
-                                  resources.pdf_excerpt(library), library.pdf_bytes)
+            side_panel.show_panel(
+                *picked,
+                resources.passage_picture(library),
+                resources.page_text(library),
+                resources.pdf_excerpt(library),
+                library.pdf_bytes,
+            )

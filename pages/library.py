@@ -17,8 +17,11 @@ except IndexMismatch as exc:
     if st.button("Re-index all documents", type="primary", icon=":material/sync:"):
         bar = st.progress(0.0, text="Re-indexing")
         try:
-            done = resources.rebuild_library(lambda p: bar.progress(
-                p.done / p.total if p.total else 0.0, text=f"{p.stage}: {p.done} of {p.total}"))
+            done = resources.rebuild_library(
+                lambda p: bar.progress(
+                    p.done / p.total if p.total else 0.0, text=f"{p.stage}: {p.done} of {p.total}"
+                )
+            )
         except IngestError as exc:  # the embedding endpoint failed: nothing was changed
             st.error(escape_markdown(str(exc)), icon=":material/error:")
         else:
@@ -35,7 +38,9 @@ if library.missing_vectors:
     library_view.offer_repair(library.missing_vectors, resources.repair_library)
 
 with st.container(border=True):
-    uploads = st.file_uploader("Add PDFs", type=["pdf"], accept_multiple_files=True, key=state.LIBRARY_UPLOADS)
+    uploads = st.file_uploader(
+        "Add PDFs", type=["pdf"], accept_multiple_files=True, key=state.LIBRARY_UPLOADS
+    )
     st.text_input("Password (only for password-protected PDFs)", type="password", key=state.LIBRARY_PASSWORD)
     add_col, sample_col = st.columns(2)
     add = add_col.button("Add to library", type="primary", disabled=not uploads, icon=":material/upload:")
@@ -66,14 +71,21 @@ def _delete(doc_id: str) -> None:
 
 
 with st.expander("Delete a document", icon=":material/delete:"):
-    doc_id = st.selectbox("Document", list(by_id), index=None, key=state.LIBRARY_DELETE_CHOICE,
-                          format_func=lambda i: f"{by_id[i].title} ({by_id[i].file_name})",
-                          placeholder="Choose a document")
+    doc_id = st.selectbox(
+        "Document",
+        list(by_id),
+        index=None,
+        key=state.LIBRARY_DELETE_CHOICE,
+        format_func=lambda i: f"{by_id[i].title} ({by_id[i].file_name})",
+        placeholder="Choose a document",
+    )
     if doc_id is not None and state.pending_delete() != doc_id:
         st.button("Delete", icon=":material/delete:", on_click=state.ask_delete, args=(doc_id,))
     elif doc_id is not None:
         chosen = by_id[doc_id]
-        st.warning(escape_markdown(f"Delete {chosen.title} ({chosen.file_name})? Its chunks and file go too."))
+        st.warning(
+            escape_markdown(f"Delete {chosen.title} ({chosen.file_name})? Its chunks and file go too.")
+        )
         yes, no = st.columns(2)
         yes.button("Yes, delete", type="primary", on_click=_delete, args=(doc_id,))
         no.button("Cancel", on_click=state.ask_delete, args=(None,))

@@ -78,8 +78,13 @@ def open_library(settings: Any, err: TextIO = sys.stderr) -> Any:
 
     embeddings, name = make_embeddings(settings)
     try:
-        library = library_class(settings).open_reader(Path(settings.data_dir), embeddings, embedding_name=name,
-                                      chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap)
+        library = library_class(settings).open_reader(
+            Path(settings.data_dir),
+            embeddings,
+            embedding_name=name,
+            chunk_size=settings.chunk_size,
+            chunk_overlap=settings.chunk_overlap,
+        )
     except IngestError as exc:
         raise CliError(str(exc)) from exc
     for line in library.open_report:
@@ -134,8 +139,13 @@ def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not args.json:
         print(f"({label})", file=err)
     events = answer_stream(
-        " ".join(args.question), library=library, chat_model=model, provider_label=label,
-        k=settings.retrieval_k, doc_ids=doc_ids, **stream_options(settings),
+        " ".join(args.question),
+        library=library,
+        chat_model=model,
+        provider_label=label,
+        k=settings.retrieval_k,
+        doc_ids=doc_ids,
+        **stream_options(settings),
     )
     failure = None
     for event in events:
@@ -174,8 +184,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
     """Entry point; returns the exit status."""
     args = build_parser().parse_args(argv)
     if not " ".join(args.question).strip():
-        print('error: the question is empty; ask one, for example: python -m rag ask "Who wrote it?"',
-              file=err)
+        print(
+            'error: the question is empty; ask one, for example: python -m rag ask "Who wrote it?"', file=err
+        )
         return EXIT_BAD_INPUT
     try:
         return ask(args, out, err)

@@ -17,7 +17,18 @@ from rag.metrics import measure
 from rag.model_stream import Limits, model_deltas
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
-from rag.types import Answer, CitationEvent, CitationSpan, Cited, Done, Evidence, Failed, Retrieved, StreamEvent, TextDelta
+from rag.types import (
+    Answer,
+    CitationEvent,
+    CitationSpan,
+    Cited,
+    Done,
+    Evidence,
+    Failed,
+    Retrieved,
+    StreamEvent,
+    TextDelta,
+)
 
 log = logging.getLogger(__name__)
 # Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
@@ -141,8 +152,9 @@ def stream_answer(
     evidence, limits = retrieval.evidence, Limits(**timing)
     if not evidence or (check_relevance and not retrieval.is_relevant(min_dense, min_coverage)):
         yield TextDelta(NOT_IN_DOCUMENTS)
-        yield Done(build_answer(question, NOT_IN_DOCUMENTS, evidence, provider=provider_label,
-                                unsupported=True))
+        yield Done(
+            build_answer(question, NOT_IN_DOCUMENTS, evidence, provider=provider_label, unsupported=True)
+        )
         return
     cites = AnswerCitations(evidence)
     messages = build_messages(question, evidence, history)
@@ -155,7 +167,9 @@ def stream_answer(
         yield Failed(failure.cause, failure.message, partial=partial)
         if partial:
             yield from cites.finish()
-            yield Done(cites.answer(question, provider=provider_label, interrupted=True, error=failure.message))
+            yield Done(
+                cites.answer(question, provider=provider_label, interrupted=True, error=failure.message)
+            )
         return
     yield from cites.finish()
     yield Done(cites.answer(question, provider=provider_label))
@@ -182,11 +196,15 @@ def answer_stream(
         retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
     except Exception as exc:  # noqa: BLE001 - an embeddings endpoint down, say: the chat goes on
         log.warning("retrieval failed", exc_info=True)
-        yield Failed("retrieval failed", f"the library could not be searched ({type(exc).__name__}: {exc}); "
-                     "if the embeddings come from an endpoint, check that it is up")
+        yield Failed(
+            "retrieval failed",
+            f"the library could not be searched ({type(exc).__name__}: {exc}); "
+            "if the embeddings come from an endpoint, check that it is up",
+        )
         return
     yield Retrieved(retrieval.evidence)
     if "min_dense" not in options and not gate_measured_for(library_embedding_name(library)):
         options = {"min_coverage": ANY_WORD, **options, "min_dense": math.inf}  # cosine means nothing here
-    yield from stream_answer(question, retrieval, chat_model=chat_model, provider_label=provider_label,
-                             history=history, **options)
+    yield from stream_answer(
+        question, retrieval, chat_model=chat_model, provider_label=provider_label, history=history, **options
+    )

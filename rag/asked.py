@@ -12,13 +12,19 @@ from rag.text import tokenize, words
 
 # Questions whose answer is an amount, a count or a duration; a question naming a fiscal period
 # asks for that period's figure too.
-_QUANTITY = re.compile(r"\b(how (much|many|long|old|far|often|large|big)|amount|total|number of|pay|pays|"
-                       r"paid|cost|costs|price|percent|percentage|rate)\b", re.IGNORECASE)
+_QUANTITY = re.compile(
+    r"\b(how (much|many|long|old|far|often|large|big)|amount|total|number of|pay|pays|"
+    r"paid|cost|costs|price|percent|percentage|rate)\b",
+    re.IGNORECASE,
+)
 _SHORTHAND_TOKEN = re.compile(r"(?<![\w&-])[A-Za-z0-9][\w&-]*(?![\w&])")
 _PERIOD_WORD = re.compile(r"^(fy\d*|q[1-4]|[1-4]q\d*|fiscal|year|end|ended|ending)$")
 # "the fiscal year ended December 31, 2022": the year is the period asked for, the day is no figure.
-_DATE_YEAR = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+"
-                        r"((?:19|20)\d\d)\b", re.IGNORECASE)
+_DATE_YEAR = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+"
+    r"((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)

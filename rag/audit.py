@@ -66,7 +66,7 @@ class SupportScore:
 
     @property
     def level(self) -> str:
-        """"high", "medium" or "low", by the thresholds HIGH and MEDIUM."""
+        """ "high", "medium" or "low", by the thresholds HIGH and MEDIUM."""
         return "high" if self.score >= HIGH else "medium" if self.score >= MEDIUM else "low"
 
     @property
@@ -83,15 +83,26 @@ def turn_records(turn: Turn) -> list[CitationRecord]:
     records = []
     for footnote in answer.footnotes:
         for occurrence, span in enumerate(footnote.spans):
-            start, end = next(((a, b) for a, b in sentences if a <= span.group_start < b),
-                              (span.group_start, span.group_end))
+            start, end = next(
+                ((a, b) for a, b in sentences if a <= span.group_start < b),
+                (span.group_start, span.group_end),
+            )
             raw = answer.text[start:end]
-            records.append(CitationRecord(
-                turn_id=turn.turn_id, conv_id=turn.conv_id, turn_index=turn.index,
-                created_at=turn.created_at, question=answer.question, number=footnote.number,
-                occurrence=occurrence, evidence=footnote.evidence, span=span,
-                sentence=strip_markers(raw, groups_within(groups, start, end)), raw_sentence=raw,
-            ))
+            records.append(
+                CitationRecord(
+                    turn_id=turn.turn_id,
+                    conv_id=turn.conv_id,
+                    turn_index=turn.index,
+                    created_at=turn.created_at,
+                    question=answer.question,
+                    number=footnote.number,
+                    occurrence=occurrence,
+                    evidence=footnote.evidence,
+                    span=span,
+                    sentence=strip_markers(raw, groups_within(groups, start, end)),
+                    raw_sentence=raw,
+                )
+            )
     return sorted(records, key=lambda r: (r.span.start, r.number))
 
 
@@ -105,8 +116,9 @@ def _combine(sentence: str, passage: str, cosine: float | None) -> SupportScore:
     found = wanted & set(content_words(passage))
     overlap = len(found) / len(wanted) if wanted else 0.0
     score = overlap if cosine is None else 0.5 * overlap + 0.5 * max(cosine, 0.0)
-    return SupportScore(round(score, 4), round(overlap, 4),
-                        None if cosine is None else round(cosine, 4), tuple(sorted(found)))
+    return SupportScore(
+        round(score, 4), round(overlap, 4), None if cosine is None else round(cosine, 4), tuple(sorted(found))
+    )
 
 
 def support_score(sentence: str, chunk_text: str, embeddings: EmbeddingsLike | None = None) -> SupportScore:
@@ -140,8 +152,9 @@ def passage_pieces(passage: str) -> list[str]:
     return split_sentences(passage)[:64] or [passage]
 
 
-def _cosines(records: Sequence[CitationRecord], embeddings: EmbeddingsLike, cache: CosineCache | None,
-             method: str) -> dict[str, float]:
+def _cosines(
+    records: Sequence[CitationRecord], embeddings: EmbeddingsLike, cache: CosineCache | None, method: str
+) -> dict[str, float]:
     pairs = {pair_hash(r.sentence, r.evidence.text): (r.sentence, r.evidence.text) for r in records}
     known = cache.get_cosines(method, pairs) if cache is not None else {}
     missing = {p: texts for p, texts in pairs.items() if p not in known}
@@ -149,8 +162,10 @@ def _cosines(records: Sequence[CitationRecord], embeddings: EmbeddingsLike, cach
         pieces = {passage: passage_pieces(passage) for _s, passage in missing.values()}
         texts = sorted({s for s, _p in missing.values()} | {t for group in pieces.values() for t in group})
         vectors = dict(zip(texts, embeddings.embed_documents(texts)))
-        fresh = {p: max(vector_cosine(vectors[s], vectors[t]) for t in pieces[passage])
-                 for p, (s, passage) in missing.items()}
+        fresh = {
+            p: max(vector_cosine(vectors[s], vectors[t]) for t in pieces[passage])
+            for p, (s, passage) in missing.items()
+        }
         if cache is not None:
             cache.put_cosines(method, fresh)
         known = {**known, **fresh}
@@ -158,8 +173,10 @@ def _cosines(records: Sequence[CitationRecord], embeddings: EmbeddingsLike, cach
 
 
 def score_records(
-    records: Sequence[CitationRecord], embeddings: EmbeddingsLike | None = None,
-    cache: CosineCache | None = None, method: str = "",
+    records: Sequence[CitationRecord],
+    embeddings: EmbeddingsLike | None = None,
+    cache: CosineCache | None = None,
+    method: str = "",
 ) -> dict[RecordKey, SupportScore]:
     """support_score for many records, embedding each distinct text once in one call; with a
     cache, cosines computed before under the same method (embedding model name) are reused."""
@@ -198,9 +215,13 @@ def parse_judgement(reply: str) -> tuple[str, str]:
         return "unclear", "The judge gave no answer."
     head = lines[0].lower().strip("*#:.- ").replace("_", " ")
     verdict = "unclear"
-    for phrase, name in (("not supported", "not_supported"), ("unsupported", "not_supported"),
-                         ("partially supported", "partially_supported"), ("partial", "partially_supported"),
-                         ("supported", "supported")):
+    for phrase, name in (
+        ("not supported", "not_supported"),
+        ("unsupported", "not_supported"),
+        ("partially supported", "partially_supported"),
+        ("partial", "partially_supported"),
+        ("supported", "supported"),
+    ):
         if head.startswith(phrase):
             verdict = name
             break
@@ -217,6 +238,9 @@ def _text_of(content: Any) -> str:
 def judge_support(chat_model: Any, sentence: str, passage: str) -> tuple[str, str]:
     """Ask a chat model whether passage supports sentence; return (verdict, reason).
     Only for a configured model: the offline default has no judge."""
-    messages = [SystemMessage(JUDGE_SYSTEM), HumanMessage(JUDGE_TASK.format(passage=passage, sentence=sentence))]
+    messages = [
+        SystemMessage(JUDGE_SYSTEM),
+        HumanMessage(JUDGE_TASK.format(passage=passage, sentence=sentence)),
+    ]
     reply = chat_model.invoke(messages)
     return parse_judgement(_text_of(getattr(reply, "content", reply)))

@@ -15,9 +15,26 @@ from rag.audit_text import escape_report
 from rag.types import Turn
 
 COLUMNS = (
-    "conv_id", "turn_id", "turn_index", "asked_at", "question", "footnote", "occurrence", "short_id",
-    "sentence", "document", "file_name", "doc_id", "page_label", "page_index", "chunk_text",
-    "verdict", "note", "auto_score", "auto_level", "judged_at",
+    "conv_id",
+    "turn_id",
+    "turn_index",
+    "asked_at",
+    "question",
+    "footnote",
+    "occurrence",
+    "short_id",
+    "sentence",
+    "document",
+    "file_name",
+    "doc_id",
+    "page_label",
+    "page_index",
+    "chunk_text",
+    "verdict",
+    "note",
+    "auto_score",
+    "auto_level",
+    "judged_at",
 )
 # Spreadsheets run cells that start like a formula (OWASP "CSV injection"): quote them.
 _FORMULA_START = ("=", "+", "@", "\t", "\r", "-")
@@ -25,15 +42,30 @@ _FORMULA_START = ("=", "+", "@", "\t", "\r", "-")
 
 def _row(verdict: Verdict, record: CitationRecord | None, score: SupportScore | None) -> dict[str, Any]:
     row: dict[str, Any] = dict.fromkeys(COLUMNS, "")
-    row.update(turn_id=verdict.turn_id, footnote=verdict.number, occurrence=verdict.occurrence,
-               short_id=verdict.short_id, verdict=verdict.verdict, note=verdict.note,
-               judged_at=verdict.updated_at)
+    row.update(
+        turn_id=verdict.turn_id,
+        footnote=verdict.number,
+        occurrence=verdict.occurrence,
+        short_id=verdict.short_id,
+        verdict=verdict.verdict,
+        note=verdict.note,
+        judged_at=verdict.updated_at,
+    )
     if record is not None:
         e = record.evidence
-        row.update(conv_id=record.conv_id, turn_index=record.turn_index, asked_at=record.created_at,
-                   question=record.question, sentence=record.sentence, document=e.title,
-                   file_name=e.file_name, doc_id=e.doc_id, page_label=e.page_label,
-                   page_index=e.page_index, chunk_text=e.text)
+        row.update(
+            conv_id=record.conv_id,
+            turn_index=record.turn_index,
+            asked_at=record.created_at,
+            question=record.question,
+            sentence=record.sentence,
+            document=e.title,
+            file_name=e.file_name,
+            doc_id=e.doc_id,
+            page_label=e.page_label,
+            page_index=e.page_index,
+            chunk_text=e.text,
+        )
     if score is not None:
         row.update(auto_score=score.score, auto_level=score.level)
     return row

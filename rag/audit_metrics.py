@@ -106,14 +106,20 @@ def _answer_part(turns: Sequence[Turn]) -> dict[str, int]:
 
 
 def _citation_part(
-    records: Sequence[CitationRecord], scores: Mapping[RecordKey, SupportScore], verdicts: Mapping[RecordKey, Verdict]
+    records: Sequence[CitationRecord],
+    scores: Mapping[RecordKey, SupportScore],
+    verdicts: Mapping[RecordKey, Verdict],
 ) -> dict[str, object]:
     judged = [verdicts[r.key].verdict for r in records if r.key in verdicts]
     scored = [scores[r.key] for r in records if r.key in scores]
     bins = [0] * SCORE_BINS
     for s in scored:
         bins[min(int(s.score * SCORE_BINS), SCORE_BINS - 1)] += 1
-    pairs = [(verdicts[r.key].verdict, scores[r.key].level) for r in records if r.key in verdicts and r.key in scores]
+    pairs = [
+        (verdicts[r.key].verdict, scores[r.key].level)
+        for r in records
+        if r.key in verdicts and r.key in scores
+    ]
     return {
         "citations": len(records),
         "verdicts": {v: n for v, n in Counter(judged).items()},
@@ -126,17 +132,24 @@ def _citation_part(
 
 
 def scope_metrics(
-    scope: str, key: str, label: str, turns: Sequence[Turn], records: Sequence[CitationRecord],
-    scores: Mapping[RecordKey, SupportScore], verdicts: Mapping[RecordKey, Verdict],
+    scope: str,
+    key: str,
+    label: str,
+    turns: Sequence[Turn],
+    records: Sequence[CitationRecord],
+    scores: Mapping[RecordKey, SupportScore],
+    verdicts: Mapping[RecordKey, Verdict],
 ) -> ScopeMetrics:
     """The metrics of one scope from its turns and its citations."""
-    return ScopeMetrics(scope, key, label, **_answer_part(turns),
-                        **_citation_part(records, scores, verdicts))  # type: ignore[arg-type]
+    return ScopeMetrics(scope, key, label, **_answer_part(turns), **_citation_part(records, scores, verdicts))  # type: ignore[arg-type]
 
 
 def audit_metrics(
-    turns: Iterable[Turn], records: Iterable[CitationRecord], scores: Mapping[RecordKey, SupportScore],
-    verdicts: Mapping[RecordKey, Verdict], conversation_titles: Mapping[str, str] | None = None,
+    turns: Iterable[Turn],
+    records: Iterable[CitationRecord],
+    scores: Mapping[RecordKey, SupportScore],
+    verdicts: Mapping[RecordKey, Verdict],
+    conversation_titles: Mapping[str, str] | None = None,
 ) -> AuditMetrics:
     """Metrics overall, per conversation (in order of first turn) and per document (by title)."""
     turns, records = list(turns), list(records)
@@ -144,9 +157,15 @@ def audit_metrics(
     overall = scope_metrics("overall", "", "All answers", turns, records, scores, verdicts)
     conv_ids = list(dict.fromkeys(t.conv_id for t in turns))
     conversations = tuple(
-        scope_metrics("conversation", c, titles.get(c) or c,
-                      [t for t in turns if t.conv_id == c], [r for r in records if r.conv_id == c],
-                      scores, verdicts)
+        scope_metrics(
+            "conversation",
+            c,
+            titles.get(c) or c,
+            [t for t in turns if t.conv_id == c],
+            [r for r in records if r.conv_id == c],
+            scores,
+            verdicts,
+        )
         for c in conv_ids
     )
     doc_titles: dict[str, str] = {}
@@ -154,9 +173,15 @@ def audit_metrics(
         for e in t.answer.evidence:
             doc_titles.setdefault(e.doc_id, e.title or e.file_name or e.doc_id)
     documents = tuple(
-        scope_metrics("document", d, title,
-                      [t for t in turns if any(e.doc_id == d for e in t.answer.evidence)],
-                      [r for r in records if r.evidence.doc_id == d], scores, verdicts)
+        scope_metrics(
+            "document",
+            d,
+            title,
+            [t for t in turns if any(e.doc_id == d for e in t.answer.evidence)],
+            [r for r in records if r.evidence.doc_id == d],
+            scores,
+            verdicts,
+        )
         for d, title in sorted(doc_titles.items(), key=lambda item: item[1].lower())
     )
     return AuditMetrics(overall, conversations, documents)

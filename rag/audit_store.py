@@ -62,7 +62,6 @@ class Verdict:
         return (self.turn_id, self.number, self.occurrence)
 
 
-
 class VerdictStore:
     """Verdicts in one SQLite file (a connection per call: safe across Streamlit sessions)."""
 
@@ -74,8 +73,9 @@ class VerdictStore:
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"{self.path} is not a usable verdict database: {exc}") from exc
 
-
-    def save(self, key: tuple[str, int, int], short_id: str, verdict: str, note: str | None = None) -> Verdict:
+    def save(
+        self, key: tuple[str, int, int], short_id: str, verdict: str, note: str | None = None
+    ) -> Verdict:
         """File or replace the verdict for key; note=None keeps the note already there."""
         if verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {verdict!r}; expected one of {', '.join(VERDICTS)}")
@@ -105,9 +105,7 @@ class VerdictStore:
     def clear(self, key: tuple[str, int, int]) -> None:
         """Forget the verdict for key."""
         with transaction(self.path) as db:
-            db.execute(
-                "DELETE FROM audit_verdicts WHERE turn_id = ? AND number = ? AND occurrence = ?", key
-            )
+            db.execute("DELETE FROM audit_verdicts WHERE turn_id = ? AND number = ? AND occurrence = ?", key)
 
     def get(self, key: tuple[str, int, int]) -> Verdict | None:
         """The verdict filed for key, or None."""
@@ -133,8 +131,10 @@ class VerdictStore:
     def put_cosines(self, method: str, values: dict[str, float]) -> None:
         """Remember cosines computed with method, so the page does not embed them again."""
         with transaction(self.path) as db:
-            db.executemany("INSERT OR REPLACE INTO audit_cosines VALUES (?, ?, ?)",
-                           [(method, pair, cosine) for pair, cosine in values.items()])
+            db.executemany(
+                "INSERT OR REPLACE INTO audit_cosines VALUES (?, ?, ?)",
+                [(method, pair, cosine) for pair, cosine in values.items()],
+            )
 
     def _select(self, where: str, args: tuple[object, ...]) -> list[Verdict]:
         with transaction(self.path) as db:

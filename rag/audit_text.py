@@ -9,8 +9,16 @@ from collections.abc import Iterable
 from rag.text import STOPWORDS, has_content, marker_groups, sentence_spans, stem, strip_markers
 from rag.text import tokenize as content_words
 
-__all__ = ["content_words", "emphasis_segments", "escape_markdown", "escape_report", "has_content",
-           "marker_groups", "sentence_spans", "strip_markers"]
+__all__ = [
+    "content_words",
+    "emphasis_segments",
+    "escape_markdown",
+    "escape_report",
+    "has_content",
+    "marker_groups",
+    "sentence_spans",
+    "strip_markers",
+]
 _WORD = re.compile(r"\w+")
 # Markdown that Streamlit's renderer (CommonMark, GFM, math, colour and emoji directives) treats
 # specially; a backslash before any ASCII punctuation is a valid CommonMark escape.

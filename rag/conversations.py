@@ -46,7 +46,6 @@ class ConversationInfo:
     turns: int
 
 
-
 class ConversationStore:
     """Conversations and their turns in one SQLite file (a connection per call: thread-safe)."""
 
@@ -55,14 +54,15 @@ class ConversationStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         open_store(self.path, MIGRATIONS)
 
-
     def create(self, title: str = "") -> str:
         """Start a conversation; return its id (safe in a URL)."""
         conv_id = uuid.uuid4().hex[:12]
         now = utc_now()
         with transaction(self.path) as db:
-            db.execute("INSERT INTO conversations (conv_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                       (conv_id, title, now, now))
+            db.execute(
+                "INSERT INTO conversations (conv_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                (conv_id, title, now, now),
+            )
         return conv_id
 
     def exists(self, conv_id: str) -> bool:

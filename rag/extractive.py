@@ -68,6 +68,8 @@ LEXICAL_FLOOR = 0.5
 NEAR_BEST = 0.75
 # How many passages a closest-passages answer quotes.
 CLOSEST_COUNT = 2
+
+
 @dataclass(frozen=True)
 class Source:
     """One `Source ID [...]` block read back from the prompt."""
@@ -124,8 +126,9 @@ def _period_credit(unit: Unit, year: int, terms: set[str]) -> float:
     return float(str(year) in terms)
 
 
-def lexical_scores(question: Question, units: Sequence[Unit], contexts: dict[str, str],
-                   titles: dict[str, str] | None = None) -> list[float]:
+def lexical_scores(
+    question: Question, units: Sequence[Unit], contexts: dict[str, str], titles: dict[str, str] | None = None
+) -> list[float]:
     """Each unit's IDF-weighted share of the question's concepts and fiscal years it holds; those
     found only in the unit before or in the source's context line count NEIGHBOUR_WEIGHT. Words
     of the source's document title count as held by every unit of it: a question naming the
@@ -134,8 +137,11 @@ def lexical_scores(question: Question, units: Sequence[Unit], contexts: dict[str
         return [0.0] * len(units)
     bags = [set(tokenize(u.text)) | acronyms(u.text) for u in units]
     title_bags = {sid: set(tokenize(text)) for sid, text in (titles or {}).items()}
-    own = [[max(_credit(c, bag), _credit(c, title_bags.get(u.source, set()))) for c in question.concepts]
-           + [_period_credit(u, y, bag) for y in question.years] for u, bag in zip(units, bags)]
+    own = [
+        [max(_credit(c, bag), _credit(c, title_bags.get(u.source, set()))) for c in question.concepts]
+        + [_period_credit(u, y, bag) for y in question.years]
+        for u, bag in zip(units, bags)
+    ]
     df = Counter(i for credits in own for i, c in enumerate(credits) if c > 0)
     n, size = len(units), len(question.concepts) + len(question.years)
     idf = [math.log(1.0 + (n + 1) / (df[i] + 0.5)) for i in range(size)]
@@ -145,7 +151,9 @@ def lexical_scores(question: Question, units: Sequence[Unit], contexts: dict[str
     for j, (unit, credits) in enumerate(zip(units, own)):
         near = context_bags.get(unit.source, set()) | (bags[j - 1] if unit.index > 0 else set())
         near |= set(tokenize(unit.title))
-        nearby = [_credit(c, near) for c in question.concepts] + [float(str(y) in near) for y in question.years]
+        nearby = [_credit(c, near) for c in question.concepts] + [
+            float(str(y) in near) for y in question.years
+        ]
         score = sum(w * (c or NEIGHBOUR_WEIGHT * b) for w, c, b in zip(idf, credits, nearby))
         out.append(score / total)
     return out
@@ -162,9 +170,14 @@ def semantic_scores(question: str, sentences: Sequence[str], embeddings: Any) ->
     return np.clip(sims, 0.0, 1.0).tolist()
 
 
-def score_sentences(question: str, sources: Sequence[Source], embeddings: Any = None,
-                    semantic_weight: float = 0.0, floor: float = 0.0,
-                    number_bonus: float = 0.0) -> list[Scored]:
+def score_sentences(
+    question: str,
+    sources: Sequence[Source],
+    embeddings: Any = None,
+    semantic_weight: float = 0.0,
+    floor: float = 0.0,
+    number_bonus: float = 0.0,
+) -> list[Scored]:
     """Every sentence and row, best first, by its lexical score blended with its semantic
     similarity to the question (semantic_weight of it). Only units with a lexical score of at
     least floor are embedded (the others could not be quoted anyway); lexical alone without
@@ -174,8 +187,9 @@ def score_sentences(question: str, sources: Sequence[Source], embeddings: Any = 
     asked = read_question(question)
     if not units or not (asked.concepts or asked.years):
         return []
-    lexical = lexical_scores(asked, units, {s.short_id: s.context for s in sources},
-                             {s.short_id: s.title for s in sources})
+    lexical = lexical_scores(
+        asked, units, {s.short_id: s.context for s in sources}, {s.short_id: s.title for s in sources}
+    )
     weight = semantic_weight if embeddings is not None else 0.0
     picked = [j for j, lex in enumerate(lexical) if lex >= floor and lex > 0] if weight else []
     semantic = [0.0] * len(units)
@@ -183,9 +197,20 @@ def score_sentences(question: str, sources: Sequence[Source], embeddings: Any = 
         semantic[j] = sim
     bonus = number_bonus if asked.amount else 0.0
     terms = _asked_words(question)
-    out = [Scored((1 - weight) * lex + weight * sem + bonus * any(ch.isdigit() for ch in u.text)
-                  + LABEL_BONUS * _label_share(u, terms), u.source, _quote(u, asked), lex, sem, u)
-           for u, lex, sem in zip(units, lexical, semantic)]
+    out = [
+        Scored(
+            (1 - weight) * lex
+            + weight * sem
+            + bonus * any(ch.isdigit() for ch in u.text)
+            + LABEL_BONUS * _label_share(u, terms),
+            u.source,
+            _quote(u, asked),
+            lex,
+            sem,
+            u,
+        )
+        for u, lex, sem in zip(units, lexical, semantic)
+    ]
     return sorted(out, key=lambda s: -s.score)
 
 
@@ -216,13 +241,23 @@ def _cite(items: Sequence[Scored]) -> str:
     sources: dict[str, list[str]] = {}
     for s in items:
         sources.setdefault(s.sentence, []).append(s.source)
-    return " ".join(f"{text.replace('[', '(').replace(']', ')')} " + "".join(f"[{i}]" for i in dict.fromkeys(ids))
-                    for text, ids in sources.items())
+    return " ".join(
+        f"{text.replace('[', '(').replace(']', ')')} " + "".join(f"[{i}]" for i in dict.fromkeys(ids))
+        for text, ids in sources.items()
+    )
 
 
-def compose_answer(question: str, sources: Sequence[Source], min_score: float, max_sentences: int, *,
-                   embeddings: Any = None, semantic_weight: float = 0.0, number_bonus: float = 0.0,
-                   lexical_floor: float = LEXICAL_FLOOR) -> str:
+def compose_answer(
+    question: str,
+    sources: Sequence[Source],
+    min_score: float,
+    max_sentences: int,
+    *,
+    embeddings: Any = None,
+    semantic_weight: float = 0.0,
+    number_bonus: float = 0.0,
+    lexical_floor: float = LEXICAL_FLOOR,
+) -> str:
     """The cited sentences or rows, best first; else CLOSEST_PASSAGES and the closest ones, cited,
     when some unit holds RELATED_SCORE of the question; else NOT_IN_DOCUMENTS. It answers only
     when some unit holds min_score of the question and every number it names; the best unit by
@@ -230,18 +265,27 @@ def compose_answer(question: str, sources: Sequence[Source], min_score: float, m
     hold min_score themselves, come within NEAR_BEST of the best and, for a row, are named by
     the question as fully as the best one."""
     floor = min(lexical_floor * min_score, RELATED_SCORE)
-    ranked = [s for s in score_sentences(question, sources, embeddings, semantic_weight, floor, number_bonus)
-              if s.lexical >= floor]
+    ranked = [
+        s
+        for s in score_sentences(question, sources, embeddings, semantic_weight, floor, number_bonus)
+        if s.lexical >= floor
+    ]
     if not ranked or max(s.lexical for s in ranked) < RELATED_SCORE:
         return NOT_IN_DOCUMENTS
     asked = read_question(question)
-    direct = [s for s in ranked if s.lexical >= lexical_floor * min_score and s.unit and _holds(s.unit, asked)]
+    direct = [
+        s for s in ranked if s.lexical >= lexical_floor * min_score and s.unit and _holds(s.unit, asked)
+    ]
     if direct and max(s.lexical for s in direct) >= min_score:
         best, terms = direct[0], _asked_words(question)
         named = _label_share(best.unit, terms)
-        chosen = [best] + [s for s in direct[1:max_sentences]
-                           if s.score >= NEAR_BEST * best.score and s.lexical >= min_score
-                           and (s.unit.row is None or _label_share(s.unit, terms) >= named)]
+        chosen = [best] + [
+            s
+            for s in direct[1:max_sentences]
+            if s.score >= NEAR_BEST * best.score
+            and s.lexical >= min_score
+            and (s.unit.row is None or _label_share(s.unit, terms) >= named)
+        ]
         return _cite(chosen)
     closest = [s for s in ranked if s.lexical >= RELATED_SCORE][:CLOSEST_COUNT]
     return f"{CLOSEST_PASSAGES} {_cite(closest)}"
@@ -270,9 +314,16 @@ class ExtractiveChatModel(BaseChatModel):
     def answer_text(self, messages: Sequence[BaseMessage]) -> str:
         """The full answer for these messages."""
         sources, question = parse_task(messages)
-        return compose_answer(question, sources, self.min_score, self.max_sentences,
-                              embeddings=self.embeddings, semantic_weight=self.semantic_weight,
-                              number_bonus=self.number_bonus, lexical_floor=self.lexical_floor)
+        return compose_answer(
+            question,
+            sources,
+            self.min_score,
+            self.max_sentences,
+            embeddings=self.embeddings,
+            semantic_weight=self.semantic_weight,
+            number_bonus=self.number_bonus,
+            lexical_floor=self.lexical_floor,
+        )
 
     def _generate(
         self,

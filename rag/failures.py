@@ -85,8 +85,11 @@ def given_up(exc: BaseException, tries: int, cap_s: float | None = None) -> Mode
 
 def broken_off(received: int) -> ModelFailure:
     """The failure for a stream whose connection closed before the answer ended."""
-    return ModelFailure("broken", f"The model's answer broke off after {received} characters "
-                        "(the connection to the endpoint closed before the answer ended).")
+    return ModelFailure(
+        "broken",
+        f"The model's answer broke off after {received} characters "
+        "(the connection to the endpoint closed before the answer ended).",
+    )
 
 
 def _detail(exc: BaseException) -> str:
@@ -119,9 +122,12 @@ def _bad_reply(exc: BaseException) -> ModelFailure | None:
         where = type(exc).__name__
     else:
         return None
-    return ModelFailure("bad_reply", "The model endpoint's reply is not in the OpenAI chat-completion "
-                        f"format ({where}); "
-                        "check that FOOTNOTE_LLM_BASE_URL is an OpenAI-compatible /v1 URL.")
+    return ModelFailure(
+        "bad_reply",
+        "The model endpoint's reply is not in the OpenAI chat-completion "
+        f"format ({where}); "
+        "check that FOOTNOTE_LLM_BASE_URL is an OpenAI-compatible /v1 URL.",
+    )
 
 
 def classify(exc: BaseException, received: int = 0) -> ModelFailure:
@@ -141,8 +147,11 @@ def classify(exc: BaseException, received: int = 0) -> ModelFailure:
         place = f" at {where.scheme}://{where.host}:{where.port}" if where is not None else ""
         return ModelFailure("unreachable", f"Could not reach the model endpoint{place}.")
     if status in (401, 403):
-        return ModelFailure("auth", f"The model endpoint refused the API key (HTTP {status}); "
-                            "check FOOTNOTE_LLM_API_KEY or OPENAI_API_KEY.")
+        return ModelFailure(
+            "auth",
+            f"The model endpoint refused the API key (HTTP {status}); "
+            "check FOOTNOTE_LLM_API_KEY or OPENAI_API_KEY.",
+        )
     if status == 429:
         return ModelFailure("rate_limit", f"The model endpoint is rate limiting (HTTP 429): {_detail(exc)}")
     if status is not None and status >= 500:

@@ -69,9 +69,7 @@ class LexicalIndex:
             lexical_store.save(Path(data_dir), generation, signed, index._bm25)
         return index
 
-    def search(
-        self, query: str, k: int, doc_ids: Iterable[str] | None = None
-    ) -> list[tuple[Chunk, float]]:
+    def search(self, query: str, k: int, doc_ids: Iterable[str] | None = None) -> list[tuple[Chunk, float]]:
         """The k best chunks by BM25 (positive scores only), optionally only from doc_ids."""
         terms = tokenize(query)
         count = len(self._doc_ids)

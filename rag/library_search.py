@@ -55,6 +55,7 @@ def parse_query(raw: str) -> Query:
 def phrase_pattern(phrase: str) -> re.Pattern[str]:
     """The phrase's words in order, case-insensitive, across any spaces, line breaks or punctuation
     between them, and across the soft hyphen ingest leaves where a word was split over two lines."""
+
     def word(w: str) -> str:
         return f"(?:{SOFT_HYPHEN}\\s*)?".join(re.escape(c) for c in w)
 
@@ -71,8 +72,9 @@ def _has_words(text: str, words: Sequence[str]) -> bool:
     return all(w in flat for w in words)
 
 
-def _first_match(text: str, patterns: Sequence[re.Pattern[str]], terms: set[str],
-                 words: Sequence[str] = ()) -> tuple[int, int] | None:
+def _first_match(
+    text: str, patterns: Sequence[re.Pattern[str]], terms: set[str], words: Sequence[str] = ()
+) -> tuple[int, int] | None:
     """The first phrase match (every phrase must occur), else the first word that is a query term."""
     if patterns:
         if not _has_words(text, words):
@@ -108,8 +110,9 @@ def snippet(text: str, match: tuple[int, int], width: int = SNIPPET_CHARS) -> st
     return ("\u2026" if start > 0 else "") + inside + ("\u2026" if end < len(text) else "")
 
 
-def _candidates(library: Any, lexical: Any, query: Query, doc_ids: Sequence[str] | None
-                ) -> Iterator[tuple[Chunk, float]]:
+def _candidates(
+    library: Any, lexical: Any, query: Query, doc_ids: Sequence[str] | None
+) -> Iterator[tuple[Chunk, float]]:
     """Every chunk BM25 scores above zero, best first (asked for in growing batches: most searches
     stop early); for a phrase of stopwords only (which BM25 cannot rank), every chunk in order."""
     if tokenize(query.text):
@@ -127,8 +130,9 @@ def _candidates(library: Any, lexical: Any, query: Query, doc_ids: Sequence[str]
                 yield from ((c, 0.0) for c in library.chunks([doc.doc_id]))
 
 
-def search_library(library: Any, raw_query: str, lexical: Any, *, limit: int = 20,
-                   doc_ids: Sequence[str] | None = None) -> list[SearchHit]:
+def search_library(
+    library: Any, raw_query: str, lexical: Any, *, limit: int = 20, doc_ids: Sequence[str] | None = None
+) -> list[SearchHit]:
     """Up to limit hits for the query (score: BM25, 0 for stopword-only phrases); the same match
     found again in an overlapping neighbour chunk is listed once."""
     query = parse_query(raw_query)
@@ -154,6 +158,9 @@ def search_library(library: Any, raw_query: str, lexical: Any, *, limit: int = 2
     docs = {d: library.document(d) for d in {c.doc_id for c, *_ in found}}
     found = [f for f in found if docs[f[0].doc_id] is not None]
     evidence = build_evidence([(c, docs[c.doc_id], s) for c, s, *_ in found])
-    return [SearchHit(ev, match, c.locators[where].page_index, c.locators[where].page_label,
-                      snippet(c.text, match))
-            for ev, (c, _s, match, where, _o) in zip(evidence, found)]
+    return [
+        SearchHit(
+            ev, match, c.locators[where].page_index, c.locators[where].page_label, snippet(c.text, match)
+        )
+        for ev, (c, _s, match, where, _o) in zip(evidence, found)
+    ]

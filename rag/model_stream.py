@@ -78,8 +78,11 @@ def _next(out: queue.Queue, limits: Limits, deadline: float, received: int) -> t
         pass
     if left <= wait:
         after = f" after {received} characters" if received else ""
-        raise ModelFailure("deadline", f"The answer took longer than {limits.deadline_s:g} s "
-                           f"(FOOTNOTE_LLM_DEADLINE_S) and was stopped{after}.")
+        raise ModelFailure(
+            "deadline",
+            f"The answer took longer than {limits.deadline_s:g} s "
+            f"(FOOTNOTE_LLM_DEADLINE_S) and was stopped{after}.",
+        )
     raise ModelFailure("stall" if received else "timeout", f"the model sent nothing for {wait:g} s")
 
 
@@ -115,9 +118,12 @@ def _attempt(
                 raise value
             deltas += 1
             if _too_long(limits, deltas, received + len(value)):
-                raise ModelFailure("length", f"The answer was stopped at the token limit "
-                                   f"({limits.max_tokens} tokens, FOOTNOTE_LLM_MAX_TOKENS) after {received} "
-                                   "characters; the model did not stop by itself.")
+                raise ModelFailure(
+                    "length",
+                    f"The answer was stopped at the token limit "
+                    f"({limits.max_tokens} tokens, FOOTNOTE_LLM_MAX_TOKENS) after {received} "
+                    "characters; the model did not stop by itself.",
+                )
             received += len(value)
             said_something = said_something or bool(value.strip())
             yield value

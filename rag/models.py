@@ -69,8 +69,14 @@ def make_chat_model(
     answerer uses the library's embeddings, when given, to find sentences that paraphrase the
     question; the other options apply to openai only."""
     if provider == "openai":
-        chat = openai_chat_model(model=model, api_key=api_key, base_url=base_url, temperature=temperature,
-                                 max_tokens=max_tokens, timeout_s=timeout_s)
+        chat = openai_chat_model(
+            model=model,
+            api_key=api_key,
+            base_url=base_url,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            timeout_s=timeout_s,
+        )
         return chat, f"{model} at {base_url or 'OpenAI'}"
     if provider == "fake":
         return ScriptedChatModel(), SCRIPTED_LABEL
@@ -90,8 +96,9 @@ class ModelListing:
 def list_models(base_url: str, api_key: str | None, timeout_s: float = 3.0) -> ModelListing:
     """GET {base_url}/models (OpenAI, Ollama, vLLM, LM Studio and llama.cpp serve it); never raises:
     an endpoint that cannot list models says why, and the caller keeps its configured model."""
-    request = urllib.request.Request(base_url.rstrip("/") + "/models",
-                                     headers={"Authorization": f"Bearer {api_key or 'not-needed'}"})
+    request = urllib.request.Request(
+        base_url.rstrip("/") + "/models", headers={"Authorization": f"Bearer {api_key or 'not-needed'}"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout_s) as response:
             body = json.loads(response.read())

@@ -59,28 +59,37 @@ class PgConversationStore(_PgStore):
         """Start a conversation; return its id (safe in a URL)."""
         conv_id, now = uuid.uuid4().hex[:12], utc_now()
         with self._connect() as db:
-            db.execute("INSERT INTO footnote_conversations (conv_id, title, created_at, updated_at) "
-                       "VALUES (%s, %s, %s, %s)", (conv_id, title, now, now))
+            db.execute(
+                "INSERT INTO footnote_conversations (conv_id, title, created_at, updated_at) "
+                "VALUES (%s, %s, %s, %s)",
+                (conv_id, title, now, now),
+            )
         return conv_id
 
     def exists(self, conv_id: str) -> bool:
         with self._connect() as db:
-            return db.execute("SELECT 1 FROM footnote_conversations WHERE conv_id = %s", (conv_id,)).fetchone() \
+            return (
+                db.execute("SELECT 1 FROM footnote_conversations WHERE conv_id = %s", (conv_id,)).fetchone()
                 is not None
+            )
 
     def model(self, conv_id: str) -> str:
         """The chat model picked for a conversation, or '' (none picked, or no such conversation)."""
         with self._connect() as db:
-            row = db.execute("SELECT model FROM footnote_conversations WHERE conv_id = %s", (conv_id,)).fetchone()
+            row = db.execute(
+                "SELECT model FROM footnote_conversations WHERE conv_id = %s", (conv_id,)
+            ).fetchone()
         return row[0] if row else ""
 
     def set_model(self, conv_id: str, model: str) -> None:
         """Remember the chat model picked for a conversation (created if missing)."""
         now = utc_now()
         with self._connect() as db:
-            db.execute("INSERT INTO footnote_conversations (conv_id, title, created_at, updated_at, model) "
-                       "VALUES (%s, '', %s, %s, %s) ON CONFLICT (conv_id) DO UPDATE SET model = excluded.model",
-                       (conv_id, now, now, model))
+            db.execute(
+                "INSERT INTO footnote_conversations (conv_id, title, created_at, updated_at, model) "
+                "VALUES (%s, '', %s, %s, %s) ON CONFLICT (conv_id) DO UPDATE SET model = excluded.model",
+                (conv_id, now, now, model),
+            )
 
     def list_recent(self, limit: int = 20) -> list[ConversationInfo]:
         """Conversations with at least one turn, most recently updated first."""
@@ -88,7 +97,9 @@ class PgConversationStore(_PgStore):
             rows = db.execute(
                 "SELECT c.conv_id, c.title, c.created_at, c.updated_at, COUNT(t.turn_id) FROM footnote_conversations c "
                 "JOIN footnote_turns t USING (conv_id) GROUP BY c.conv_id "
-                "ORDER BY c.updated_at DESC, c.seq DESC LIMIT %s", (limit,)).fetchall()
+                "ORDER BY c.updated_at DESC, c.seq DESC LIMIT %s",
+                (limit,),
+            ).fetchall()
         return [ConversationInfo(*row) for row in rows]
 
     def add_turn(self, conv_id: str, answer: Answer) -> Turn:
@@ -96,17 +107,26 @@ class PgConversationStore(_PgStore):
         now, turn_id = utc_now(), uuid.uuid4().hex
         payload = json.dumps(answer_to_dict(answer), ensure_ascii=False)
         with self._connect() as db, db.transaction():
-            db.execute("INSERT INTO footnote_conversations (conv_id, title, created_at, updated_at) "
-                       "VALUES (%s, '', %s, %s) ON CONFLICT (conv_id) DO NOTHING", (conv_id, now, now))
+            db.execute(
+                "INSERT INTO footnote_conversations (conv_id, title, created_at, updated_at) "
+                "VALUES (%s, '', %s, %s) ON CONFLICT (conv_id) DO NOTHING",
+                (conv_id, now, now),
+            )
             # Row lock: two instances appending to one conversation take turns for the index.
             db.execute("SELECT 1 FROM footnote_conversations WHERE conv_id = %s FOR UPDATE", (conv_id,))
-            (index,) = db.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM footnote_turns WHERE conv_id = %s",
-                                  (conv_id,)).fetchone()
-            db.execute(f"INSERT INTO footnote_turns ({_TURN.replace('answer_json', 'question, answer_json')}) "
-                       "VALUES (%s, %s, %s, %s, %s, %s)", (turn_id, conv_id, index, answer.question, payload, now))
-            db.execute("UPDATE footnote_conversations SET updated_at = %s, "
-                       "title = CASE WHEN title = '' THEN %s ELSE title END WHERE conv_id = %s",
-                       (now, answer.question[:80], conv_id))
+            (index,) = db.execute(
+                "SELECT COALESCE(MAX(idx) + 1, 0) FROM footnote_turns WHERE conv_id = %s", (conv_id,)
+            ).fetchone()
+            db.execute(
+                f"INSERT INTO footnote_turns ({_TURN.replace('answer_json', 'question, answer_json')}) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                (turn_id, conv_id, index, answer.question, payload, now),
+            )
+            db.execute(
+                "UPDATE footnote_conversations SET updated_at = %s, "
+                "title = CASE WHEN title = '' THEN %s ELSE title END WHERE conv_id = %s",
+                (now, answer.question[:80], conv_id),
+            )
         return Turn(turn_id=turn_id, conv_id=conv_id, index=index, answer=answer, created_at=now)
 
     def turns(self, conv_id: str) -> list[Turn]:
@@ -129,28 +149,44 @@ class PgConversationStore(_PgStore):
         """Copy a conversation with its ids and times (``python -m ingest migrate``); False when
         a conversation with that id is already here (then nothing is written)."""
         with self._connect() as db, db.transaction():
-            done = db.execute("INSERT INTO footnote_conversations (conv_id, title, created_at, updated_at) "
-                              "VALUES (%s, %s, %s, %s) ON CONFLICT (conv_id) DO NOTHING",
-                              (info.conv_id, info.title, info.created_at, info.updated_at)).rowcount
+            done = db.execute(
+                "INSERT INTO footnote_conversations (conv_id, title, created_at, updated_at) "
+                "VALUES (%s, %s, %s, %s) ON CONFLICT (conv_id) DO NOTHING",
+                (info.conv_id, info.title, info.created_at, info.updated_at),
+            ).rowcount
             if done:
                 db.cursor().executemany(
                     f"INSERT INTO footnote_turns ({_TURN.replace('answer_json', 'question, answer_json')}) "
                     "VALUES (%s, %s, %s, %s, %s, %s)",
-                    [(t.turn_id, t.conv_id, t.index, t.answer.question,
-                      json.dumps(answer_to_dict(t.answer), ensure_ascii=False), t.created_at) for t in turns])
+                    [
+                        (
+                            t.turn_id,
+                            t.conv_id,
+                            t.index,
+                            t.answer.question,
+                            json.dumps(answer_to_dict(t.answer), ensure_ascii=False),
+                            t.created_at,
+                        )
+                        for t in turns
+                    ],
+                )
         return bool(done)
 
     def _select(self, where: str, args: tuple[object, ...]) -> list[Turn]:
         with self._connect() as db:
             rows = db.execute(f"SELECT {_TURN} FROM footnote_turns {where}", args).fetchall()
-        return [Turn(turn_id=t, conv_id=c, index=i, answer=answer_from_dict(a), created_at=ts)
-                for t, c, i, a, ts in rows]
+        return [
+            Turn(turn_id=t, conv_id=c, index=i, answer=answer_from_dict(a), created_at=ts)
+            for t, c, i, a, ts in rows
+        ]
 
 
 class PgVerdictStore(_PgStore):
     """Auditors' verdicts in PostgreSQL (a connection per call: safe across sessions and instances)."""
 
-    def save(self, key: tuple[str, int, int], short_id: str, verdict: str, note: str | None = None) -> Verdict:
+    def save(
+        self, key: tuple[str, int, int], short_id: str, verdict: str, note: str | None = None
+    ) -> Verdict:
         """File or replace the verdict for key; note=None keeps the note already there."""
         if verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {verdict!r}; expected one of {', '.join(VERDICTS)}")
@@ -159,7 +195,9 @@ class PgVerdictStore(_PgStore):
                 f"INSERT INTO footnote_verdicts ({_VERDICT}) VALUES (%s, %s, %s, %s, %s, COALESCE(%s, ''), %s) "
                 "ON CONFLICT (turn_id, number, occurrence) DO UPDATE SET short_id = EXCLUDED.short_id, "
                 "verdict = EXCLUDED.verdict, note = COALESCE(%s, footnote_verdicts.note), "
-                "updated_at = EXCLUDED.updated_at", (*key, short_id, verdict, note, utc_now(), note))
+                "updated_at = EXCLUDED.updated_at",
+                (*key, short_id, verdict, note, utc_now(), note),
+            )
         found = self.get(key)
         assert found is not None
         return found
@@ -167,14 +205,19 @@ class PgVerdictStore(_PgStore):
     def set_note(self, key: tuple[str, int, int], note: str) -> bool:
         """Change the note of an existing verdict; False when there is no verdict to annotate."""
         with self._connect() as db:
-            done = db.execute("UPDATE footnote_verdicts SET note = %s, updated_at = %s "
-                              "WHERE turn_id = %s AND number = %s AND occurrence = %s", (note, utc_now(), *key))
+            done = db.execute(
+                "UPDATE footnote_verdicts SET note = %s, updated_at = %s "
+                "WHERE turn_id = %s AND number = %s AND occurrence = %s",
+                (note, utc_now(), *key),
+            )
         return done.rowcount > 0
 
     def clear(self, key: tuple[str, int, int]) -> None:
         """Forget the verdict for key."""
         with self._connect() as db:
-            db.execute("DELETE FROM footnote_verdicts WHERE turn_id = %s AND number = %s AND occurrence = %s", key)
+            db.execute(
+                "DELETE FROM footnote_verdicts WHERE turn_id = %s AND number = %s AND occurrence = %s", key
+            )
 
     def get(self, key: tuple[str, int, int]) -> Verdict | None:
         """The verdict filed for key, or None."""
@@ -194,7 +237,9 @@ class PgVerdictStore(_PgStore):
         """Embedding cosines already computed with method, by pair hash."""
         wanted = set(pairs)
         with self._connect() as db:
-            rows = db.execute("SELECT pair, cosine FROM footnote_cosines WHERE method = %s", (method,)).fetchall()
+            rows = db.execute(
+                "SELECT pair, cosine FROM footnote_cosines WHERE method = %s", (method,)
+            ).fetchall()
         return {pair: cosine for pair, cosine in rows if pair in wanted}
 
     def put_cosines(self, method: str, values: dict[str, float]) -> None:
@@ -202,7 +247,9 @@ class PgVerdictStore(_PgStore):
         with self._connect() as db:
             db.cursor().executemany(
                 "INSERT INTO footnote_cosines VALUES (%s, %s, %s) ON CONFLICT (method, pair) "
-                "DO UPDATE SET cosine = EXCLUDED.cosine", [(method, p, c) for p, c in values.items()])
+                "DO UPDATE SET cosine = EXCLUDED.cosine",
+                [(method, p, c) for p, c in values.items()],
+            )
 
     def import_verdicts(self, verdicts: Iterable[Verdict]) -> int:
         """Copy verdicts as they are (``python -m ingest migrate``), keeping any already here;
@@ -210,9 +257,11 @@ class PgVerdictStore(_PgStore):
         added = 0
         with self._connect() as db, db.transaction():
             for v in verdicts:
-                added += db.execute(f"INSERT INTO footnote_verdicts ({_VERDICT}) VALUES (%s, %s, %s, %s, %s, %s, %s) "
-                                    "ON CONFLICT DO NOTHING", (v.turn_id, v.number, v.occurrence, v.short_id,
-                                                               v.verdict, v.note, v.updated_at)).rowcount
+                added += db.execute(
+                    f"INSERT INTO footnote_verdicts ({_VERDICT}) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                    "ON CONFLICT DO NOTHING",
+                    (v.turn_id, v.number, v.occurrence, v.short_id, v.verdict, v.note, v.updated_at),
+                ).rowcount
         return added
 
     def _select(self, where: str, args: tuple[object, ...]) -> list[Verdict]:

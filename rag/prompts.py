@@ -103,4 +103,3 @@ def build_messages(
         question=" ".join(question.split()),
     )
     return [SystemMessage(content=SYSTEM_PROMPT), HumanMessage(content=task)]
-

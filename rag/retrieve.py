@@ -72,8 +72,12 @@ def _merge_locators(chunks: Sequence[Chunk]) -> tuple[PageLocator, ...]:
     for loc in (loc for chunk in chunks for loc in chunk.locators):
         old = pages.get(loc.page_index)
         if old is not None:
-            loc = PageLocator(loc.page_index, old.page_label, min(old.char_start, loc.char_start),
-                              max(old.char_end, loc.char_end))
+            loc = PageLocator(
+                loc.page_index,
+                old.page_label,
+                min(old.char_start, loc.char_start),
+                max(old.char_end, loc.char_end),
+            )
         pages[loc.page_index] = loc
     return tuple(pages[i] for i in sorted(pages))
 
@@ -86,8 +90,9 @@ def _merged(members: list[Chunk], best: Chunk) -> Chunk:
     text = ordered[0].text
     for chunk in ordered[1:]:
         text = _overlap_join(text, chunk.text) or f"{text} {chunk.text}"
-    return Chunk(best.chunk_id, best.doc_id, ordered[0].ordinal, text, _merge_locators(ordered),
-                 ordered[0].context)
+    return Chunk(
+        best.chunk_id, best.doc_id, ordered[0].ordinal, text, _merge_locators(ordered), ordered[0].context
+    )
 
 
 def _joins(group: list[Chunk], chunk: Chunk) -> bool:
@@ -133,17 +138,20 @@ def dense_similarities(
 ) -> list[float]:
     """Each group's cosine with the question (its best member's), clamped to 0..1; members the
     dense search did not return (found by BM25 only) are embedded here, in one batch."""
-    missing = list(dict.fromkeys(indexed_text(c.context, c.text) for g in groups for c in g
-                                 if c.chunk_id not in known))
+    missing = list(
+        dict.fromkeys(indexed_text(c.context, c.text) for g in groups for c in g if c.chunk_id not in known)
+    )
     found: dict[str, float] = {}
     if missing:
         query = np.asarray(query_vector, dtype=np.float64)
         matrix = np.asarray(embeddings.embed_documents(missing), dtype=np.float64)
         norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(query) or 1.0)
         found = dict(zip(missing, (matrix @ query / np.where(norms > 0, norms, 1.0)).tolist()))
-    sims = [max(known.get(c.chunk_id, found.get(indexed_text(c.context, c.text), 0.0)) for c in g)
-            for g in groups]
+    sims = [
+        max(known.get(c.chunk_id, found.get(indexed_text(c.context, c.text), 0.0)) for c in g) for g in groups
+    ]
     return [min(1.0, max(0.0, float(s))) for s in sims]
+
 
 def coverage(question_terms: set[str], text: str) -> float:
     """Share of the question's distinct content words that appear in text."""
@@ -161,7 +169,12 @@ def without_words(text: str, terms: Iterable[str]) -> str:
 
 
 def _rankings(
-    library: Any, query: str, vector: Any, n: int, doc_ids: Sequence[str] | None, index: Any,
+    library: Any,
+    query: str,
+    vector: Any,
+    n: int,
+    doc_ids: Sequence[str] | None,
+    index: Any,
     pick: DocumentPick | None,
 ) -> tuple[list[list[Chunk]], list[tuple[Chunk, float]]]:
     """Dense and BM25 rankings over doc_ids or, when the question names documents, over those
@@ -206,15 +219,21 @@ def search_evidence(
     groups = _groups(fused, k)
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
     groups = [g for g in groups if docs[g[1].doc_id] is not None]
-    sims = dense_similarities(library.embeddings, vector, [g for g, _, _ in groups],
-                              {c.chunk_id: s for c, s in dense}) if groups else []
+    sims = (
+        dense_similarities(
+            library.embeddings, vector, [g for g, _, _ in groups], {c.chunk_id: s for c, s in dense}
+        )
+        if groups
+        else []
+    )
     hits = [(_merged(members, top), docs[top.doc_id], sim) for (members, top, _), sim in zip(groups, sims)]
     terms = set(tokenize(question))
     return Retrieval(
         evidence=build_evidence(hits),
         best_dense=max((float(s) for _, s in dense), default=0.0),
-        best_coverage=max((coverage(terms, indexed_text(c.context, c.text)) for c, _ in fused[: 2 * k]),
-                          default=0.0),
+        best_coverage=max(
+            (coverage(terms, indexed_text(c.context, c.text)) for c, _ in fused[: 2 * k]), default=0.0
+        ),
         picked=pick.doc_ids if pick else (),
     )
 

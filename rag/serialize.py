@@ -9,8 +9,13 @@ from rag.types import Answer, AnswerMetrics, CitationSpan, Evidence, Footnote
 
 
 def _span_to_dict(span: CitationSpan) -> dict[str, Any]:
-    return {"id": span.id, "start": span.start, "end": span.end, "group_start": span.group_start,
-            "group_end": span.group_end}
+    return {
+        "id": span.id,
+        "start": span.start,
+        "end": span.end,
+        "group_start": span.group_start,
+        "group_end": span.group_end,
+    }
 
 
 def answer_to_dict(answer: Answer) -> dict[str, Any]:

@@ -110,8 +110,9 @@ def has_content(piece: str) -> bool:
     return any(ch.isalnum() for ch in piece.replace(_MASK, ""))
 
 
-def sentence_spans(text: str, groups: Sequence[tuple[int, int]] | None = None, *,
-                   line_breaks: bool = True) -> list[tuple[int, int]]:
+def sentence_spans(
+    text: str, groups: Sequence[tuple[int, int]] | None = None, *, line_breaks: bool = True
+) -> list[tuple[int, int]]:
     """The sentences of text as [start, end) ranges, stripped of surrounding white space.
     groups: the citation marker ranges (found in text when None); line_breaks: whether every
     line break ends a sentence (answers) or only a blank line does (PDF passages)."""
@@ -140,7 +141,9 @@ def split_sentences(text: str) -> list[str]:
     return [p for p in pieces if p]
 
 
-def citing_sentence(text: str, position: int, groups: Sequence[tuple[int, int]] | None = None) -> tuple[int, int]:
+def citing_sentence(
+    text: str, position: int, groups: Sequence[tuple[int, int]] | None = None
+) -> tuple[int, int]:
     """The [start, end) of the answer sentence holding position (a citation marker's start):
     the one sentence the side panel, the metrics and the audit page all use for that citation.
     groups: the text's marker ranges when already known (parsed here otherwise)."""
@@ -204,7 +207,9 @@ def acronyms(text: str) -> set[str]:
     out: set[str] = set()
     for run in _CAPITALISED_RUN.findall(text):
         initials = "".join(w[0] for w in run.split()).lower()
-        out.update(initials[i:j] for i in range(len(initials)) for j in range(i + 2, min(i + 5, len(initials)) + 1))
+        out.update(
+            initials[i:j] for i in range(len(initials)) for j in range(i + 2, min(i + 5, len(initials)) + 1)
+        )
     return out
 
 

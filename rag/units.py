@@ -40,9 +40,14 @@ def heading_lines(lines: Sequence[str]) -> list[bool]:
             continue
         after = next((x for x in lines[i + 1 :] if x), "")
         parts = line.split()
-        flags[i] = (len(line) <= HEADING_CHARS and len(parts) <= HEADING_WORDS and line[-1] not in ".,;:!?-"
-                    and parts[-1].lower() not in STOPWORDS and after[:1].isupper()
-                    and (not before or before[-1] in ".!?:"))
+        flags[i] = (
+            len(line) <= HEADING_CHARS
+            and len(parts) <= HEADING_WORDS
+            and line[-1] not in ".,;:!?-"
+            and parts[-1].lower() not in STOPWORDS
+            and after[:1].isupper()
+            and (not before or before[-1] in ".!?:")
+        )
         before = "." if flags[i] else line
     return flags
 
@@ -82,11 +87,17 @@ def recurring_lines(texts: Sequence[tuple[str, str]]) -> frozenset[str]:
         span = set(pages.split("-", 1)) if pages.count("-") == 1 else {pages}
         for key in {line_key(x) for x in _lines(text) if x and x[-1] not in ".!?" and parse_row(x) is None}:
             where.setdefault(key, []).append(span)
-    return frozenset(key for key, spans in where.items() if any(ch.isalpha() for ch in key)
-                     and any(a.isdisjoint(b) for i, a in enumerate(spans) for b in spans[i + 1 :]))
+    return frozenset(
+        key
+        for key, spans in where.items()
+        if any(ch.isalpha() for ch in key)
+        and any(a.isdisjoint(b) for i, a in enumerate(spans) for b in spans[i + 1 :])
+    )
 
 
-def passage_units(short_id: str, text: str, context: str = "", skip: frozenset[str] = frozenset()) -> list[Unit]:
+def passage_units(
+    short_id: str, text: str, context: str = "", skip: frozenset[str] = frozenset()
+) -> list[Unit]:
     """A source's sentences and table rows in reading order; headings, header lines and the lines
     in skip (see recurring_lines) left out. A row's columns come from the nearest header line
     above it, else from the context line; its title from the heading or the unfinished line

@@ -20,9 +20,16 @@ REQUIRE_CORPUS = os.environ.get("FOOTNOTE_REQUIRE_CORPUS") == "1"
 # carried between runs, and a fixed budget for tests that do not set their own max_examples.
 # Both start from Hypothesis' "default": its own import already loads its "ci" profile when it
 # sees CI, and a profile registered then would inherit derandomize from it.
-settings.register_profile("ci", settings.get_profile("default"), derandomize=True, database=None,
-                          max_examples=100, deadline=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci",
+    settings.get_profile("default"),
+    derandomize=True,
+    database=None,
+    max_examples=100,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.register_profile("dev", settings.get_profile("default"), deadline=None)
 
 

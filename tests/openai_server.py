@@ -172,11 +172,16 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
             vectors = HashEmbeddings().embed_documents([str(t) for t in texts])
             if body.get("encoding_format") == "base64":
                 vectors = [base64.b64encode(np.asarray(v, dtype="<f4").tobytes()).decode() for v in vectors]
-            data = json.dumps({
-                "object": "list", "model": body.get("model", "scripted"),
-                "data": [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)],
-                "usage": {"prompt_tokens": 0, "total_tokens": 0},
-            }).encode()
+            data = json.dumps(
+                {
+                    "object": "list",
+                    "model": body.get("model", "scripted"),
+                    "data": [
+                        {"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)
+                    ],
+                    "usage": {"prompt_tokens": 0, "total_tokens": 0},
+                }
+            ).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))

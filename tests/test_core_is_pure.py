@@ -43,17 +43,26 @@ def _imports(path: Path) -> set[str]:
 def test_no_module_of_the_core_imports_one_that_imports_it() -> None:
     graph = {
         ".".join(p.relative_to(ROOT).with_suffix("").parts): _imports(p)
-        for pkg in ("ingest", "rag") for p in (ROOT / pkg).rglob("*.py") if p.name != "__main__.py"
+        for pkg in ("ingest", "rag")
+        for p in (ROOT / pkg).rglob("*.py")
+        if p.name != "__main__.py"
     }
     assert "ingest.library" in graph["ingest.recovery"]  # the scan sees imports
-    cycles = sorted(f"{a} <-> {b}" for a, deps in graph.items() for b in deps
-                    if a < b and a in graph.get(b, ()))
+    cycles = sorted(
+        f"{a} <-> {b}" for a, deps in graph.items() for b in deps if a < b and a in graph.get(b, ())
+    )
     assert cycles == [], f"modules that import each other: {cycles}"
 
 
 def test_the_core_never_reads_settings() -> None:
-    readers = sorted(name for name, path in (
-        (".".join(p.relative_to(ROOT).with_suffix("").parts), p)
-        for pkg in ("ingest", "rag") for p in (ROOT / pkg).rglob("*.py") if p.name != "__main__.py")
-        if {"settings", "wiring"} & _imports(path))
+    readers = sorted(
+        name
+        for name, path in (
+            (".".join(p.relative_to(ROOT).with_suffix("").parts), p)
+            for pkg in ("ingest", "rag")
+            for p in (ROOT / pkg).rglob("*.py")
+            if p.name != "__main__.py"
+        )
+        if {"settings", "wiring"} & _imports(path)
+    )
     assert readers == [], f"core modules that import settings: {readers}"

@@ -37,11 +37,18 @@ def clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_precedence_overrides_env_secrets_defaults(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert load_settings().llm_model == "gpt-4o-mini"  # the default, no file yet
-    write_secrets(clean_env, '[footnote]\nllm_provider = "openai"\nllm_model = "model-from-secrets"\n'
-                             'llm_api_key = "sk-from-secrets"\nretrieval_k = 9\n[other_app]\ntoken = "x"\n')
+    write_secrets(
+        clean_env,
+        '[footnote]\nllm_provider = "openai"\nllm_model = "model-from-secrets"\n'
+        'llm_api_key = "sk-from-secrets"\nretrieval_k = 9\n[other_app]\ntoken = "x"\n',
+    )
     s = load_settings()
     assert (s.llm_provider, s.llm_model, s.retrieval_k, s.api_key()) == (
-        "openai", "model-from-secrets", 9, "sk-from-secrets")
+        "openai",
+        "model-from-secrets",
+        9,
+        "sk-from-secrets",
+    )
     monkeypatch.setenv("FOOTNOTE_LLM_MODEL", "model-from-env")
     assert load_settings().llm_model == "model-from-env"
     assert load_settings(llm_model="model-explicit").llm_model == "model-explicit"
@@ -68,20 +75,44 @@ def test_a_file_without_the_table_is_ignored_and_a_broken_one_is_named(clean_env
 
 def _ask(project: Path, data_dir: Path, **env: str) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
-    environ.update(PYTHONPATH=str(ROOT), FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400",
-                   FOOTNOTE_CHUNK_OVERLAP="60", **env)
-    return subprocess.run([sys.executable, "-m", "rag", "ask", "--data-dir", str(data_dir), "--json",
-                           "When was the greenhouse built?"], cwd=project, env=environ, capture_output=True, check=False,
-                          text=True, timeout=120)
+    environ.update(
+        PYTHONPATH=str(ROOT),
+        FOOTNOTE_EMBEDDING_PROVIDER="fake",
+        FOOTNOTE_CHUNK_SIZE="400",
+        FOOTNOTE_CHUNK_OVERLAP="60",
+        **env,
+    )
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rag",
+            "ask",
+            "--data-dir",
+            str(data_dir),
+            "--json",
+            "When was the greenhouse built?",
+        ],
+        cwd=project,
+        env=environ,
+        capture_output=True,
+        check=False,
+        text=True,
+        timeout=120,
+    )
 
 
-def test_cli_asks_the_model_named_in_secrets_unless_env_says_otherwise(clean_env: Path, tmp_path: Path
-                                                                       ) -> None:
+def test_cli_asks_the_model_named_in_secrets_unless_env_says_otherwise(
+    clean_env: Path, tmp_path: Path
+) -> None:
     data_dir = tmp_path / "lib"
     open_hash_library(data_dir).add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
     with ScriptedOpenAIServer() as server:
-        write_secrets(clean_env, f'[footnote]\nllm_provider = "openai"\nllm_model = "model-from-secrets"\n'
-                                 f'llm_base_url = "{server.base_url}"\nllm_api_key = "sk-test"\n')
+        write_secrets(
+            clean_env,
+            f'[footnote]\nllm_provider = "openai"\nllm_model = "model-from-secrets"\n'
+            f'llm_base_url = "{server.base_url}"\nllm_api_key = "sk-test"\n',
+        )
         server.push(stream("Built in 1987."), stream("Built in 1987."))
         first = _ask(clean_env, data_dir, HOME=str(tmp_path / "home"))
         second = _ask(clean_env, data_dir, HOME=str(tmp_path / "home"), FOOTNOTE_LLM_MODEL="model-from-env")

@@ -96,6 +96,9 @@ def check_gold(filings: FilingSet) -> list[str]:
             reader = PdfReader(filings.questions.parent / row["doc_file"], strict=False)
             pages[row["doc_file"]] = [_flat(p.extract_text()) for p in reader.pages]
         for index in row["gold_page_indexes"]:
-            problems += [f"{row['id']}: {v!r} not on page {index}" for v in row["gold_values"]
-                         if _flat(v) not in pages[row["doc_file"]][index]]
+            problems += [
+                f"{row['id']}: {v!r} not on page {index}"
+                for v in row["gold_values"]
+                if _flat(v) not in pages[row["doc_file"]][index]
+            ]
     return problems

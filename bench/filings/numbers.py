@@ -63,8 +63,11 @@ def build(company: Company) -> Financials:
         old_first.append(int(old_first[-1] * rng.uniform(0.94, 1.16)))
     revenue = old_first[::-1]
     years = company.years
-    restructuring = {y: int(r * rng.uniform(0.008, 0.025)) for y, r in zip(years, revenue, strict=True)
-                     if y in company.restructuring}
+    restructuring = {
+        y: int(r * rng.uniform(0.008, 0.025))
+        for y, r in zip(years, revenue, strict=True)
+        if y in company.restructuring
+    }
     income, facts = _income(company, revenue, restructuring, rng)
     depreciation = [int(r * rng.uniform(0.025, 0.045)) for r in revenue]
     amortization = [int(r * rng.uniform(0.004, 0.012)) for r in revenue]
@@ -73,22 +76,38 @@ def build(company: Company) -> Financials:
     ppe, ppe_net = _ppe(years, capex, depreciation, revenue, rng)
     balance = _balance(company, years, revenue, cash_end, ppe_net, rng)
     segments = _breakdown("Revenue by segment", years, company.segments, revenue, rng)
-    geographies = _breakdown("Revenue by geography", years, tuple(
-        name[4:] if name.startswith("the ") else name for name in company.geographies), revenue, rng)
-    return Financials(income, balance, cash_flow, ppe, segments, geographies, tuple(depreciation),
-                      restructuring, facts["eps"])
+    geographies = _breakdown(
+        "Revenue by geography",
+        years,
+        tuple(name[4:] if name.startswith("the ") else name for name in company.geographies),
+        revenue,
+        rng,
+    )
+    return Financials(
+        income,
+        balance,
+        cash_flow,
+        ppe,
+        segments,
+        geographies,
+        tuple(depreciation),
+        restructuring,
+        facts["eps"],
+    )
 
 
-def _breakdown(title: str, years: tuple[int, ...], names: tuple[str, ...], totals: list[int],
-               rng: random.Random) -> Statement:
+def _breakdown(
+    title: str, years: tuple[int, ...], names: tuple[str, ...], totals: list[int], rng: random.Random
+) -> Statement:
     """Revenue split by segment or geography, year by year, with its total row."""
     per_year = [_split(t, len(names), rng) for t in totals]
     rows = tuple((name, tuple(split[p] for split in per_year), "") for p, name in enumerate(names))
     return Statement(title, years, rows + (("Total revenue", tuple(totals), "total"),))
 
 
-def _income(company: Company, revenue: list[int], restructuring: dict[int, int],
-            rng: random.Random) -> tuple[Statement, dict]:
+def _income(
+    company: Company, revenue: list[int], restructuring: dict[int, int], rng: random.Random
+) -> tuple[Statement, dict]:
     cogs = [int(r * rng.uniform(0.42, 0.68)) for r in revenue]
     gross = [r - c for r, c in zip(revenue, cogs, strict=True)]
     sga = [int(r * rng.uniform(0.14, 0.22)) for r in revenue]
@@ -102,9 +121,12 @@ def _income(company: Company, revenue: list[int], restructuring: dict[int, int],
     net = [p - t for p, t in zip(pretax, tax, strict=True)]
     shares = rng.uniform(0.02, 0.08) * revenue[-1]
     eps = tuple(f"{n / shares:.2f}" for n in net)
-    rows: list[Row] = [("Revenue", tuple(revenue), "total"), ("Cost of revenue", tuple(cogs), ""),
-                       ("Gross profit", tuple(gross), "total"),
-                       ("Selling, general and administrative", tuple(sga), "")]
+    rows: list[Row] = [
+        ("Revenue", tuple(revenue), "total"),
+        ("Cost of revenue", tuple(cogs), ""),
+        ("Gross profit", tuple(gross), "total"),
+        ("Selling, general and administrative", tuple(sga), ""),
+    ]
     if company.rnd_share:
         rows.append(("Research and development", tuple(rnd), ""))
     if restructuring:
@@ -121,8 +143,14 @@ def _income(company: Company, revenue: list[int], restructuring: dict[int, int],
     return Statement(title, company.years, tuple(rows)), {"net_income": net, "eps": eps}
 
 
-def _cash_flow(years: tuple[int, ...], net: list[int], dep: list[int], amort: list[int], capex: list[int],
-               rng: random.Random) -> tuple[Statement, list[int]]:
+def _cash_flow(
+    years: tuple[int, ...],
+    net: list[int],
+    dep: list[int],
+    amort: list[int],
+    capex: list[int],
+    rng: random.Random,
+) -> tuple[Statement, list[int]]:
     n = len(years)
     da = [d + a for d, a in zip(dep, amort, strict=True)]
     sbc = [int(x * rng.uniform(0.2, 0.5)) for x in dep]
@@ -130,8 +158,9 @@ def _cash_flow(years: tuple[int, ...], net: list[int], dep: list[int], amort: li
     receivables = [int(x * rng.uniform(-0.4, 0.2)) for x in dep]
     inventories = [int(x * rng.uniform(-0.3, 0.2)) for x in dep]
     payables = [int(x * rng.uniform(-0.2, 0.4)) for x in dep]
-    operating = [sum(col) for col in zip(net, da, sbc, deferred, receivables, inventories, payables,
-                                         strict=True)]
+    operating = [
+        sum(col) for col in zip(net, da, sbc, deferred, receivables, inventories, payables, strict=True)
+    ]
     acquisitions = [-int(x * rng.uniform(0, 2)) if rng.random() < 0.3 else 0 for x in dep]
     other_inv = [int(x * rng.uniform(-0.1, 0.15)) for x in dep]
     investing = [-c + a + o for c, a, o in zip(capex, acquisitions, other_inv, strict=True)]
@@ -177,30 +206,46 @@ def _cash_flow(years: tuple[int, ...], net: list[int], dep: list[int], amort: li
     return Statement("Consolidated Statements of Cash Flows", years, tuple(rows)), end
 
 
-def _ppe(years: tuple[int, ...], capex: list[int], dep: list[int], revenue: list[int],
-         rng: random.Random) -> tuple[Statement, list[int]]:
+def _ppe(
+    years: tuple[int, ...], capex: list[int], dep: list[int], revenue: list[int], rng: random.Random
+) -> tuple[Statement, list[int]]:
     """Gross PP&E by class at the two balance-sheet dates; net = gross - accumulated depreciation."""
     gross_old = int(revenue[-1] * rng.uniform(0.5, 0.9))
     acc_old = int(gross_old * rng.uniform(0.35, 0.5))
     gross = [gross_old + capex[1], gross_old + capex[1] + capex[0]]  # prior year end, then latest
     acc = [acc_old + dep[1], acc_old + dep[1] + dep[0]]
-    classes = ("Land", "Buildings and improvements", "Machinery and equipment",
-               "Computer equipment and software", "Construction in progress")
+    classes = (
+        "Land",
+        "Buildings and improvements",
+        "Machinery and equipment",
+        "Computer equipment and software",
+        "Construction in progress",
+    )
     latest, prior = _split(gross[1], 5, rng), _split(gross[0], 5, rng)
     net = [gross[1] - acc[1], gross[0] - acc[0]]
     rows: list[Row] = [(c, (a, b), "") for c, a, b in zip(classes, latest, prior, strict=True)]
-    rows += [("Property, plant and equipment, gross", (gross[1], gross[0]), "total"),
-             ("Less: accumulated depreciation", (-acc[1], -acc[0]), ""),
-             ("Property, plant and equipment, net", tuple(net), "total")]
+    rows += [
+        ("Property, plant and equipment, gross", (gross[1], gross[0]), "total"),
+        ("Less: accumulated depreciation", (-acc[1], -acc[0]), ""),
+        ("Property, plant and equipment, net", tuple(net), "total"),
+    ]
     return Statement("Property, plant and equipment", years[:2], tuple(rows)), net
 
 
-def _balance(company: Company, years: tuple[int, ...], revenue: list[int], cash: list[int],
-             ppe_net: list[int], rng: random.Random) -> Statement:
+def _balance(
+    company: Company,
+    years: tuple[int, ...],
+    revenue: list[int],
+    cash: list[int],
+    ppe_net: list[int],
+    rng: random.Random,
+) -> Statement:
     cols = range(2)
     recv = [int(revenue[i] * rng.uniform(0.09, 0.15)) for i in cols]
-    inv = [int(revenue[i] * rng.uniform(0.05, 0.12)) if company.product != "software subscriptions" else 0
-           for i in cols]
+    inv = [
+        int(revenue[i] * rng.uniform(0.05, 0.12)) if company.product != "software subscriptions" else 0
+        for i in cols
+    ]
     prepaid = [int(revenue[i] * rng.uniform(0.01, 0.03)) for i in cols]
     current = [cash[i] + recv[i] + inv[i] + prepaid[i] for i in cols]
     goodwill = int(revenue[0] * rng.uniform(0.1, 0.4))

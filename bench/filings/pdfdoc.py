@@ -38,8 +38,14 @@ class FilingPDF(FPDF):
             return
         self.set_font("Helvetica", "", 8)
         name = f"{self.company.name} | " if self.company.name_on_pages else ""
-        self.cell(0, 4, f"{name}Annual Report on Form 10-K | Fiscal {self.company.last_year}",
-                  align="R", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        self.cell(
+            0,
+            4,
+            f"{name}Annual Report on Form 10-K | Fiscal {self.company.last_year}",
+            align="R",
+            new_x=XPos.LMARGIN,
+            new_y=YPos.NEXT,
+        )
         self.ln(4)
 
     def footer(self) -> None:
@@ -95,8 +101,14 @@ class FilingPDF(FPDF):
         for key in facts:
             self.place(key)
 
-    def statement_table(self, statement: Statement, fact_prefix: str, *, split_at: str | None = None,
-              caption: str | None = None) -> None:
+    def statement_table(
+        self,
+        statement: Statement,
+        fact_prefix: str,
+        *,
+        split_at: str | None = None,
+        caption: str | None = None,
+    ) -> None:
         """A statement with its year header once at the top; at row `split_at` it continues on a
         new page, repeating the header only when the company's layout does."""
         self.subheading(caption or statement.title)
@@ -117,8 +129,9 @@ class FilingPDF(FPDF):
         self.set_font("Helvetica", "I", 8)
         self.cell(LABEL_MM, LINE_MM, f"(in {company.unit}, except per-share data)")
         span = f"{'Fiscal year ended' if len(statement.years) == 3 else 'As of'} {company.fy_end},"
-        self.cell(COLUMN_MM * len(statement.years), LINE_MM, span, align="C",
-                  new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        self.cell(
+            COLUMN_MM * len(statement.years), LINE_MM, span, align="C", new_x=XPos.LMARGIN, new_y=YPos.NEXT
+        )
         self.set_font("Helvetica", "B", 9)
         self.cell(LABEL_MM, LINE_MM, "")
         for year in statement.years:

@@ -29,8 +29,15 @@ def test_measure_size_builds_a_consistent_library_and_times_answers(corpus: Path
     # build_library reopens the library and fails if its consistency check repaired anything.
     assert row["chunks"] == n and row["filler_docs"] == 2
     assert row["real_chunks"] == built["real_chunks"]
-    for key in ("cold_first_ms", "cold_done_ms", "warm_first_p50_ms", "warm_done_p50_ms", "retrieval_p50_ms",
-                "cold_load_chunks_ms", "cold_bm25_build_ms"):
+    for key in (
+        "cold_first_ms",
+        "cold_done_ms",
+        "warm_first_p50_ms",
+        "warm_done_p50_ms",
+        "retrieval_p50_ms",
+        "cold_load_chunks_ms",
+        "cold_bm25_build_ms",
+    ):
         assert row[key] > 0
     assert row["warm_first_p50_ms"] <= row["warm_done_p50_ms"]
     assert 0 <= row["cited_gold_page"] <= row["answered"] <= row["questions"] == 2

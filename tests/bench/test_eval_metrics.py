@@ -14,21 +14,43 @@ UNSUPPORTED = "The documents do not answer this question."
 
 
 def _evidence(short_id: str, page: int, file_name: str = "report.pdf") -> Evidence:
-    return Evidence(short_id, f"chunk-{short_id}", "doc", "Report", file_name, f"text on page {page}", 0.5,
-                    (PageLocator(page, str(page - 2), 0, 10),))
+    return Evidence(
+        short_id,
+        f"chunk-{short_id}",
+        "doc",
+        "Report",
+        file_name,
+        f"text on page {page}",
+        0.5,
+        (PageLocator(page, str(page - 2), 0, 10),),
+    )
 
 
-def _answer(text: str, evidence: tuple[Evidence, ...], cited: tuple[Evidence, ...] = (), *,
-            unsupported: bool = False, closest: bool = False) -> Answer:
-    footnotes = tuple(Footnote(n, e.short_id, e, (CitationSpan(e.short_id, 0, 1, 0, 1),))
-                      for n, e in enumerate(cited, 1))
+def _answer(
+    text: str,
+    evidence: tuple[Evidence, ...],
+    cited: tuple[Evidence, ...] = (),
+    *,
+    unsupported: bool = False,
+    closest: bool = False,
+) -> Answer:
+    footnotes = tuple(
+        Footnote(n, e.short_id, e, (CitationSpan(e.short_id, 0, 1, 0, 1),)) for n, e in enumerate(cited, 1)
+    )
     return Answer("q", text, footnotes, (), evidence, unsupported=unsupported, closest=closest)
 
 
 def _question(qid: str, pages: list[int], kind: str, **extra: Any) -> dict[str, Any]:
     answers = [{"text": v} for v in extra.get("gold_values", ["x"])]
-    return {"id": qid, "is_impossible": False, "kind": kind, "gold_page_indexes": pages,
-            "doc_file": "report.pdf", "answers": answers, **extra}
+    return {
+        "id": qid,
+        "is_impossible": False,
+        "kind": kind,
+        "gold_page_indexes": pages,
+        "doc_file": "report.pdf",
+        "answers": answers,
+        **extra,
+    }
 
 
 def test_judge_and_summarize_count_each_outcome() -> None:
@@ -36,25 +58,43 @@ def test_judge_and_summarize_count_each_outcome() -> None:
     both = Retrieval((p3, p7))
     cases = [
         # retrieved and cited the gold page, answered with the value as printed
-        (_question("n1", [3], "number", gold_values=["1,234"]), both,
-         _answer("Capital expenditures were $1,234 million [a].", (p3, p7), (p3,))),
+        (
+            _question("n1", [3], "number", gold_values=["1,234"]),
+            both,
+            _answer("Capital expenditures were $1,234 million [a].", (p3, p7), (p3,)),
+        ),
         # a list needs every item: one of two is missing; a third of the evidence is another file's
-        (_question("l1", [7], "list", gold_values=["Canada", "Mexico"]),
-         Retrieval((p3, p7, _evidence("d", 7, "other.pdf"))),
-         _answer("We operate in Canada [b] and [a].", (p3, p7), (p7, p3))),
+        (
+            _question("l1", [7], "list", gold_values=["Canada", "Mexico"]),
+            Retrieval((p3, p7, _evidence("d", 7, "other.pdf"))),
+            _answer("We operate in Canada [b] and [a].", (p3, p7), (p7, p3)),
+        ),
         # gold page retrieved, closest passages quoted instead of an answer
-        (_question("c1", [7], "number", gold_values=["55"]), both,
-         _answer("No passage answers directly; closest: 55 [b].", (p3, p7), (p7,), closest=True)),
+        (
+            _question("c1", [7], "number", gold_values=["55"]),
+            both,
+            _answer("No passage answers directly; closest: 55 [b].", (p3, p7), (p7,), closest=True),
+        ),
         # the right document but not the gold page; answered "the documents do not answer"
-        (_question("u1", [9], "number", gold_values=["9"]), Retrieval((p3,)),
-         _answer(UNSUPPORTED, (p3,), unsupported=True)),
+        (
+            _question("u1", [9], "number", gold_values=["9"]),
+            Retrieval((p3,)),
+            _answer(UNSUPPORTED, (p3,), unsupported=True),
+        ),
         # SQuAD style: any one of the answers counts; doc_file is relative to the questions file
-        (_question("s1", [9], "", answers=[{"text": "France"}, {"text": "Normandy"}],
-                   doc_file="pdfs/report.pdf"), Retrieval((p9,)),
-         _answer("The region is Normandy [c].", (p9,), (p9,))),
+        (
+            _question(
+                "s1", [9], "", answers=[{"text": "France"}, {"text": "Normandy"}], doc_file="pdfs/report.pdf"
+            ),
+            Retrieval((p9,)),
+            _answer("The region is Normandy [c].", (p9,), (p9,)),
+        ),
         # unanswerable and marked unsupported
-        ({**_question("i1", [], ""), "is_impossible": True}, Retrieval((p3,)),
-         _answer(UNSUPPORTED, (p3,), unsupported=True)),
+        (
+            {**_question("i1", [], ""), "is_impossible": True},
+            Retrieval((p3,)),
+            _answer(UNSUPPORTED, (p3,), unsupported=True),
+        ),
     ]
     rows = [judge(q, r, a) for q, r, a in cases]
     assert [r["contains"] for r in rows] == [True, False, True, False, True, False]
@@ -69,16 +109,31 @@ def test_judge_and_summarize_count_each_outcome() -> None:
     assert figures["hit_at_k"] == 0.8 and figures["gold_page_cited"] == 0.8
     assert figures["cited_page_precision"] == round(4 / 5, 3)
     assert figures["answer_contains_gold"] == 0.6
-    assert figures["wrongly_unsupported"] == 0.2 and figures["answered"] == 0.6  # neither unsupported nor closest
+    assert (
+        figures["wrongly_unsupported"] == 0.2 and figures["answered"] == 0.6
+    )  # neither unsupported nor closest
     assert figures["closest_passages"] == 0.2
     assert figures["abstention_accuracy"] == 1.0
     kinds = by_kind(rows)
     assert set(kinds) == {"number", "list"}
     two_thirds = round(2 / 3, 3)
-    assert kinds["number"] == {"questions": 3, "hit_at_k": two_thirds, "gold_page_cited": two_thirds,
-                               "answer_contains_gold": two_thirds}
-    result = {"questions": 6, "k": 6, "ingest_s": 0.1, "documents": 1, "chunks": 3, "ours": figures,
-              "baseline": figures, "ours_by_kind": kinds, "baseline_by_kind": kinds}
+    assert kinds["number"] == {
+        "questions": 3,
+        "hit_at_k": two_thirds,
+        "gold_page_cited": two_thirds,
+        "answer_contains_gold": two_thirds,
+    }
+    result = {
+        "questions": 6,
+        "k": 6,
+        "ingest_s": 0.1,
+        "documents": 1,
+        "chunks": 3,
+        "ours": figures,
+        "baseline": figures,
+        "ours_by_kind": kinds,
+        "baseline_by_kind": kinds,
+    }
     table = render(result)
     assert "| closest passages quoted instead of an answer (answerable) | 0.2 | 0.2 |" in table
     assert "| list | 1 | 1.0 / 1.0 | 1.0 / 1.0 | 0.0 / 0.0 |" in table
@@ -91,7 +146,15 @@ def test_the_filings_eval_runs_on_two_generated_reports_in_one_library(tmp_path:
     for side in ("ours", "baseline"):
         figures = result[side]
         assert figures["answerable"] == QUICK_QUESTIONS and figures["unanswerable"] == 0
-        assert all(0 <= figures[key] <= 1 for key in ("hit_at_k", "gold_page_cited", "answer_contains_gold",
-                                                       "wrongly_unsupported", "closest_passages"))
+        assert all(
+            0 <= figures[key] <= 1
+            for key in (
+                "hit_at_k",
+                "gold_page_cited",
+                "answer_contains_gold",
+                "wrongly_unsupported",
+                "closest_passages",
+            )
+        )
         assert sum(row["questions"] for row in result[f"{side}_by_kind"].values()) == QUICK_QUESTIONS
     assert all(f"| {kind} | " in render(result) for kind in result["ours_by_kind"])

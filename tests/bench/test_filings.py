@@ -79,8 +79,15 @@ def test_statements_add_up() -> None:
         assert bs.value("Total assets") == bs.value("Total liabilities and stockholders' equity")
         for i in range(2):
             assert bs.value("Total assets")[i] == sum(
-                bs.value(label)[i] for label in ("Total current assets", "Property, plant and equipment, net",
-                                                 "Goodwill", "Intangible assets, net", "Other assets"))
+                bs.value(label)[i]
+                for label in (
+                    "Total current assets",
+                    "Property, plant and equipment, net",
+                    "Goodwill",
+                    "Intangible assets, net",
+                    "Other assets",
+                )
+            )
         cash = "Cash and cash equivalents"
         assert bs.value(cash) == cf.value(f"{cash} at end of year")[:2]
         ppe = "Property, plant and equipment, net"
@@ -105,4 +112,6 @@ def test_some_reports_name_the_company_only_on_the_cover_and_in_the_prose() -> N
     texts = [" ".join(p.extract_text().split()) for p in reader.pages]
     statement = next(t for t in texts if "Consolidated Statements of Income" in t and "Net income" in t)
     assert company.name in texts[0] and company.name not in statement
-    assert "Annual Report on Form 10-K" in statement and sum(company.name in t for t in texts) < len(texts) / 2
+    assert (
+        "Annual Report on Form 10-K" in statement and sum(company.name in t for t in texts) < len(texts) / 2
+    )

@@ -13,8 +13,15 @@ from bench.runner import Benchmark, Record
 
 def _record(name: str, status: str, **extra: object) -> Record:
     machine = {"date_utc": "2026-01-01 00:00 UTC", "git_commit": "abc", "load_average_1m": 1.0}
-    return Record(name=name, status=status, seconds=1.5, command="python -m bench all", quick=False,
-                  machine=machine, **extra)
+    return Record(
+        name=name,
+        status=status,
+        seconds=1.5,
+        command="python -m bench all",
+        quick=False,
+        machine=machine,
+        **extra,
+    )
 
 
 def test_missing_module_is_recorded_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -23,9 +30,7 @@ def test_missing_module_is_recorded_not_raised(monkeypatch: pytest.MonkeyPatch) 
     assert outcome == {"status": "missing", "reason": "bench/no_such_module.py is not there yet"}
 
 
-def test_failing_module_is_recorded_with_its_reason(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_failing_module_is_recorded_with_its_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     (tmp_path / "boom_bench.py").write_text("def run(quick=False):\n    raise ValueError('boom')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(runner.BY_NAME, "boom", Benchmark("boom", "Boom", "boom_bench"))

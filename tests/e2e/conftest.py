@@ -22,8 +22,10 @@ def browser() -> Iterator[Browser]:
     """Chromium, or a failure saying how to get one (browser tests never skip)."""
     executable = find_chromium()
     if executable is None or not Path(executable).exists():
-        pytest.fail("No Chromium for the browser tests: run `make browser` (apt-get install chromium) "
-                    "or set FOOTNOTE_CHROMIUM.")
+        pytest.fail(
+            "No Chromium for the browser tests: run `make browser` (apt-get install chromium) "
+            "or set FOOTNOTE_CHROMIUM."
+        )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser

@@ -30,7 +30,7 @@ HOSTILE_TITLE = '<img src=x onerror="window.__pwned=1"> Evil <b>title</b>'
 HOSTILE = [
     "Attack notes. The attack text is <img src=x onerror=window.__pwned=1> and "
     "<script>window.__pwned=1</script> inside one sentence. A link [click me](javascript:window.__pwned=1) "
-    "and **bold** markdown and $\\frac{a}{b}$ LaTeX and <a href=\"javascript:window.__pwned=1\">anchor</a>.",
+    'and **bold** markdown and $\\frac{a}{b}$ LaTeX and <a href="javascript:window.__pwned=1">anchor</a>.',
 ]
 HOSTILE_QUESTION = "What is the attack text?"
 

@@ -21,15 +21,20 @@ SUPPORTED = ".st-key-audit_verdict_supported button"
 NOTE = '[class*="st-key-audit_note_"] input'
 
 
-FIRST_SENTENCES = {"When does water boil?": "Water boils at one hundred degrees Celsius at sea level.",
-                   "When does ice melt?": "Ice melts at zero degrees Celsius."}
+FIRST_SENTENCES = {
+    "When does water boil?": "Water boils at one hundred degrees Celsius at sea level.",
+    "When does ice melt?": "Ice melts at zero degrees Celsius.",
+}
 
 
 def test_verdict_round_trip_and_csv_download(page: Page, tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     turns = seed_app_data(data_dir, CONVERSATIONS_FILE)
-    env = {"FOOTNOTE_DATA_DIR": str(data_dir), "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-           "FOOTNOTE_LLM_PROVIDER": "extractive"}
+    env = {
+        "FOOTNOTE_DATA_DIR": str(data_dir),
+        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+        "FOOTNOTE_LLM_PROVIDER": "extractive",
+    }
     with run_app(env, tmp_path / "app.log") as url:
         # Through app.py's navigation: a fresh server's first session opened at /audit would run
         # the page in the old pages-folder mode, without app.py.

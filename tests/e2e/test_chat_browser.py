@@ -25,8 +25,13 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     root = tmp_path_factory.mktemp("chat_e2e")
     data_dir = root / "data"
     build_library(data_dir, [("guide.pdf", guide_pdf()), ("hostile.pdf", hostile_pdf())], chunk_size=400)
-    env = {"FOOTNOTE_DATA_DIR": str(data_dir), "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-           "FOOTNOTE_LLM_PROVIDER": "extractive", "FOOTNOTE_CHUNK_SIZE": "400", "FOOTNOTE_CHUNK_OVERLAP": "0"}
+    env = {
+        "FOOTNOTE_DATA_DIR": str(data_dir),
+        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+        "FOOTNOTE_LLM_PROVIDER": "extractive",
+        "FOOTNOTE_CHUNK_SIZE": "400",
+        "FOOTNOTE_CHUNK_OVERLAP": "0",
+    }
     with run_app(env, root / "streamlit.log") as url:
         yield url, data_dir
 
@@ -62,7 +67,9 @@ def test_second_footnote_opens_its_passage_and_page_and_survives_reload(app, pag
 
     page.reload()
     wait_idle(page)
-    expect(page.get_by_test_id("stMainBlockContainer").get_by_text(GUIDE_QUESTION, exact=True)).to_be_visible()
+    expect(
+        page.get_by_test_id("stMainBlockContainer").get_by_text(GUIDE_QUESTION, exact=True)
+    ).to_be_visible()
     expect(page.locator(FOOTNOTE)).to_have_count(2)
     page.locator(FOOTNOTE).nth(1).click()
     _panel_shows(page, second)
@@ -84,7 +91,9 @@ def test_hostile_document_stays_inert_text_everywhere(app, page: Page) -> None: 
     expect(answer).to_contain_text("<script>window.__pwned=1</script>")
     expect(answer).to_contain_text("<img src=x onerror=window.__pwned=1>")
     assert answer.locator("img, script, a").count() == 0
-    expect(page.get_by_text('[1] <img src=x onerror="window.__pwned=1"> Evil <b>title</b>', exact=False)).to_be_visible()
+    expect(
+        page.get_by_text('[1] <img src=x onerror="window.__pwned=1"> Evil <b>title</b>', exact=False)
+    ).to_be_visible()
     page.locator(FOOTNOTE).first.click()
     panel = page.locator(PANEL)
     expect(panel).to_contain_text('<img src=x onerror="window.__pwned=1"> Evil <b>title</b>')
@@ -96,10 +105,16 @@ def test_hostile_document_stays_inert_text_everywhere(app, page: Page) -> None: 
     assert panel.locator("img").count() == panel.locator(".st-key-panel_pages img").count()
     assert panel.locator(".st-key-panel_chunk img, .st-key-panel_title img").count() == 0
     shown = " ".join(panel.inner_text().split())
-    for literal in ("[click me](javascript:window.__pwned=1)", "**bold**", "$\\frac{a}{b}$",
-                    '<a href="javascript:window.__pwned=1">anchor</a>'):
+    for literal in (
+        "[click me](javascript:window.__pwned=1)",
+        "**bold**",
+        "$\\frac{a}{b}$",
+        '<a href="javascript:window.__pwned=1">anchor</a>',
+    ):
         assert literal in shown, literal
     # The title is also an option of the sidebar's document filter: open it.
     page.get_by_test_id("stSidebar").locator('[data-testid="stMultiSelect"]').click()
-    expect(page.get_by_role("option", name='<img src=x onerror="window.__pwned=1"> Evil <b>title</b>')).to_be_visible()
+    expect(
+        page.get_by_role("option", name='<img src=x onerror="window.__pwned=1"> Evil <b>title</b>')
+    ).to_be_visible()
     assert page.evaluate("typeof window.__pwned") == "undefined"

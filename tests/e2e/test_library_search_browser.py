@@ -24,8 +24,13 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("search_e2e")
     data_dir = root / "data"
     build_library(data_dir, [("guide.pdf", guide_pdf()), ("hostile.pdf", hostile_pdf())], chunk_size=400)
-    env = {"FOOTNOTE_DATA_DIR": str(data_dir), "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-           "FOOTNOTE_LLM_PROVIDER": "extractive", "FOOTNOTE_CHUNK_SIZE": "400", "FOOTNOTE_CHUNK_OVERLAP": "0"}
+    env = {
+        "FOOTNOTE_DATA_DIR": str(data_dir),
+        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+        "FOOTNOTE_LLM_PROVIDER": "extractive",
+        "FOOTNOTE_CHUNK_SIZE": "400",
+        "FOOTNOTE_CHUNK_OVERLAP": "0",
+    }
     with run_app(env, root / "streamlit.log") as url:
         yield url
 

@@ -26,10 +26,17 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Scripte
     build_library(root / "data", [("guide.pdf", guide_pdf())])
     with ScriptedOpenAIServer() as llm:
         llm.models = ["alpha-7b", "beta-13b", "scripted-model"]
-        env = {"FOOTNOTE_DATA_DIR": str(root / "data"), "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-               "FOOTNOTE_CHUNK_SIZE": "180", "FOOTNOTE_CHUNK_OVERLAP": "0", "FOOTNOTE_LLM_PROVIDER": "openai",
-               "FOOTNOTE_LLM_BASE_URL": llm.base_url, "FOOTNOTE_LLM_API_KEY": "sk-test",
-               "FOOTNOTE_LLM_MODEL": "scripted-model", "FOOTNOTE_LLM_RETRIES": "0"}
+        env = {
+            "FOOTNOTE_DATA_DIR": str(root / "data"),
+            "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+            "FOOTNOTE_CHUNK_SIZE": "180",
+            "FOOTNOTE_CHUNK_OVERLAP": "0",
+            "FOOTNOTE_LLM_PROVIDER": "openai",
+            "FOOTNOTE_LLM_BASE_URL": llm.base_url,
+            "FOOTNOTE_LLM_API_KEY": "sk-test",
+            "FOOTNOTE_LLM_MODEL": "scripted-model",
+            "FOOTNOTE_LLM_RETRIES": "0",
+        }
         with run_app(env, root / "streamlit.log") as url:
             yield url, llm
 
@@ -46,7 +53,9 @@ def test_a_picked_model_answers_is_named_on_the_answer_and_survives_a_reload(app
     llm.push(stream("Water boils at one hundred degrees at sea level."))
     ask(page, "When does water boil?")
     expect(page.locator(ASSISTANT).last).to_contain_text(f"beta-13b at {llm.base_url}")
-    assert [r["body"]["model"] for r in llm.requests if r["path"].endswith("/chat/completions")] == ["beta-13b"]
+    assert [r["body"]["model"] for r in llm.requests if r["path"].endswith("/chat/completions")] == [
+        "beta-13b"
+    ]
     page.reload()  # a new session: the model comes back from the saved conversation
     wait_idle(page)
     expect(page.locator(PICKER).get_by_role("combobox")).to_have_value("beta-13b")

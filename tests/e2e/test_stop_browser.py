@@ -28,16 +28,25 @@ STEPS = 60  # slow enough that the reader always acts long before the end
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, ScriptedOpenAIServer, list[str], Path]]:
+def app(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[str, ScriptedOpenAIServer, list[str], Path]]:
     """The app answering through the scripted server, on a library with the water guide."""
     root = tmp_path_factory.mktemp("stop_e2e")
     library = build_library(root / "data", [("guide.pdf", guide_pdf())])
     ids = [c.chunk_id[:7] for c in library.chunks()]
     with ScriptedOpenAIServer() as llm:
-        env = {"FOOTNOTE_DATA_DIR": str(root / "data"), "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-               "FOOTNOTE_CHUNK_SIZE": "180", "FOOTNOTE_CHUNK_OVERLAP": "0", "FOOTNOTE_LLM_PROVIDER": "openai",
-               "FOOTNOTE_LLM_BASE_URL": llm.base_url, "FOOTNOTE_LLM_API_KEY": "sk-test",
-               "FOOTNOTE_LLM_MODEL": "scripted-model", "FOOTNOTE_LLM_RETRIES": "0"}
+        env = {
+            "FOOTNOTE_DATA_DIR": str(root / "data"),
+            "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+            "FOOTNOTE_CHUNK_SIZE": "180",
+            "FOOTNOTE_CHUNK_OVERLAP": "0",
+            "FOOTNOTE_LLM_PROVIDER": "openai",
+            "FOOTNOTE_LLM_BASE_URL": llm.base_url,
+            "FOOTNOTE_LLM_API_KEY": "sk-test",
+            "FOOTNOTE_LLM_MODEL": "scripted-model",
+            "FOOTNOTE_LLM_RETRIES": "0",
+        }
         with run_app(env, root / "streamlit.log") as url:
             yield url, llm, ids, root / "data"
 
@@ -80,7 +89,9 @@ def test_stop_keeps_the_partial_answer_marked_interrupted_after_reload(app, page
     expect(page.locator(ANSWER)).to_have_text(shown)
     expect(page.locator(INTERRUPTED)).to_be_visible()
     expect(page.locator(STOP)).to_have_count(0)
-    answers = [r for r in llm.requests if r["path"].endswith("/chat/completions")]  # the sidebar lists models too
+    answers = [
+        r for r in llm.requests if r["path"].endswith("/chat/completions")
+    ]  # the sidebar lists models too
     assert len(answers) == 1, "the reload called the model again"
 
 

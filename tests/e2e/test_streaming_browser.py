@@ -27,10 +27,17 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Scripte
     library = build_library(root / "data", [("guide.pdf", guide_pdf())])
     ids = [c.chunk_id[:7] for c in library.chunks()]
     with ScriptedOpenAIServer() as llm:
-        env = {"FOOTNOTE_DATA_DIR": str(root / "data"), "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-               "FOOTNOTE_CHUNK_SIZE": "180", "FOOTNOTE_CHUNK_OVERLAP": "0", "FOOTNOTE_LLM_PROVIDER": "openai",
-               "FOOTNOTE_LLM_BASE_URL": llm.base_url, "FOOTNOTE_LLM_API_KEY": "sk-test",
-               "FOOTNOTE_LLM_MODEL": "scripted-model", "FOOTNOTE_LLM_RETRIES": "0"}
+        env = {
+            "FOOTNOTE_DATA_DIR": str(root / "data"),
+            "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+            "FOOTNOTE_CHUNK_SIZE": "180",
+            "FOOTNOTE_CHUNK_OVERLAP": "0",
+            "FOOTNOTE_LLM_PROVIDER": "openai",
+            "FOOTNOTE_LLM_BASE_URL": llm.base_url,
+            "FOOTNOTE_LLM_API_KEY": "sk-test",
+            "FOOTNOTE_LLM_MODEL": "scripted-model",
+            "FOOTNOTE_LLM_RETRIES": "0",
+        }
         with run_app(env, root / "streamlit.log") as url:
             yield url, llm, ids
 
@@ -38,8 +45,18 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Scripte
 def test_citations_are_inert_while_streaming_and_clickable_after(app, page: Page) -> None:  # noqa: ANN001
     url, llm, ids = app
     first, second = ids[0], ids[1]
-    llm.push(stream("Water boils at one hundred degrees ", f"[{first}", "] at sea level.", 3.0,
-                    f" It boils lower up high [{second[:4]}", 3.0, f"{second[4:]}].", " Done."))
+    llm.push(
+        stream(
+            "Water boils at one hundred degrees ",
+            f"[{first}",
+            "] at sea level.",
+            3.0,
+            f" It boils lower up high [{second[:4]}",
+            3.0,
+            f"{second[4:]}].",
+            " Done.",
+        )
+    )
     page.goto(url)
     wait_idle(page)
     expect(page.get_by_text("scripted-model at", exact=False).first).to_be_visible()

@@ -65,13 +65,20 @@ def _contrast(a: list[float], b: list[float]) -> float:
 
 
 @pytest.fixture(scope="module", params=["light", "dark"])
-def themed_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Path]]:
+def themed_app(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str, Path]]:
     """The app in one theme (the `--theme.base` option, given as its environment variable)."""
     root = tmp_path_factory.mktemp(f"theme_{request.param}")
     build_library(root / "data", [("guide.pdf", guide_pdf())], chunk_size=400)
-    env = {"FOOTNOTE_DATA_DIR": str(root / "data"), "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-           "FOOTNOTE_LLM_PROVIDER": "extractive", "FOOTNOTE_CHUNK_SIZE": "400", "FOOTNOTE_CHUNK_OVERLAP": "0",
-           "STREAMLIT_THEME_BASE": request.param}
+    env = {
+        "FOOTNOTE_DATA_DIR": str(root / "data"),
+        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+        "FOOTNOTE_LLM_PROVIDER": "extractive",
+        "FOOTNOTE_CHUNK_SIZE": "400",
+        "FOOTNOTE_CHUNK_OVERLAP": "0",
+        "STREAMLIT_THEME_BASE": request.param,
+    }
     with run_app(env, root / "streamlit.log") as url:
         yield request.param, url, root
 
@@ -91,7 +98,9 @@ def test_footnote_badges_and_panel_are_readable_in_the_theme(themed_app, page: P
     assert _contrast(text, background) >= AA, (theme, text, background)
     # The badge belongs to the page's theme: a dark chip on a dark page, a light one on a light page.
     assert (_luminance(background) < 0.2) == dark_page, (theme, background)
-    body_text, body_bg = page.locator('[data-testid="stBidiComponentIsolated"] .fn-answer').first.evaluate(_COLOURS_JS)
+    body_text, body_bg = page.locator('[data-testid="stBidiComponentIsolated"] .fn-answer').first.evaluate(
+        _COLOURS_JS
+    )
     assert _contrast(body_text, body_bg) >= AA, (theme, body_text, body_bg)
     page.screenshot(path=str(root / f"answer_{theme}.png"))
 

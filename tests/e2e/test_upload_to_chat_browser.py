@@ -19,8 +19,13 @@ pytestmark = pytest.mark.browser
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """An app server on an empty data directory."""
     root = tmp_path_factory.mktemp("upload_e2e")
-    env = {"FOOTNOTE_DATA_DIR": str(root / "data"), "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-           "FOOTNOTE_LLM_PROVIDER": "extractive", "FOOTNOTE_CHUNK_SIZE": "180", "FOOTNOTE_CHUNK_OVERLAP": "0"}
+    env = {
+        "FOOTNOTE_DATA_DIR": str(root / "data"),
+        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+        "FOOTNOTE_LLM_PROVIDER": "extractive",
+        "FOOTNOTE_CHUNK_SIZE": "180",
+        "FOOTNOTE_CHUNK_OVERLAP": "0",
+    }
     (root / "guide.pdf").write_bytes(guide_pdf())
     with run_app(env, root / "streamlit.log") as url:
         yield url, root / "guide.pdf"

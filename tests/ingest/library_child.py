@@ -36,16 +36,25 @@ def main(data_dir: str, kill_at: str, *paths: str) -> None:
     library = Library.open(Path(data_dir), HashEmbeddings(), embedding_name=NAME, **OPTIONS)
     for n, path in enumerate(paths):
         last = n == len(paths) - 1
-        result = library.add_pdf(Path(path).read_bytes(), Path(path).name,
-                                 progress=_at(kill_at) if last else None)
-        print(json.dumps({"file": Path(path).name, "status": result.status, "doc_id": result.doc.doc_id}), flush=True)
+        result = library.add_pdf(
+            Path(path).read_bytes(), Path(path).name, progress=_at(kill_at) if last else None
+        )
+        print(
+            json.dumps({"file": Path(path).name, "status": result.status, "doc_id": result.doc.doc_id}),
+            flush=True,
+        )
 
 
 def _maintain(data_dir: Path, kill_at: str, operation: str) -> None:
     progress = _at(kill_at)
     if operation == "--reindex":
-        Library.rebuild(data_dir, HashEmbeddings(), embedding_name=NAME, progress=progress,
-                        **(OPTIONS | {"chunk_size": 200}))
+        Library.rebuild(
+            data_dir,
+            HashEmbeddings(),
+            embedding_name=NAME,
+            progress=progress,
+            **(OPTIONS | {"chunk_size": 200}),
+        )
     elif operation == "--check":
         Library.open(data_dir, HashEmbeddings(), embedding_name=NAME, repair=False, **OPTIONS).check(progress)
     elif operation == "--recover":
@@ -57,6 +66,7 @@ def _maintain(data_dir: Path, kill_at: str, operation: str) -> None:
 
 def _at(kill_at: str):
     """A progress callback that dies (or pauses) at the first report of stage ``kill_at``."""
+
     def progress(p: IngestProgress) -> None:
         if p.stage == kill_at or (kill_at == "pause" and p.stage == "embed"):
             if kill_at != "pause":

@@ -32,8 +32,9 @@ def make_image_pdf(pages: int = 2) -> bytes:
     return bytes(pdf.output())
 
 
-def rewrite(data: bytes, *, user_password: str | None = None, algorithm: str = "AES-128",
-            roman_front_pages: int = 0) -> bytes:
+def rewrite(
+    data: bytes, *, user_password: str | None = None, algorithm: str = "AES-128", roman_front_pages: int = 0
+) -> bytes:
     """The same PDF through pypdf's writer: encrypted and/or with printed page labels."""
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
     if roman_front_pages:

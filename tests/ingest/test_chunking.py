@@ -43,7 +43,8 @@ def test_a_chunk_across_a_page_break_records_both_pages() -> None:
     pages = _pages(["short end of page one.", "start of page two, also short."])
     (chunk,) = chunk_pages("d" * 64, pages, 1000, 0)
     assert [(loc.page_index, loc.char_start, loc.char_end) for loc in chunk.locators] == [
-        (0, 0, len(pages[0].text)), (1, 0, len(pages[1].text))
+        (0, 0, len(pages[0].text)),
+        (1, 0, len(pages[1].text)),
     ]
     assert chunk.text == pages[0].text + PAGE_JOIN + pages[1].text
 

@@ -15,8 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     environ = os.environ | {"FOOTNOTE_EMBEDDING_PROVIDER": "fake"} | (env or {})
-    return subprocess.run([sys.executable, "-m", "ingest", *args], cwd=ROOT, env=environ,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "ingest", *args],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _files(tmp_path: Path) -> Path:
@@ -45,7 +51,9 @@ def test_one_bad_file_fails_the_run_but_not_the_others(tmp_path: Path) -> None:
     scan, good = tmp_path / "scan.pdf", tmp_path / "good.pdf"
     scan.write_bytes(make_image_pdf())
     good.write_bytes(make_pdf(["Fine text here."]))
-    done = run("--data-dir", str(tmp_path / "data"), "--json", str(scan), str(tmp_path / "missing.pdf"), str(good))
+    done = run(
+        "--data-dir", str(tmp_path / "data"), "--json", str(scan), str(tmp_path / "missing.pdf"), str(good)
+    )
     assert done.returncode == 1
     records = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
     assert records["scan.pdf"]["status"] == "error" and "no text layer" in records["scan.pdf"]["error"]
@@ -84,8 +92,13 @@ def test_an_embeddings_endpoint_that_is_down_is_an_error_line_not_a_traceback(tm
         port = sock.getsockname()[1]
     good = tmp_path / "good.pdf"
     good.write_bytes(make_pdf([PARAGRAPH]))
-    env = {"FOOTNOTE_EMBEDDING_PROVIDER": "openai", "FOOTNOTE_LLM_BASE_URL": f"http://127.0.0.1:{port}/v1",
-           "FOOTNOTE_LLM_API_KEY": "sk-test", "FOOTNOTE_LLM_RETRIES": "0", "FOOTNOTE_LLM_TIMEOUT_S": "5"}
+    env = {
+        "FOOTNOTE_EMBEDDING_PROVIDER": "openai",
+        "FOOTNOTE_LLM_BASE_URL": f"http://127.0.0.1:{port}/v1",
+        "FOOTNOTE_LLM_API_KEY": "sk-test",
+        "FOOTNOTE_LLM_RETRIES": "0",
+        "FOOTNOTE_LLM_TIMEOUT_S": "5",
+    }
     done = run("--data-dir", str(tmp_path / "data"), str(good), env=env)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stdout.startswith("error ") and "good.pdf: could not be embedded" in done.stdout
@@ -105,7 +118,9 @@ def test_a_data_dir_that_is_a_file_and_a_bad_setting_are_usage_errors(tmp_path: 
     (tmp_path / "afile").write_text("not a folder")
     line = _one_line_error(run("--data-dir", str(tmp_path / "afile"), str(good)), 2)
     assert f"{tmp_path / 'afile'} is a file, not a folder" in line
-    line = _one_line_error(run("--data-dir", str(tmp_path / "d"), str(good), env={"FOOTNOTE_CHUNK_SIZE": "abc"}), 2)
+    line = _one_line_error(
+        run("--data-dir", str(tmp_path / "d"), str(good), env={"FOOTNOTE_CHUNK_SIZE": "abc"}), 2
+    )
     assert "FOOTNOTE_CHUNK_SIZE='abc'" in line and "integer" in line
     assert not (tmp_path / "d").exists()
 
@@ -123,7 +138,9 @@ def test_a_lost_database_is_one_sentence_and_recover_brings_it_back(tmp_path: Pa
     assert run("--data-dir", str(data), str(folder)).returncode == 0
     (data / "library.sqlite3").unlink()
     line = _one_line_error(run("--data-dir", str(data), str(folder)), 1)
-    assert f"python -m ingest recover --data-dir {data}" in line and len(list((data / "files").iterdir())) == 2
+    assert (
+        f"python -m ingest recover --data-dir {data}" in line and len(list((data / "files").iterdir())) == 2
+    )
     recovered = run("recover", "--data-dir", str(data))
     assert recovered.returncode == 0, recovered.stderr
     assert recovered.stdout.startswith("Recovered 2 documents")
@@ -145,4 +162,7 @@ def test_check_repairs_and_a_busy_library_is_one_sentence(tmp_path: Path) -> Non
 
     with FileLock(data / ".lock"):  # held by this process; the CLI is another one
         line = _one_line_error(run("--data-dir", str(data), "--lock-timeout", "0.05", str(good)), 1)
-    assert line == f"error: {data}: the library is busy (another ingest is running); try again when it has finished"
+    assert (
+        line
+        == f"error: {data}: the library is busy (another ingest is running); try again when it has finished"
+    )

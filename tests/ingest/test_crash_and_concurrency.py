@@ -29,7 +29,10 @@ def _pdfs(folder: Path, prefix: str, count: int) -> list[Path]:
 def _child(data_dir: Path, kill_at: str, paths: list[Path]) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.ingest.library_child", str(data_dir), kill_at, *map(str, paths)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -65,7 +68,10 @@ def test_killed_mid_ingest_leaves_previous_library_intact(tmp_path: Path, stage:
 def test_two_processes_ingesting_at_once(tmp_path: Path) -> None:
     a_paths, b_paths = _pdfs(tmp_path, "a", 6), _pdfs(tmp_path, "b", 6)
     shared = a_paths[0]
-    children = [_child(tmp_path / "lib", "never", a_paths), _child(tmp_path / "lib", "never", [shared, *b_paths])]
+    children = [
+        _child(tmp_path / "lib", "never", a_paths),
+        _child(tmp_path / "lib", "never", [shared, *b_paths]),
+    ]
     outputs = [child.communicate(timeout=180) for child in children]
     for child, (_, err) in zip(children, outputs):
         assert child.returncode == 0, err

@@ -21,7 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _library_with_two(folder: Path) -> dict[str, str]:
     library = open_library(folder)
-    return {library.add_pdf(FOG, "fog.pdf").doc.doc_id: "fog", library.add_pdf(BEES, "bees.pdf").doc.doc_id: "bees"}
+    return {
+        library.add_pdf(FOG, "fog.pdf").doc.doc_id: "fog",
+        library.add_pdf(BEES, "bees.pdf").doc.doc_id: "bees",
+    }
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
@@ -43,8 +46,10 @@ def _damage(db: Path, how: str) -> None:
     elif how == "recreated empty":  # what the old check did after the real one was lost
         db.unlink()
         conn = sqlite3.connect(db)
-        conn.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                           "CREATE TABLE documents (doc_id TEXT PRIMARY KEY);")
+        conn.executescript(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "CREATE TABLE documents (doc_id TEXT PRIMARY KEY);"
+        )
         conn.close()
 
 
@@ -60,8 +65,12 @@ def test_a_lost_database_deletes_nothing_and_says_how_to_recover(tmp_path: Path,
     _library_with_two(tmp_path)
     before = _snapshot(tmp_path)
     _damage(tmp_path / "library.sqlite3", how)
-    for opener in (open_library, lambda d: Library.open_reader(d, HashEmbeddings(), embedding_name=NAME,
-                                                                chunk_size=300, chunk_overlap=30)):
+    for opener in (
+        open_library,
+        lambda d: Library.open_reader(
+            d, HashEmbeddings(), embedding_name=NAME, chunk_size=300, chunk_overlap=30
+        ),
+    ):
         with pytest.raises(LibraryDamaged) as caught:
             opener(tmp_path)
         message = str(caught.value)
@@ -99,19 +108,31 @@ def test_recover_reuses_vectors_the_readable_rows_still_tie_to_chunks(tmp_path: 
     size = conn.execute("PRAGMA page_size").fetchone()[0]
     conn.close()
     data = bytearray(db.read_bytes())
-    data[(page - 1) * size : page * size] = b"\xff" * size  # an index page: rows still read, the file fails its check
+    data[(page - 1) * size : page * size] = (
+        b"\xff" * size
+    )  # an index page: rows still read, the file fails its check
     db.write_bytes(bytes(data))
     with pytest.raises(LibraryDamaged, match="is damaged"):
         open_library(tmp_path)
-    killed = subprocess.run([sys.executable, "-m", "tests.ingest.library_child", str(tmp_path), "saved", "--recover"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    killed = subprocess.run(
+        [sys.executable, "-m", "tests.ingest.library_child", str(tmp_path), "saved", "--recover"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert killed.returncode < 0  # died after writing the new index, before the database was in place
     report = _recover(tmp_path)  # reads the set-aside file again; the index now holds the first run's ids
     assert report.reused == report.chunks > 0 and report.embedded == 0
     assert report.renamed == 0
     library = open_library(tmp_path)
     assert sorted(d.file_name for d in library.documents()) == ["bees.pdf", "fog.pdf"]
-    assert library.search_vector(library.embeddings.embed_query("relief keeper coal Tuesday"), 1)[0][0].text.count("coal") == 1
+    assert (
+        library.search_vector(library.embeddings.embed_query("relief keeper coal Tuesday"), 1)[0][
+            0
+        ].text.count("coal")
+        == 1
+    )
     embed = HashEmbeddings().embed_documents
     for chunk in library.chunks():  # every reused vector is its own chunk's
         assert library.search_vector(embed([chunk.text])[0], 1)[0][0].chunk_id == chunk.chunk_id

@@ -84,11 +84,13 @@ def test_a_vector_does_not_depend_on_its_batch_mates(precision: str) -> None:
 
 def test_truncates_at_256_tokens_not_128(local: LocalEmbeddings) -> None:
     head = " ".join(f"w{n % 7}" for n in range(60))  # 120 tokens: "w", "##n" per word
-    a, b, c = local.embed_documents([
-        head + " alpha beta gamma" * 10,
-        head + " delta epsilon zeta" * 10,
-        head + " lorem" * 300 + " delta",
-    ])
+    a, b, c = local.embed_documents(
+        [
+            head + " alpha beta gamma" * 10,
+            head + " delta epsilon zeta" * 10,
+            head + " lorem" * 300 + " delta",
+        ]
+    )
     # Text after token 128 still counts (the shipped tokenizer would cut it off) ...
     assert float(np.dot(a, b)) < 0.99
     # ... and text after token 256 does not.
@@ -107,14 +109,22 @@ def test_hash_embeddings_are_deterministic_and_unit_length() -> None:
 
 @pytest.mark.parametrize(
     ("provider", "cls_name", "name"),
-    [("local", "LocalEmbeddings", LOCAL_NAME), ("fake", "HashEmbeddings", "fake:hash:384"),
-     ("local-fp32", "LocalEmbeddings", LOCAL_NAMES["fp32"]),
-     ("openai", "OpenAIEmbeddings", "openai:text-embedding-3-small")],
+    [
+        ("local", "LocalEmbeddings", LOCAL_NAME),
+        ("fake", "HashEmbeddings", "fake:hash:384"),
+        ("local-fp32", "LocalEmbeddings", LOCAL_NAMES["fp32"]),
+        ("openai", "OpenAIEmbeddings", "openai:text-embedding-3-small"),
+    ],
 )
 def test_make_embeddings_per_provider(provider: str, cls_name: str, name: str) -> None:
     precision = "fp32" if provider == "local-fp32" else "int8"
-    embeddings, recorded = make_embeddings(provider.removesuffix("-fp32"), model="text-embedding-3-small",
-                                           api_key="sk-test", batch_size=8, precision=precision)
+    embeddings, recorded = make_embeddings(
+        provider.removesuffix("-fp32"),
+        model="text-embedding-3-small",
+        api_key="sk-test",
+        batch_size=8,
+        precision=precision,
+    )
     assert type(embeddings).__name__ == cls_name and recorded == name
     if provider == "openai":  # must never reach tiktoken's downloader
         assert embeddings.check_embedding_ctx_length is False

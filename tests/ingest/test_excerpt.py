@@ -17,10 +17,17 @@ def _texts(pdf: bytes) -> list[str]:
     return [p.extract_text().strip() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages]
 
 
-@pytest.mark.parametrize(("first", "last", "expected"), [
-    (1, 2, PAGES[1:3]), (3, 3, PAGES[3:]), (0, 0, PAGES[:1]), (2, 99, PAGES[2:]), (7, 9, PAGES[3:]),
-    (2, 1, PAGES[2:3]),
-])
+@pytest.mark.parametrize(
+    ("first", "last", "expected"),
+    [
+        (1, 2, PAGES[1:3]),
+        (3, 3, PAGES[3:]),
+        (0, 0, PAGES[:1]),
+        (2, 99, PAGES[2:]),
+        (7, 9, PAGES[3:]),
+        (2, 1, PAGES[2:3]),
+    ],
+)
 def test_excerpt_holds_the_asked_pages(first: int, last: int, expected: list[str]) -> None:
     assert _texts(excerpt_pages(make_pdf(PAGES), first, last)) == expected
 

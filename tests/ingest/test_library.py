@@ -75,7 +75,10 @@ def test_delete_removes_rows_vectors_and_file_only_of_that_document(tmp_path: Pa
     assert library.pages(fog.doc_id) == [] and not (tmp_path / "files" / f"{fog.doc_id}.pdf").exists()
     index = load_index(tmp_path / "index.faiss")
     assert index.ntotal == library.chunk_count() == bees.chunks
-    assert all(c.doc_id == bees.doc_id for c, _ in library.search_vector(library.embeddings.embed_query("keeper fog coal"), 10))
+    assert all(
+        c.doc_id == bees.doc_id
+        for c, _ in library.search_vector(library.embeddings.embed_query("keeper fog coal"), 10)
+    )
     assert library.check() == []
 
 
@@ -85,7 +88,9 @@ def test_search_ranks_and_filters_by_document(tmp_path: Path) -> None:
     bees = library.add_pdf(BEES, "bees.pdf").doc
     (top, score), *_ = library.search_vector(library.embeddings.embed_query("honeybees dance clover hive"), 3)
     assert top.doc_id == bees.doc_id and 0 < score <= 1.0001
-    only_fog = library.search_vector(library.embeddings.embed_query("honeybees dance clover hive"), 3, doc_ids=[fog.doc_id])
+    only_fog = library.search_vector(
+        library.embeddings.embed_query("honeybees dance clover hive"), 3, doc_ids=[fog.doc_id]
+    )
     assert len(only_fog) == 3 and {c.doc_id for c, _ in only_fog} == {fog.doc_id}
     scores = [s for _, s in only_fog]
     assert scores == sorted(scores, reverse=True)
@@ -107,8 +112,12 @@ def test_other_settings_are_refused_until_reindexed(tmp_path: Path) -> None:
         open_library(tmp_path, chunk_size=500)
     assert "chunk_size: library 300, now 500" in str(caught.value)
     with pytest.raises(IndexMismatch, match="embedding_name"):
-        Library.open(tmp_path, HashEmbeddings(), embedding_name="local:other", chunk_size=300, chunk_overlap=30)
-    rebuilt = Library.rebuild(tmp_path, HashEmbeddings(), embedding_name=NAME, chunk_size=500, chunk_overlap=30)
+        Library.open(
+            tmp_path, HashEmbeddings(), embedding_name="local:other", chunk_size=300, chunk_overlap=30
+        )
+    rebuilt = Library.rebuild(
+        tmp_path, HashEmbeddings(), embedding_name=NAME, chunk_size=500, chunk_overlap=30
+    )
     reopened = open_library(tmp_path, chunk_size=500)
     assert reopened.chunk_count() == rebuilt.chunk_count() == reopened.documents()[0].chunks
     assert all(visible_length(c.text) <= 500 for c in reopened.chunks())
@@ -124,10 +133,15 @@ def test_a_second_instance_sees_changes(tmp_path: Path) -> None:
     first, second = open_library(tmp_path), open_library(tmp_path)
     assert second.search_vector(second.embeddings.embed_query("fog"), 3) == []
     first.add_pdf(FOG, "fog.pdf")
-    assert second.search_vector(second.embeddings.embed_query("fog keeper"), 1)[0][0].doc_id == first.documents()[0].doc_id
+    assert (
+        second.search_vector(second.embeddings.embed_query("fog keeper"), 1)[0][0].doc_id
+        == first.documents()[0].doc_id
+    )
     first.add_pdf(BEES, "bees.pdf")
     first.delete(first.documents()[0].doc_id)
-    assert {c.doc_id for c, _ in second.search_vector(second.embeddings.embed_query("fog keeper"), 50)} == {first.documents()[0].doc_id}
+    assert {c.doc_id for c, _ in second.search_vector(second.embeddings.embed_query("fog keeper"), 50)} == {
+        first.documents()[0].doc_id
+    }
 
 
 def test_check_repairs_missing_extra_and_lost_vectors(tmp_path: Path) -> None:
@@ -140,14 +154,21 @@ def test_check_repairs_missing_extra_and_lost_vectors(tmp_path: Path) -> None:
     save_index(index, tmp_path / "index.faiss")
     (tmp_path / "files" / "stray.pdf").write_bytes(b"%PDF-1.4")
     actions = library.check()
-    assert any("Removed 1 vectors" in a for a in actions) and any("Re-embedded 2 chunks" in a for a in actions)
+    assert any("Removed 1 vectors" in a for a in actions) and any(
+        "Re-embedded 2 chunks" in a for a in actions
+    )
     assert any("stray.pdf" in a for a in actions) and not (tmp_path / "files" / "stray.pdf").exists()
     assert sorted(index_ids(load_index(tmp_path / "index.faiss"))) == sorted(ids)
     assert library.check() == []
     (tmp_path / "index.faiss").write_bytes(b"not an index")
     reopened = open_library(tmp_path)
     assert any("missing or unreadable" in line for line in reopened.open_report)
-    assert reopened.search_vector(reopened.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count("coal") == 1
+    assert (
+        reopened.search_vector(reopened.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count(
+            "coal"
+        )
+        == 1
+    )
 
 
 def test_an_emptied_library_accepts_another_dimension(tmp_path: Path) -> None:
@@ -155,4 +176,6 @@ def test_an_emptied_library_accepts_another_dimension(tmp_path: Path) -> None:
     library.delete(library.add_pdf(FOG, "fog.pdf").doc.doc_id)
     small = Library.open(tmp_path, HashEmbeddings(dim=64), embedding_name="fake:hash:64")
     assert small.add_pdf(BEES, "bees.pdf").status == "ok"
-    assert load_index(tmp_path / "index.faiss").d == 64 and small.search_vector(small.embeddings.embed_query("clover"), 1)
+    assert load_index(tmp_path / "index.faiss").d == 64 and small.search_vector(
+        small.embeddings.embed_query("clover"), 1
+    )

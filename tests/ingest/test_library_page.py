@@ -46,16 +46,21 @@ def test_samples_load_once_and_show_in_the_table(data_dir: Path) -> None:
     assert "No documents yet" in at.info[0].value
     _click(at, "Load sample documents")
     assert [s.value.split(r"\:")[0] for s in at.success] == [
-        r"kettle\-fen\-field\-guide\.pdf", r"larkspur\-remote\-work\-policy\.pdf"]
+        r"kettle\-fen\-field\-guide\.pdf",
+        r"larkspur\-remote\-work\-policy\.pdf",
+    ]
     assert "added\\: 3 pages" in at.success[0].value
     table = at.dataframe[0].value
-    assert list(table["Title"]) == ["A Field Guide to the Birds of Kettle Fen",
-                                    "Larkspur Instruments: Remote and Hybrid Work Policy"]
+    assert list(table["Title"]) == [
+        "A Field Guide to the Birds of Kettle Fen",
+        "Larkspur Instruments: Remote and Hybrid Work Policy",
+    ]
     assert list(table["Pages"]) == [3, 2]
     chunks = int(table["Chunks"].sum())
     assert at.caption[0].value.replace("\\", "") == (  # markdown-escaped on the page
         f"{chunks:,} chunks in 2 document(s), up to 300 characters each with 30 overlap, "
-        "embedded with fake:hash:384.")
+        "embedded with fake:hash:384."
+    )
     _click(at, "Load sample documents")
     assert [i.value for i in at.info] == [
         r"kettle\-fen\-field\-guide\.pdf\: already in the library",
@@ -66,7 +71,9 @@ def test_samples_load_once_and_show_in_the_table(data_dir: Path) -> None:
 def test_delete_asks_first(data_dir: Path) -> None:
     library = open_library(data_dir)
     keep = library.add_pdf(make_pdf(["Keep this one."], title="Keeper"), "keep.pdf").doc
-    gone = library.add_pdf(make_pdf(["Delete this one."], title="[Goner](javascript:x) **bold**"), "gone.pdf").doc
+    gone = library.add_pdf(
+        make_pdf(["Delete this one."], title="[Goner](javascript:x) **bold**"), "gone.pdf"
+    ).doc
     at = _page()
     at.selectbox(key=state.LIBRARY_DELETE_CHOICE).set_value(gone.doc_id).run()
     _click(at, "Delete")
@@ -113,8 +120,10 @@ def test_result_lines_name_the_file_once(tmp_path: Path) -> None:
     library = open_library(tmp_path)
     locked = rewrite(make_pdf(["Secret."]), user_password="pw")
     assert result_line("l.pdf", lambda: library.add_pdf(locked, "l.pdf")) == {
-        "file": "l.pdf", "status": "error",
-        "text": "is password-protected: type its password in the Password field and add it again"}
+        "file": "l.pdf",
+        "status": "error",
+        "text": "is password-protected: type its password in the Password field and add it again",
+    }
     wrong = result_line("l.pdf", lambda: library.add_pdf(locked, "l.pdf", password="no"))
     assert wrong["text"].startswith("the password is wrong")
     scan = result_line("s.pdf", lambda: library.add_pdf(make_image_pdf(), "s.pdf"))

@@ -22,12 +22,19 @@ def server():
 
 
 def _library(path: Path, base_url: str, batch: int = 3) -> Library:
-    settings = load_settings(embedding_provider="openai", llm_base_url=base_url, llm_api_key="sk-test",
-                             embed_batch_size=batch, llm_retries=0, llm_timeout_s=5)
+    settings = load_settings(
+        embedding_provider="openai",
+        llm_base_url=base_url,
+        llm_api_key="sk-test",
+        embed_batch_size=batch,
+        llm_retries=0,
+        llm_timeout_s=5,
+    )
     embeddings, name = make_embeddings(settings)
     assert name == "openai:text-embedding-3-small"
-    return Library.open(path, embeddings, embedding_name=name, chunk_size=200, chunk_overlap=0,
-                        batch_size=batch)
+    return Library.open(
+        path, embeddings, embedding_name=name, chunk_size=200, chunk_overlap=0, batch_size=batch
+    )
 
 
 def _free_port() -> int:
@@ -36,7 +43,9 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_ingest_and_search_through_the_endpoint_in_batches(tmp_path: Path, server: ScriptedOpenAIServer) -> None:
+def test_ingest_and_search_through_the_endpoint_in_batches(
+    tmp_path: Path, server: ScriptedOpenAIServer
+) -> None:
     library = _library(tmp_path / "lib", server.base_url)
     result = library.add_pdf(make_pdf([PARAGRAPH * 3, PARAGRAPH * 2]), "guide.pdf")
     assert result.status == "ok" and result.chunks > 3

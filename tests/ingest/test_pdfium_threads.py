@@ -37,7 +37,8 @@ print("ok")
 
 
 def test_threads_reading_and_rendering_at_once_do_not_crash() -> None:
-    done = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, capture_output=True, text=True,
-                          timeout=240)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD], cwd=ROOT, capture_output=True, text=True, timeout=240
+    )
     assert done.returncode == 0, f"child exited {done.returncode}: {done.stderr[-2000:]}"
     assert done.stdout.strip() == "ok"

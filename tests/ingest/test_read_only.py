@@ -32,7 +32,11 @@ def _tree(folder: Path) -> dict[str, bytes | None]:
 def _child(data_dir: Path, kill_at: str, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.ingest.library_child", str(data_dir), kill_at, *args],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -60,7 +64,10 @@ def test_reading_changes_and_creates_nothing(tmp_path: Path) -> None:
     reader = open_reader(tmp_path)
     assert reader.open_report == []
     doc = reader.documents()[0]
-    assert reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].doc_id == doc.doc_id
+    assert (
+        reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].doc_id
+        == doc.doc_id
+    )
     assert reader.pages(doc.doc_id) and reader.chunks() and reader.generation > 0
     assert reader.pdf_bytes(doc.doc_id) == FOG and reader.chunk_count() == doc.chunks
     with pytest.raises(ReadOnlyLibrary):
@@ -78,7 +85,10 @@ def test_a_reader_sees_what_a_writer_commits_later(tmp_path: Path) -> None:
     writer.add_pdf(FOG, "fog.pdf")
     reader = open_reader(tmp_path)
     writer.add_pdf(BEES, "bees.pdf")
-    assert reader.search_vector(reader.embeddings.embed_query("honeybees clover hive"), 1)[0][0].doc_id == writer.documents()[1].doc_id
+    assert (
+        reader.search_vector(reader.embeddings.embed_query("honeybees clover hive"), 1)[0][0].doc_id
+        == writer.documents()[1].doc_id
+    )
 
 
 def test_a_writer_that_cannot_get_the_lock_is_told_the_library_is_busy(tmp_path: Path) -> None:
@@ -88,10 +98,17 @@ def test_a_writer_that_cannot_get_the_lock_is_told_the_library_is_busy(tmp_path:
         assert holder.stdout.readline().strip() == "paused"
         with pytest.raises(LibraryBusy) as caught:
             open_library(tmp_path, lock_timeout=0.05)
-        assert str(caught.value) == f"{tmp_path}: the library is busy (another ingest is running); " \
-                                    "try again when it has finished"
+        assert (
+            str(caught.value) == f"{tmp_path}: the library is busy (another ingest is running); "
+            "try again when it has finished"
+        )
         reader = open_reader(tmp_path)  # returns while the lock is held: readers never take it
-        assert reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count("coal") == 1
+        assert (
+            reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count(
+                "coal"
+            )
+            == 1
+        )
         generation = reader.generation
     finally:
         out, err = holder.communicate("\n", timeout=120)
@@ -112,12 +129,17 @@ def test_a_killed_reindex_is_reported_to_readers_and_repaired_by_a_writer(tmp_pa
     assert len(reader.open_report) == 1 and "have no vectors" in reader.open_report[0]
     assert reader.missing_vectors == reader.chunk_count() > 0
     assert f"python -m ingest --check --data-dir {tmp_path}" in reader.open_report[0]
-    assert reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 3) == []  # answers come from consistent chunks only
+    assert (
+        reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 3) == []
+    )  # answers come from consistent chunks only
     assert (tmp_path / "index.faiss").read_bytes() == index_before  # the reader re-embedded nothing
     writer = open_library(tmp_path, repair=False)
     assert writer.missing_vectors == writer.chunk_count() > 0
     assert any("Re-embedded" in line for line in writer.check())
-    assert reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count("coal") == 1
+    assert (
+        reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count("coal")
+        == 1
+    )
     assert open_reader(tmp_path).open_report == []
 
 
@@ -139,7 +161,12 @@ def test_a_killed_repair_or_recovery_can_be_run_again(tmp_path: Path, operation:
     assert done.returncode == 0, err
     library = open_library(tmp_path)
     assert library.check() == [] and library.chunk_count() == load_index(tmp_path / "index.faiss").ntotal > 0
-    assert library.search_vector(library.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count("coal") == 1
+    assert (
+        library.search_vector(library.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count(
+            "coal"
+        )
+        == 1
+    )
 
 
 READ_SCRIPT = """
@@ -173,8 +200,13 @@ def test_a_read_only_folder_can_be_asked(tmp_path: Path) -> None:
         before = _tree(folder)
         for path in [folder, *folder.rglob("*")]:
             path.chmod(0o555 if path.is_dir() else 0o444)
-        done = subprocess.run([*prefix, sys.executable, "-c", READ_SCRIPT, str(folder), NAME], cwd=ROOT,
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [*prefix, sys.executable, "-c", READ_SCRIPT, str(folder), NAME],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout) == [doc_id, 1]
         assert _tree(folder) == before  # not even SQLite's companions: the folder could not take them
@@ -191,11 +223,29 @@ def test_rag_ask_answers_while_another_process_holds_the_write_lock(tmp_path: Pa
 
     open_library(tmp_path).add_pdf(FOG, "fog.pdf")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
-    env |= {"FOOTNOTE_EMBEDDING_PROVIDER": "fake", "FOOTNOTE_CHUNK_SIZE": "300", "FOOTNOTE_CHUNK_OVERLAP": "30",
-            "FOOTNOTE_LLM_PROVIDER": "extractive"}
+    env |= {
+        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+        "FOOTNOTE_CHUNK_SIZE": "300",
+        "FOOTNOTE_CHUNK_OVERLAP": "30",
+        "FOOTNOTE_LLM_PROVIDER": "extractive",
+    }
     with FileLock(tmp_path / ".lock"):  # held here; the CLI is another process
-        done = subprocess.run([sys.executable, "-m", "rag", "ask", "--data-dir", str(tmp_path), "--json",
-                               "Who arrives every second Tuesday?"], cwd=ROOT, env=env, capture_output=True,
-                              text=True, timeout=120)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "rag",
+                "ask",
+                "--data-dir",
+                str(tmp_path),
+                "--json",
+                "Who arrives every second Tuesday?",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode == 0, done.stderr
     assert any("coal" in e["text"] for e in json.loads(done.stdout)["retrieved"])

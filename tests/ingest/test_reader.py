@@ -23,7 +23,9 @@ def test_reads_text_title_and_labels() -> None:
 
 def test_progress_knows_the_page_count_from_the_first_report() -> None:
     seen: list[tuple[int, int]] = []
-    doc = read_pdf(make_pdf(long_pages(5, repeat=1)), "five.pdf", progress=lambda done, total: seen.append((done, total)))
+    doc = read_pdf(
+        make_pdf(long_pages(5, repeat=1)), "five.pdf", progress=lambda done, total: seen.append((done, total))
+    )
     assert len(doc.pages) == 5
     assert seen == [(0, 5), (1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
 
@@ -78,7 +80,11 @@ def test_password_missing_wrong_and_right() -> None:
         (b"GIF89a not a pdf at all", errors.NotAPdf, "x.pdf: is not a PDF file"),
         (TEXT_PDF[: len(TEXT_PDF) // 3], errors.BrokenPdf, "x.pdf: is damaged or truncated"),
         (b"%PDF-1.7\n" + b"\x00garbage" * 50, errors.BrokenPdf, "x.pdf: is damaged"),
-        (make_image_pdf(), errors.NoTextLayer, "x.pdf: has no text layer .scanned or image-only; OCR is not done"),
+        (
+            make_image_pdf(),
+            errors.NoTextLayer,
+            "x.pdf: has no text layer .scanned or image-only; OCR is not done",
+        ),
     ],
     ids=["empty", "blank", "not-a-pdf", "truncated", "garbage", "image-only"],
 )
@@ -89,7 +95,9 @@ def test_errors_name_the_file(data: bytes, error: type, message: str) -> None:
 
 
 def test_size_and_page_limits() -> None:
-    with pytest.raises(errors.TooLarge, match=r"big.pdf: is over the limit \(0.0 MB, the limit is 0.0 MB\)|big.pdf"):
+    with pytest.raises(
+        errors.TooLarge, match=r"big.pdf: is over the limit \(0.0 MB, the limit is 0.0 MB\)|big.pdf"
+    ):
         read_pdf(TEXT_PDF, "big.pdf", max_bytes=100)
     with pytest.raises(errors.TooLarge, match="3 pages, the limit is 2"):
         read_pdf(TEXT_PDF, "big.pdf", max_pages=2)

@@ -36,7 +36,7 @@ def test_highlight_covers_the_characters_and_nothing_else() -> None:
     rows = np.nonzero(_yellow(marked).any(axis=1))[0]
     assert rows.size > 5
     # The yellow is exactly the returned box, and that box is the lower line, not the top one.
-    (left, top, right, bottom), = draw_page(PDF, 0, [(start, end)], scale=1.0).boxes
+    ((left, top, right, bottom),) = draw_page(PDF, 0, [(start, end)], scale=1.0).boxes
     assert rows.min() == max(top, 0) and rows.max() == bottom
     top_line = draw_page(PDF, 0, [(0, len("Top line"))], scale=1.0).boxes[0]
     assert top_line[3] < rows.min() - 20
@@ -50,4 +50,7 @@ def test_scale_and_out_of_range_offsets() -> None:
 
 def test_password_protected_page() -> None:
     locked = rewrite(PDF, user_password="pw")
-    assert _image(render_page(locked, 0, scale=0.5, password="pw")).shape == _image(render_page(PDF, 0, scale=0.5)).shape
+    assert (
+        _image(render_page(locked, 0, scale=0.5, password="pw")).shape
+        == _image(render_page(PDF, 0, scale=0.5)).shape
+    )

@@ -26,5 +26,7 @@ def test_samples_ingest_with_labels_and_findable_facts(tmp_path: Path) -> None:
         assert result.status == "ok" and result.warnings == ()
     guide = next(d for d in library.documents() if d.file_name == "kettle-fen-field-guide.pdf")
     assert [p.label for p in library.pages(guide.doc_id)] == ["i", "1", "2"]
-    (chunk, _), *_ = library.search_vector(library.embeddings.embed_query("reed warbler arrives last week of April"), 3)
+    (chunk, _), *_ = library.search_vector(
+        library.embeddings.embed_query("reed warbler arrives last week of April"), 3
+    )
     assert "last week of April" in chunk.text and chunk.first.page_label == "1"

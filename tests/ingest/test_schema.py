@@ -69,8 +69,11 @@ def _verdicts(folder: Path) -> Path:
 
 STORES: dict[str, tuple[Callable[[Path], Path], Callable[[Path], object], int]] = {
     "library": (_library, lambda p: len(open_library(p.parent).documents()), store.SCHEMA_VERSION),
-    "conversations": (_conversations, lambda p: ConversationStore(p) and _rows(p, "conversations"),
-                      len(conversations.MIGRATIONS)),
+    "conversations": (
+        _conversations,
+        lambda p: ConversationStore(p) and _rows(p, "conversations"),
+        len(conversations.MIGRATIONS),
+    ),
     "verdicts": (_verdicts, lambda p: len(VerdictStore(p).all()), len(audit_store.MIGRATIONS)),
 }
 
@@ -98,7 +101,9 @@ def test_a_file_from_a_newer_version_is_refused_untouched(tmp_path: Path, name: 
     before = path.read_bytes()
     with pytest.raises(SchemaTooNew) as caught:
         count(path)
-    assert f"newer version of Footnote (schema version {current + 1}; this one reads up to {current})" in str(caught.value)
+    assert f"newer version of Footnote (schema version {current + 1}; this one reads up to {current})" in str(
+        caught.value
+    )
     assert str(path) in str(caught.value) and path.read_bytes() == before
 
 

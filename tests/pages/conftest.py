@@ -41,14 +41,24 @@ def make_pdf(pages: list[str], title: str = "") -> bytes:
     return bytes(pdf.output())
 
 
-def build_library(data_dir: Path, docs: list[tuple[str, bytes]], chunk_size: int = CHUNK_SIZE,
-                  chunk_overlap: int = CHUNK_OVERLAP) -> Library:
+def build_library(
+    data_dir: Path,
+    docs: list[tuple[str, bytes]],
+    chunk_size: int = CHUNK_SIZE,
+    chunk_overlap: int = CHUNK_OVERLAP,
+) -> Library:
     """A real library under data_dir with the fake (hashing) embeddings the settings name."""
-    settings = load_settings(data_dir=data_dir, embedding_provider="fake", chunk_size=chunk_size,
-                             chunk_overlap=chunk_overlap)
+    settings = load_settings(
+        data_dir=data_dir, embedding_provider="fake", chunk_size=chunk_size, chunk_overlap=chunk_overlap
+    )
     embeddings = HashEmbeddings(384)
-    library = Library.open(data_dir, embeddings, embedding_name="fake:hash:384",
-                           chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap)
+    library = Library.open(
+        data_dir,
+        embeddings,
+        embedding_name="fake:hash:384",
+        chunk_size=settings.chunk_size,
+        chunk_overlap=settings.chunk_overlap,
+    )
     for name, data in docs:
         library.add_pdf(data, name)
     return library
@@ -58,8 +68,13 @@ def build_library(data_dir: Path, docs: list[tuple[str, bytes]], chunk_size: int
 def app_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """FOOTNOTE_* settings pointing at a fresh data dir with two small PDFs, fake providers."""
     data_dir = tmp_path / "data"
-    build_library(data_dir, [("water.pdf", make_pdf(WATER, "Water facts")),
-                             ("hostile.pdf", make_pdf(HOSTILE, "<b>Evil</b> <script>x</script> title"))])
+    build_library(
+        data_dir,
+        [
+            ("water.pdf", make_pdf(WATER, "Water facts")),
+            ("hostile.pdf", make_pdf(HOSTILE, "<b>Evil</b> <script>x</script> title")),
+        ],
+    )
     monkeypatch.setenv("FOOTNOTE_DATA_DIR", str(data_dir))
     monkeypatch.setenv("FOOTNOTE_EMBEDDING_PROVIDER", "fake")
     monkeypatch.setenv("FOOTNOTE_LLM_PROVIDER", "fake")

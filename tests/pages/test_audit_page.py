@@ -69,7 +69,10 @@ def test_steps_through_citations_with_sentence_and_score(data_dir: Path) -> None
     assert "**Citation 1 of 2**" in _markdown(at)
     assert "Question: When does water boil?" in _texts(at)
     # The sentence, then the chunk, with the matching words in bold.
-    assert "**Water** **boils** at **one** **hundred** **degrees** **Celsius** at **sea** **level**\\." in _markdown(at)
+    assert (
+        "**Water** **boils** at **one** **hundred** **degrees** **Celsius** at **sea** **level**\\."
+        in _markdown(at)
+    )
     assert any(m.startswith("**Water** **boils**") and "Filler" in m for m in _markdown(at))
     assert at.metric[0].label == "Automatic support" and at.metric[0].value == "1.00"
     assert any("high support" in c.value for c in at.caption)
@@ -143,8 +146,14 @@ def test_llm_judge_only_with_a_configured_model(data_dir: Path, monkeypatch: pyt
     assert not at.exception, at.exception
     assert "Model verdict: partially supported. The passage gives the temperature only." in _texts(at)
     prompt = model.calls[-1][-1].content
-    sentence = next(s for s in ("Water boils at one hundred degrees Celsius at sea level.",
-                                "Ice melts at zero degrees Celsius.") if s in prompt)
+    sentence = next(
+        s
+        for s in (
+            "Water boils at one hundred degrees Celsius at sea level.",
+            "Ice melts at zero degrees Celsius.",
+        )
+        if s in prompt
+    )
     assert "<statement>\n" + sentence in prompt
 
 
@@ -156,7 +165,9 @@ def test_answer_and_date_filters(data_dir: Path) -> None:
     assert "Question: When does ice melt?" in _texts(at)
     at.selectbox(key="audit_turn").set_value("").run()
     asked = dt.date.fromisoformat(turns[0].created_at[:10])
-    at.date_input(key="audit_dates").set_value((asked + dt.timedelta(days=1), asked + dt.timedelta(days=2))).run()
+    at.date_input(key="audit_dates").set_value(
+        (asked + dt.timedelta(days=1), asked + dt.timedelta(days=2))
+    ).run()
     assert not at.exception, at.exception
     assert "No citations match these filters." in [i.value for i in at.info]
 

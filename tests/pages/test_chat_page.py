@@ -64,7 +64,9 @@ def test_ask_saves_the_turn_and_renders_buttons_for_resolved_ids(app_env: Path) 
     assert re.findall(r'class="fn-ref" data-n="(\d)"', html) == ["1", "2", "1"]
     assert '<span class="fn-unresolved" title="unresolved citation">zzzz999?</span>' in html
     assert water not in html and ice not in html
-    conv = at.query_params["conv"][0] if isinstance(at.query_params["conv"], list) else at.query_params["conv"]
+    conv = (
+        at.query_params["conv"][0] if isinstance(at.query_params["conv"], list) else at.query_params["conv"]
+    )
     [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(conv)
     assert [f.short_id for f in turn.answer.footnotes] == [water, ice]
     assert turn.answer.unresolved == ("zzzz999",)
@@ -141,7 +143,9 @@ def test_model_failure_is_shown_and_the_chat_survives(app_env: Path) -> None:
     assert not at.exception
     # The failed question stays in the history with its cause; the next answer rendered normally.
     assert [m.value for m in at.text if m.value.startswith("When does")] == [
-        "When does water boil?", "When does ice melt?"]
+        "When does water boil?",
+        "When does ice melt?",
+    ]
     assert "endpoint exploded" in " ".join(e.value for e in at.error)
     assert len(_payloads(at)) == 1
 
@@ -206,8 +210,9 @@ def test_panel_says_when_the_document_is_gone_and_still_shows_the_saved_text(app
 def test_an_answer_cut_off_midway_is_kept_labelled_interrupted_with_its_cause(app_env: Path) -> None:
     at = _app()
     water = _short_id(app_env, "Water boils")
-    _model().replies.append(["Water boils at one hundred degrees ", f"[{water}]", " and then",
-                             RuntimeError("connection reset")])
+    _model().replies.append(
+        ["Water boils at one hundred degrees ", f"[{water}]", " and then", RuntimeError("connection reset")]
+    )
     _ask(at, "When does water boil?")
     [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
     assert turn.answer.interrupted and turn.answer.text.startswith("Water boils")
@@ -248,8 +253,9 @@ def test_old_footnotes_open_their_saved_passage_after_a_reindex(app_env: Path, m
     _ask(at, "When does water boil?")
     [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
     saved = turn.answer.footnotes[0].evidence
-    rebuilt = Library.rebuild(app_env, HashEmbeddings(384), embedding_name="fake:hash:384", chunk_size=400,
-                              chunk_overlap=40)
+    rebuilt = Library.rebuild(
+        app_env, HashEmbeddings(384), embedding_name="fake:hash:384", chunk_size=400, chunk_overlap=40
+    )
     assert saved.chunk_id not in {c.chunk_id for c in rebuilt.chunks()}
     monkeypatch.setenv("FOOTNOTE_CHUNK_SIZE", "400")
     monkeypatch.setenv("FOOTNOTE_CHUNK_OVERLAP", "40")

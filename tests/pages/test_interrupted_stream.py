@@ -30,7 +30,9 @@ def _script() -> None:
                 st.stop()  # raises StopException here, as Streamlit does at the next write
             yield event
 
-    chat_view.stream_answer("When does water boil?", stream, lambda a: store.add_turn(conv, a), "test model", 1)
+    chat_view.stream_answer(
+        "When does water boil?", stream, lambda a: store.add_turn(conv, a), "test model", 1
+    )
 
 
 def _run(tmp_path: Path, stop_after: int) -> list:
@@ -87,7 +89,9 @@ def _takeover_script() -> None:
                 st.session_state["seen"] = [(t.answer.text, t.answer.interrupted) for t in seen]
             yield event
 
-    chat_view.stream_answer("When does water boil?", stream, lambda a: store.add_turn(conv, a), "test model", 1)
+    chat_view.stream_answer(
+        "When does water boil?", stream, lambda a: store.add_turn(conv, a), "test model", 1
+    )
 
 
 def test_the_next_run_saves_the_answer_the_old_run_is_still_streaming_and_only_once(tmp_path: Path) -> None:

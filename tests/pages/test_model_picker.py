@@ -51,7 +51,8 @@ def _chat_requests(server: ScriptedOpenAIServer) -> list[str]:
 
 
 def test_the_picked_model_answers_is_shown_and_is_remembered_per_conversation(
-        server: ScriptedOpenAIServer, app_env: Path) -> None:
+    server: ScriptedOpenAIServer, app_env: Path
+) -> None:
     at = _app()
     picker = at.selectbox(key=state.MODEL_PICK)
     assert picker.options == ["alpha-7b", "beta-13b", CONFIGURED] and picker.value == CONFIGURED
@@ -75,7 +76,8 @@ def test_the_picked_model_answers_is_shown_and_is_remembered_per_conversation(
 
 @pytest.mark.parametrize("listed", [Error(404, "no such route"), []], ids=["404", "empty"])
 def test_an_endpoint_without_a_model_list_keeps_the_configured_model(
-        server: ScriptedOpenAIServer, listed: Error | list) -> None:
+    server: ScriptedOpenAIServer, listed: Error | list
+) -> None:
     server.models = listed
     at = _app()
     assert not [s for s in at.selectbox if s.key == state.MODEL_PICK]

@@ -19,8 +19,12 @@ TEXT = "First paragraph about nothing.\n\n" * 5 + "The cited sentence is here.\n
 
 
 def _contains(outer: tuple[int, ...], inner: tuple[int, ...]) -> bool:
-    return outer[0] <= max(inner[0], 0) and outer[1] <= max(inner[1], 0) and inner[2] <= outer[2] + 1 \
+    return (
+        outer[0] <= max(inner[0], 0)
+        and outer[1] <= max(inner[1], 0)
+        and inner[2] <= outer[2] + 1
         and inner[3] <= outer[3] + 1
+    )
 
 
 def _pixels(png: bytes) -> np.ndarray:

@@ -16,8 +16,16 @@ from rag.types import Answer, Evidence
 
 
 def _evidence(short_id: str, text: str = "Chunk text.") -> Evidence:
-    return Evidence(short_id, short_id + "0" * 57, "d" * 64, "Doc", "doc.pdf", text, 0.5,
-                    (PageLocator(0, "1", 0, len(text)),))
+    return Evidence(
+        short_id,
+        short_id + "0" * 57,
+        "d" * 64,
+        "Doc",
+        "doc.pdf",
+        text,
+        0.5,
+        (PageLocator(0, "1", 0, len(text)),),
+    )
 
 
 def _answer(text: str, ids: tuple[str, ...] = ("aaaa111", "bbbb222")) -> Answer:
@@ -130,11 +138,51 @@ _ALLOWED_TAG = re.compile(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([
-    "<", ">", "\"", "'", "=", " ", "\n", "[", "]", "(", ")", "!", "*", "_", "`", "$", "\\", ":", "/", "&", "#",
-    "img", "script", "onerror", "onclick", "javascript", "href", "src", "a", "button", "fn-ref", "data-n",
-    "[aaaa111]", "[zzzz999]", "[aaaa111, bbbb222]", "x",
-]), max_size=40).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<",
+                ">",
+                '"',
+                "'",
+                "=",
+                " ",
+                "\n",
+                "[",
+                "]",
+                "(",
+                ")",
+                "!",
+                "*",
+                "_",
+                "`",
+                "$",
+                "\\",
+                ":",
+                "/",
+                "&",
+                "#",
+                "img",
+                "script",
+                "onerror",
+                "onclick",
+                "javascript",
+                "href",
+                "src",
+                "a",
+                "button",
+                "fn-ref",
+                "data-n",
+                "[aaaa111]",
+                "[zzzz999]",
+                "[aaaa111, bbbb222]",
+                "x",
+            ]
+        ),
+        max_size=40,
+    ).map("".join)
+)
 @example("[aaaa111]([aaaa111])")  # found by CI: a citation in a link destination became a button in an href
 @example('[x](/u "[aaaa111, bbbb222]")')
 def test_any_text_renders_to_allowed_tags_without_handlers(text: str) -> None:

@@ -38,7 +38,9 @@ def test_a_new_api_key_in_secrets_toml_builds_a_new_client(project: Path) -> Non
     second, _label = resources.get_chat_model(load_settings())
     assert second is not first
     assert (first.openai_api_key.get_secret_value(), second.openai_api_key.get_secret_value()) == (
-        "sk-first-key", "sk-second-key")
+        "sk-first-key",
+        "sk-second-key",
+    )
 
 
 def test_the_cache_key_counts_every_option_but_never_shows_the_key(project: Path) -> None:

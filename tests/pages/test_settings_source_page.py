@@ -25,8 +25,11 @@ def test_chat_page_names_the_model_from_secrets_then_from_env(
     monkeypatch.delenv("FOOTNOTE_LLM_PROVIDER")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     project = tmp_path / "project"
-    write_secrets(project, f'[footnote]\nllm_provider = "openai"\nllm_model = "model-from-secrets"\n'
-                           f'llm_base_url = "{UNUSED_URL}"\nllm_api_key = "sk-test"\n')
+    write_secrets(
+        project,
+        f'[footnote]\nllm_provider = "openai"\nllm_model = "model-from-secrets"\n'
+        f'llm_base_url = "{UNUSED_URL}"\nllm_api_key = "sk-test"\n',
+    )
     monkeypatch.chdir(project)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     assert "model-from-secrets" in _caption(at)

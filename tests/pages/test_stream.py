@@ -52,7 +52,9 @@ def test_failure_ends_the_stream_and_keeps_the_partial_text() -> None:
 
 
 def test_answer_so_far_keeps_text_and_cited_evidence_when_the_stream_is_cut_off() -> None:
-    events = _events(["Water boils [aaaa111] at", " 100 degrees [aaaa111]. Ice", " melts [zzzz999]. More to come"])
+    events = _events(
+        ["Water boils [aaaa111] at", " 100 degrees [aaaa111]. Ice", " melts [zzzz999]. More to come"]
+    )
     stream = BadgeStream()
     pieces = stream.pieces(iter(events))
     next(pieces), next(pieces)  # two deltas shown, then the reader stops the run
@@ -91,8 +93,15 @@ def test_answer_stream_reports_the_sources_before_the_model_starts(tmp_path) -> 
     library = build_library(tmp_path / "data", [("water.pdf", make_pdf(WATER, "Water facts"))])
     boils = next(c.chunk_id[:7] for c in library.chunks() if "Water boils" in c.text)
     model = ScriptedChatModel(replies=[f"Water boils at one hundred degrees [{boils}]."])
-    events = list(answer_stream("When does water boil at sea level?", library=library, chat_model=model,
-                                provider_label="test", k=3))
+    events = list(
+        answer_stream(
+            "When does water boil at sea level?",
+            library=library,
+            chat_model=model,
+            provider_label="test",
+            k=3,
+        )
+    )
     searched = events[0]
     assert isinstance(searched, Retrieved) and len(searched.evidence) == 3
     assert not any(isinstance(e, Retrieved) for e in events[1:])
@@ -104,17 +113,35 @@ def test_answer_stream_reports_the_sources_before_the_model_starts(tmp_path) -> 
 def test_answer_stream_says_when_the_library_cannot_be_searched() -> None:
     from rag.scripted import ScriptedChatModel
 
-    events = list(answer_stream("q", library=object(), chat_model=ScriptedChatModel(), provider_label="t", k=3))
+    events = list(
+        answer_stream("q", library=object(), chat_model=ScriptedChatModel(), provider_label="t", k=3)
+    )
     assert len(events) == 1 and isinstance(events[0], Failed) and events[0].cause == "retrieval failed"
 
 
-_PIECES = st.sampled_from(["Water boils ", "[aaaa111]", "[zzzz999]", "[aaaa111, zzzz999]", " at", ". ",
-                           "[aaaa1", "11]", "(x)", "`[aaaa111]`", "\\[aaaa111]", "\n"])
+_PIECES = st.sampled_from(
+    [
+        "Water boils ",
+        "[aaaa111]",
+        "[zzzz999]",
+        "[aaaa111, zzzz999]",
+        " at",
+        ". ",
+        "[aaaa1",
+        "11]",
+        "(x)",
+        "`[aaaa111]`",
+        "\\[aaaa111]",
+        "\n",
+    ]
+)
 
 
 @settings(max_examples=150, deadline=None)
 @given(parts=st.lists(_PIECES, max_size=12), cuts=st.lists(st.integers(0, 120), max_size=8))
-def test_badges_and_answer_come_from_the_events_whatever_the_deltas(parts: list[str], cuts: list[int]) -> None:
+def test_badges_and_answer_come_from_the_events_whatever_the_deltas(
+    parts: list[str], cuts: list[int]
+) -> None:
     text = "".join(parts)
     bounds = sorted({0, len(text), *(c for c in cuts if c <= len(text))})
     deltas = [text[a:b] for a, b in pairwise(bounds)]

@@ -20,8 +20,9 @@ from ingest.pg_library import PgLibrary
 
 
 def main(url: str, at: str, path: str) -> None:
-    library = PgLibrary.open(url, HashEmbeddings(384), embedding_name="fake:hash:384", chunk_size=300,
-                             chunk_overlap=30)
+    library = PgLibrary.open(
+        url, HashEmbeddings(384), embedding_name="fake:hash:384", chunk_size=300, chunk_overlap=30
+    )
 
     def progress(p: IngestProgress) -> None:
         if p.stage == "index" and p.done == p.total and at == "kill":

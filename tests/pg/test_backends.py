@@ -40,8 +40,15 @@ def run(module: str, *args: str, env: dict[str, str]) -> subprocess.CompletedPro
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
     environ.update(FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400", FOOTNOTE_CHUNK_OVERLAP="60")
     environ.update(env)
-    return subprocess.run([sys.executable, "-m", module, *args], check=False, cwd=ROOT, env=environ, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        check=False,
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def ingest(*args: str, env: dict[str, str]) -> list[dict]:
@@ -57,18 +64,30 @@ def ask(question: str, env: dict[str, str]) -> dict:
 
 
 def open_library(env: dict[str, str]):
-    settings = load_settings(data_dir=Path(env["FOOTNOTE_DATA_DIR"]), embedding_provider="fake", chunk_size=400,
-                             chunk_overlap=60, database_url=env.get("FOOTNOTE_DATABASE_URL"))
+    settings = load_settings(
+        data_dir=Path(env["FOOTNOTE_DATA_DIR"]),
+        embedding_provider="fake",
+        chunk_size=400,
+        chunk_overlap=60,
+        database_url=env.get("FOOTNOTE_DATABASE_URL"),
+    )
     from ingest.embeddings import HashEmbeddings
 
-    return library_class(settings).open(settings.data_dir, HashEmbeddings(384), embedding_name="fake:hash:384",
-                                        chunk_size=400, chunk_overlap=60)
+    return library_class(settings).open(
+        settings.data_dir,
+        HashEmbeddings(384),
+        embedding_name="fake:hash:384",
+        chunk_size=400,
+        chunk_overlap=60,
+    )
 
 
 def test_ingest_then_reingest_is_a_no_op(backend: dict[str, str], pdfs: Path) -> None:
     first = ingest(str(pdfs), env=backend)
     assert sorted((r["file"].rsplit("/", 1)[1], r["status"]) for r in first) == [
-        ("engines.pdf", "ok"), ("garden.pdf", "ok")]
+        ("engines.pdf", "ok"),
+        ("garden.pdf", "ok"),
+    ]
     again = ingest(str(pdfs), env=backend)
     assert {r["status"] for r in again} == {"skipped"}
     assert len(open_library(backend).documents()) == 2

@@ -17,13 +17,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def child(url: str, at: str, pdf: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "tests.pg.pg_child", url, at, str(pdf)], cwd=ROOT, text=True,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.pg.pg_child", url, at, str(pdf)],
+        cwd=ROOT,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def reader(url: str) -> PgLibrary:
-    return PgLibrary.open_reader(url, HashEmbeddings(384), embedding_name="fake:hash:384", chunk_size=300,
-                                 chunk_overlap=30)
+    return PgLibrary.open_reader(
+        url, HashEmbeddings(384), embedding_name="fake:hash:384", chunk_size=300, chunk_overlap=30
+    )
 
 
 @pytest.fixture

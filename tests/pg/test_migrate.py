@@ -23,8 +23,15 @@ ROOT = Path(__file__).resolve().parents[2]
 def migrate(data_dir: Path, url: str) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
     environ.update(FOOTNOTE_EMBEDDING_PROVIDER="fake")
-    return subprocess.run([sys.executable, "-m", "ingest", "migrate", "--to", url, "--data-dir", str(data_dir)],
-                          check=False, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "ingest", "migrate", "--to", url, "--data-dir", str(data_dir)],
+        check=False,
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_migrate_copies_library_chats_and_verdicts_once(pg_url: str, tmp_path: Path) -> None:
@@ -41,15 +48,18 @@ def test_migrate_copies_library_chats_and_verdicts_once(pg_url: str, tmp_path: P
     assert done.returncode == 0, done.stderr
     assert "copied 2 documents" in done.stdout and "copied 1 conversations and 1 verdicts" in done.stdout
     # A library whose HNSW index and embeddings are real: the same evidence as the local library.
-    shared = PgLibrary.open_reader(pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400,
-                                   chunk_overlap=60)
+    shared = PgLibrary.open_reader(
+        pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400, chunk_overlap=60
+    )
     assert shared.chunk_count() == local.chunk_count()
     question = "When was the greenhouse built?"
     assert [e.text for e in search_evidence(shared, question, k=2).evidence] == [
-        e.text for e in search_evidence(local, question, k=2).evidence]
+        e.text for e in search_evidence(local, question, k=2).evidence
+    ]
     vector = local.embeddings.embed_query(question)
     assert [(c.chunk_id, round(s, 5)) for c, s in shared.search_vector(vector, 3)] == [
-        (c.chunk_id, round(s, 5)) for c, s in local.search_vector(vector, 3)]
+        (c.chunk_id, round(s, 5)) for c, s in local.search_vector(vector, 3)
+    ]
     assert shared.pdf_bytes(local.documents()[0].doc_id) == local.pdf_bytes(local.documents()[0].doc_id)
     [copied] = PgConversationStore(pg_url).turns(conv)
     assert copied == turn  # same ids and times: ?conv= links and their footnotes still open

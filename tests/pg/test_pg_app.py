@@ -22,12 +22,22 @@ from tests.pages.conftest import CHUNK_OVERLAP, CHUNK_SIZE, ROOT, WATER, make_pd
 
 @pytest.fixture
 def pg_app(pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PgLibrary]:
-    library = PgLibrary.open(pg_url, HashEmbeddings(384), embedding_name="fake:hash:384", chunk_size=CHUNK_SIZE,
-                             chunk_overlap=CHUNK_OVERLAP)
+    library = PgLibrary.open(
+        pg_url,
+        HashEmbeddings(384),
+        embedding_name="fake:hash:384",
+        chunk_size=CHUNK_SIZE,
+        chunk_overlap=CHUNK_OVERLAP,
+    )
     library.add_pdf(make_pdf(WATER, "Water facts"), "water.pdf")
-    for key, value in {"DATABASE_URL": pg_url, "DATA_DIR": str(tmp_path / "data"), "EMBEDDING_PROVIDER": "fake",
-                       "LLM_PROVIDER": "fake", "CHUNK_SIZE": str(CHUNK_SIZE),
-                       "CHUNK_OVERLAP": str(CHUNK_OVERLAP)}.items():
+    for key, value in {
+        "DATABASE_URL": pg_url,
+        "DATA_DIR": str(tmp_path / "data"),
+        "EMBEDDING_PROVIDER": "fake",
+        "LLM_PROVIDER": "fake",
+        "CHUNK_SIZE": str(CHUNK_SIZE),
+        "CHUNK_OVERLAP": str(CHUNK_OVERLAP),
+    }.items():
         monkeypatch.setenv(f"FOOTNOTE_{key}", value)
     monkeypatch.chdir(ROOT)
     st.cache_resource.clear()

@@ -9,8 +9,9 @@ from tests.rag.conftest import ENGINES, GARDEN, HASH_NAME, make_pdf
 
 
 def open_pg(url: str, **options) -> PgLibrary:
-    return PgLibrary.open(url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400, chunk_overlap=60,
-                          **options)
+    return PgLibrary.open(
+        url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400, chunk_overlap=60, **options
+    )
 
 
 def test_add_search_delete_round_trip(pg_url: str) -> None:
@@ -18,7 +19,10 @@ def test_add_search_delete_round_trip(pg_url: str) -> None:
     garden_pdf = make_pdf(GARDEN, "Garden guide")
     garden = library.add_pdf(garden_pdf, "garden.pdf")
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
-    assert garden.status == "ok" and [d.file_name for d in library.documents()] == ["garden.pdf", "engines.pdf"]
+    assert garden.status == "ok" and [d.file_name for d in library.documents()] == [
+        "garden.pdf",
+        "engines.pdf",
+    ]
     assert library.add_pdf(garden_pdf, "again.pdf").status == "skipped"
     hits = library.search("compost heap turned", 3)
     assert hits and hits[0][0].doc_id == garden.doc.doc_id

@@ -18,8 +18,9 @@ def fill(library) -> None:
 
 
 def test_postgres_full_text_is_the_lexical_side(pg_url: str) -> None:
-    library = PgLibrary.open(pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400,
-                             chunk_overlap=60)
+    library = PgLibrary.open(
+        pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400, chunk_overlap=60
+    )
     fill(library)
     assert warm_lexical(library) is None  # nothing to build in memory
     own = library.lexical_search(QUESTION, 5)
@@ -31,13 +32,15 @@ def test_postgres_full_text_is_the_lexical_side(pg_url: str) -> None:
 
 def test_same_evidence_table_on_both_backends(pg_url: str, tmp_path: Path) -> None:
     local = open_hash_library(tmp_path / "lib")
-    shared = PgLibrary.open(pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400,
-                            chunk_overlap=60)
+    shared = PgLibrary.open(
+        pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400, chunk_overlap=60
+    )
     fill(local)
     fill(shared)
     tables = [search_evidence(lib, QUESTION, k=3).evidence for lib in (local, shared)]
-    assert [(e.file_name, e.page_index) for e in tables[0]][:1] == [(e.file_name, e.page_index)
-                                                                      for e in tables[1]][:1]
+    assert [(e.file_name, e.page_index) for e in tables[0]][:1] == [
+        (e.file_name, e.page_index) for e in tables[1]
+    ][:1]
     assert "1987" in tables[1][0].text
     within = search_evidence(shared, QUESTION, k=3, doc_ids=[tables[1][0].doc_id]).evidence
     assert within and {e.doc_id for e in within} == {tables[1][0].doc_id}

@@ -12,4 +12,6 @@ def test_fresh_database_offers_pgvector_with_hnsw(pg_url: str) -> None:
         conn.execute("CREATE TABLE t (v vector(3))")
         conn.execute("CREATE INDEX ON t USING hnsw (v vector_ip_ops)")
         conn.execute("INSERT INTO t VALUES ('[1,0,0]'), ('[0,1,0]')")
-        assert conn.execute("SELECT v::text FROM t ORDER BY v <#> '[0,1,0]' LIMIT 1").fetchone()[0] == "[0,1,0]"
+        assert (
+            conn.execute("SELECT v::text FROM t ORDER BY v <#> '[0,1,0]' LIMIT 1").fetchone()[0] == "[0,1,0]"
+        )

@@ -27,8 +27,13 @@ def make_pdf(pages: Sequence[str], title: str = "Test document") -> bytes:
 
 def open_hash_library(path: Path, chunk_size: int = 400, chunk_overlap: int = 60) -> Library:
     """A real Library (SQLite + FAISS) with deterministic hashing embeddings."""
-    return Library.open(path, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=chunk_size,
-                        chunk_overlap=chunk_overlap)
+    return Library.open(
+        path,
+        HashEmbeddings(384),
+        embedding_name=HASH_NAME,
+        chunk_size=chunk_size,
+        chunk_overlap=chunk_overlap,
+    )
 
 
 GARDEN = [

@@ -36,8 +36,11 @@ FAST = {"backoff_s": 0.01, "first_token_timeout_s": 5.0, "stall_timeout_s": 5.0}
 
 def ask(library: Library, question: str, model, **options) -> list:
     """The stream's events after Retrieved (tests/pages/test_stream.py checks that it comes first)."""
-    events = list(answer_stream(question, library=library, chat_model=model, provider_label="test", k=3,
-                                **{**FAST, **options}))
+    events = list(
+        answer_stream(
+            question, library=library, chat_model=model, provider_label="test", k=3, **{**FAST, **options}
+        )
+    )
     return [e for e in events if not isinstance(e, Retrieved)]
 
 
@@ -107,8 +110,9 @@ def test_unknown_options_are_refused(hash_library: Library) -> None:
         ask(hash_library, "When was the greenhouse built?", ScriptedChatModel(), stall_timeout=1)
 
 
-EVIDENCE = (Evidence("abc1234", "abc1234" + "0" * 57, "d" * 64, "T", "t.pdf", "x", 1.0,
-                     (PageLocator(0, "1", 0, 1),)),)
+EVIDENCE = (
+    Evidence("abc1234", "abc1234" + "0" * 57, "d" * 64, "T", "t.pdf", "x", 1.0, (PageLocator(0, "1", 0, 1),)),
+)
 
 
 @pytest.mark.parametrize(
@@ -123,11 +127,16 @@ EVIDENCE = (Evidence("abc1234", "abc1234" + "0" * 57, "d" * 64, "T", "t.pdf", "x
         ("", 0, 0, 0, 0),
     ],
 )
-def test_metrics_count_sentences_and_markers(text: str, sentences: int, cited: int, markers: int,
-                                             unresolved: int) -> None:
+def test_metrics_count_sentences_and_markers(
+    text: str, sentences: int, cited: int, markers: int, unresolved: int
+) -> None:
     metrics = measure(text, resolve(citation_spans(text), EVIDENCE))
     assert (metrics.sentences, metrics.cited_sentences, metrics.markers, metrics.unresolved_markers) == (
-        sentences, cited, markers, unresolved)
+        sentences,
+        cited,
+        markers,
+        unresolved,
+    )
 
 
 def test_build_answer_marks_answers_without_valid_citations_unsupported() -> None:
@@ -165,8 +174,14 @@ def test_retry_after_reads_seconds_milliseconds_and_http_dates(headers: dict, se
 def test_a_retry_after_is_waited_with_jitter_on_top(hash_library: Library) -> None:
     waits: list[float] = []
     model = ScriptedChatModel(replies=[RateLimited({"retry-after": "4"})])
-    events = ask(hash_library, "When was the greenhouse built?", model, retries=1, sleep=waits.append,
-                 random=lambda: 1.0)
+    events = ask(
+        hash_library,
+        "When was the greenhouse built?",
+        model,
+        retries=1,
+        sleep=waits.append,
+        random=lambda: 1.0,
+    )
     assert isinstance(events[-1], Done) and waits == [4 * (1 + JITTER)]
 
 
@@ -187,16 +202,23 @@ def test_the_deadline_stops_a_slow_endless_answer(hash_library: Library) -> None
 
 
 def test_stream_options_limit_only_generative_models() -> None:
-    openai = stream_options(load_settings(llm_provider="openai", llm_max_tokens=99, llm_deadline_s=42,
-                                          llm_retry_after_cap_s=5))
+    openai = stream_options(
+        load_settings(llm_provider="openai", llm_max_tokens=99, llm_deadline_s=42, llm_retry_after_cap_s=5)
+    )
     assert (openai["max_tokens"], openai["deadline_s"], openai["retry_after_cap_s"]) == (99, 42, 5)
     assert stream_options(load_settings(llm_provider="extractive"))["max_tokens"] is None
 
 
 def test_closing_the_stream_ends_the_model_thread(hash_library: Library) -> None:
     model = ScriptedChatModel(replies=[["word ", 0.01] * 100_000])
-    events = answer_stream("When was the greenhouse built?", library=hash_library, chat_model=model,
-                           provider_label="test", k=3, **FAST)
+    events = answer_stream(
+        "When was the greenhouse built?",
+        library=hash_library,
+        chat_model=model,
+        provider_label="test",
+        k=3,
+        **FAST,
+    )
     assert isinstance(next(events), Retrieved) and isinstance(next(events), TextDelta)
     events.close()
     for thread in [t for t in threading.enumerate() if t.name == PUMP_THREAD]:

@@ -9,7 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, BaseMessage
 
-from rag.audit import HIGH, MEDIUM, citation_records, judge_support, parse_judgement, score_records, support_score
+from rag.audit import (
+    HIGH,
+    MEDIUM,
+    citation_records,
+    judge_support,
+    parse_judgement,
+    score_records,
+    support_score,
+)
 from rag.audit_text import emphasis_segments, escape_markdown, escape_report, sentence_spans, strip_markers
 from tests.rag.test_audit_fixtures import (
     BIRDS,
@@ -29,12 +37,16 @@ from tests.rag.test_audit_fixtures import (
     [
         ("One. Two! Three?", ["One.", "Two!", "Three?"]),
         ("Boils at 100 C. [abc1234] Freezes at 0 C.", ["Boils at 100 C. [abc1234]", "Freezes at 0 C."]),
-        ("It is hot [abc1234]. It is cold [abc1234][def5678].", ["It is hot [abc1234].",
-                                                                 "It is cold [abc1234][def5678]."]),
+        (
+            "It is hot [abc1234]. It is cold [abc1234][def5678].",
+            ["It is hot [abc1234].", "It is cold [abc1234][def5678]."],
+        ),
         ("- first item [abc1234]\n- second item", ["- first item [abc1234]", "- second item"]),
         ("A claim.\n[abc1234]\nNext one.", ["A claim.\n[abc1234]", "Next one."]),
-        ("See e.g. the table. Dr. Who wrote it. J. Smith agreed.", ["See e.g. the table.",
-                                                                     "Dr. Who wrote it.", "J. Smith agreed."]),
+        (
+            "See e.g. the table. Dr. Who wrote it. J. Smith agreed.",
+            ["See e.g. the table.", "Dr. Who wrote it.", "J. Smith agreed."],
+        ),
         ("Pi is 3.14 roughly. Fine", ["Pi is 3.14 roughly.", "Fine"]),
         ("水は100度で沸騰する。氷は浮く。", ["水は100度で沸騰する。", "氷は浮く。"]),
         ("", []),
@@ -106,8 +118,9 @@ def test_embedding_cosine_is_averaged_with_overlap() -> None:
 
 def test_cosine_is_the_best_match_among_the_passage_sentences() -> None:
     passage = "Salt is cheap. Water boils at 100 degrees."
-    fake = TableEmbeddings({"Water boils.": [1.0, 0.0], "Salt is cheap.": [0.0, 1.0],
-                            "Water boils at 100 degrees.": [0.8, 0.6]})
+    fake = TableEmbeddings(
+        {"Water boils.": [1.0, 0.0], "Salt is cheap.": [0.0, 1.0], "Water boils at 100 degrees.": [0.8, 0.6]}
+    )
     assert support_score("Water boils.", passage, fake).cosine == pytest.approx(0.8)
 
 
@@ -193,8 +206,30 @@ def test_cosines_are_cached_per_method(tmp_path) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["Water boils", " at 100 C", ".", "!", " ", "\n", "e.g.", " Dr.", "[wat1234]",
-                                 "[ice5678, zzz9999]", "[zzz9999]", "3.5", "- item", "\u3002", "?"]), max_size=30))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "Water boils",
+                " at 100 C",
+                ".",
+                "!",
+                " ",
+                "\n",
+                "e.g.",
+                " Dr.",
+                "[wat1234]",
+                "[ice5678, zzz9999]",
+                "[zzz9999]",
+                "3.5",
+                "- item",
+                "\u3002",
+                "?",
+            ]
+        ),
+        max_size=30,
+    )
+)
 def test_every_citation_lands_in_exactly_one_sentence(pieces: list[str]) -> None:
     text = "".join(pieces)
     spans = sentence_spans(text)

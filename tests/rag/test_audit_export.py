@@ -26,8 +26,10 @@ def _rows() -> list[dict]:
     turns = [make_turn(boiling_answer(), "t1", "c1"), make_turn(migration_answer(), "t2", "c2")]
     records = citation_records(turns)
     verdicts = [
-        Verdict("t2", 1, 1, "brd0001", "wrong_location", "the water book says this", "2026-11-02T09:00:00+00:00"),
-        Verdict("gone", 3, 0, "old0000", "supported", "=HYPERLINK(\"x\")", "2026-11-02T09:01:00+00:00"),
+        Verdict(
+            "t2", 1, 1, "brd0001", "wrong_location", "the water book says this", "2026-11-02T09:00:00+00:00"
+        ),
+        Verdict("gone", 3, 0, "old0000", "supported", '=HYPERLINK("x")', "2026-11-02T09:01:00+00:00"),
     ]
     return verdict_rows(verdicts, records, score_records(records))
 
@@ -39,7 +41,11 @@ def test_rows_carry_the_context_of_each_verdict() -> None:
     assert (row["document"], row["page_label"], row["page_index"]) == ("Birds *of* [Europe]", "1", 0)
     assert row["chunk_text"] == BIRDS
     assert (row["verdict"], row["note"], row["auto_level"], row["auto_score"]) == (
-        "wrong_location", "the water book says this", "low", 0.0)
+        "wrong_location",
+        "the water book says this",
+        "low",
+        0.0,
+    )
     assert (row["conv_id"], row["turn_id"], row["footnote"], row["occurrence"]) == ("c2", "t2", 1, 1)
     # A verdict whose conversation was deleted is kept with what it knows.
     assert (orphan["turn_id"], orphan["short_id"], orphan["question"]) == ("gone", "old0000", "")
@@ -50,14 +56,14 @@ def test_csv_has_every_column_and_defuses_formulas() -> None:
     parsed = list(csv.DictReader(io.StringIO(text)))
     assert tuple(parsed[0]) == COLUMNS and len(parsed) == 2
     assert parsed[0]["chunk_text"] == BIRDS and parsed[0]["verdict"] == "wrong_location"
-    assert parsed[1]["note"] == "'=HYPERLINK(\"x\")"
+    assert parsed[1]["note"] == '\'=HYPERLINK("x")'
 
 
 def test_json_round_trips_values() -> None:
     parsed = json.loads(rows_json(_rows()))
     assert parsed[0]["sentence"] == "Salt raises the boiling point."
     assert parsed[0]["footnote"] == 1 and parsed[0]["auto_score"] == 0.0
-    assert parsed[1]["note"] == "=HYPERLINK(\"x\")"
+    assert parsed[1]["note"] == '=HYPERLINK("x")'
 
 
 def test_markdown_report_writes_footnotes_out() -> None:
@@ -75,8 +81,9 @@ def test_markdown_report_writes_footnotes_out() -> None:
 
 
 def test_markdown_report_escapes_untrusted_text() -> None:
-    hostile = make_answer("<img src=x onerror=alert(1)> # why?", "Fine [brd0001]. <script>x</script>",
-                          (EV_BIRDS,))
+    hostile = make_answer(
+        "<img src=x onerror=alert(1)> # why?", "Fine [brd0001]. <script>x</script>", (EV_BIRDS,)
+    )
     md = answer_markdown(make_turn(hostile))
     assert re.search(r"(?<!\\)<", md) is None  # every < is escaped or an entity
     assert "## \\<img src=x onerror=alert(1)\\> # why?" in md

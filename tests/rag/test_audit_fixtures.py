@@ -15,12 +15,23 @@ ICE = "Ice is less dense than liquid water, so it floats. Frozen lakes keep fish
 BIRDS = "Many birds migrate south in autumn to find food."
 
 
-def make_evidence(short_id: str, text: str, doc_id: str = "doc-water", title: str = "Water Facts",
-                  page_index: int = 2, page_label: str = "iii") -> Evidence:
+def make_evidence(
+    short_id: str,
+    text: str,
+    doc_id: str = "doc-water",
+    title: str = "Water Facts",
+    page_index: int = 2,
+    page_label: str = "iii",
+) -> Evidence:
     """One piece of evidence on one page."""
     return Evidence(
-        short_id=short_id, chunk_id=short_id + "0" * 57, doc_id=doc_id, title=title,
-        file_name=doc_id + ".pdf", text=text, score=0.5,
+        short_id=short_id,
+        chunk_id=short_id + "0" * 57,
+        doc_id=doc_id,
+        title=title,
+        file_name=doc_id + ".pdf",
+        text=text,
+        score=0.5,
         locators=(PageLocator(page_index, page_label, 10, 10 + len(text)),),
     )
 
@@ -28,19 +39,32 @@ def make_evidence(short_id: str, text: str, doc_id: str = "doc-water", title: st
 def make_answer(question: str, text: str, evidence: tuple[Evidence, ...], **extra: object) -> Answer:
     """An Answer whose footnotes come from rag.citations.resolve over text."""
     res = resolve(citation_spans(text), evidence)
-    return Answer(question=question, text=text, footnotes=res.footnotes, unresolved=res.unresolved,
-                  evidence=evidence, unresolved_spans=res.unresolved_spans, **extra)  # type: ignore[arg-type]
+    return Answer(
+        question=question,
+        text=text,
+        footnotes=res.footnotes,
+        unresolved=res.unresolved,
+        evidence=evidence,
+        unresolved_spans=res.unresolved_spans,
+        **extra,
+    )  # type: ignore[arg-type]
 
 
-def make_turn(answer: Answer, turn_id: str = "t1", conv_id: str = "c1", index: int = 0,
-              created_at: str = "2026-11-01T10:00:00+00:00") -> Turn:
+def make_turn(
+    answer: Answer,
+    turn_id: str = "t1",
+    conv_id: str = "c1",
+    index: int = 0,
+    created_at: str = "2026-11-01T10:00:00+00:00",
+) -> Turn:
     return Turn(turn_id=turn_id, conv_id=conv_id, index=index, answer=answer, created_at=created_at)
 
 
 EV_WATER = make_evidence("wat1234", WATER)
 EV_ICE = make_evidence("ice5678", ICE, page_index=4, page_label="v")
-EV_BIRDS = make_evidence("brd0001", BIRDS, doc_id="doc-birds", title="Birds *of* [Europe]",
-                         page_index=0, page_label="1")
+EV_BIRDS = make_evidence(
+    "brd0001", BIRDS, doc_id="doc-birds", title="Birds *of* [Europe]", page_index=0, page_label="1"
+)
 
 # Three sentences: two cited (one of them twice, once by an unknown id), one uncited.
 BOILING_TEXT = (
@@ -76,7 +100,8 @@ PDF_PAGES = [
     "drops because the air pressure is lower. "
     + " ".join(f"Filler sentence number {i} about kettles and steam." for i in range(20)),
     "Ice melts at zero degrees Celsius. Salt lowers the freezing point of water, which is why roads "
-    "are salted in winter. " + " ".join(f"Filler sentence number {i} about frost and snow." for i in range(20)),
+    "are salted in winter. "
+    + " ".join(f"Filler sentence number {i} about frost and snow." for i in range(20)),
 ]
 
 
@@ -109,11 +134,21 @@ def seed_app_data(data_dir: Path, conversations_file: str) -> list[Turn]:
     assert boil.chunk_id != ice.chunk_id, "the fixture PDF must give the two facts separate chunks"
     ev_boil, ev_ice = build_evidence([(boil, doc, 0.9), (ice, doc, 0.8)])
     store = ConversationStore(data_dir / conversations_file)
-    first = store.add_turn(store.create(), make_answer(
-        "When does water boil?",
-        f"Water boils at one hundred degrees Celsius at sea level [{ev_boil.short_id}]. "
-        f"Roads are salted in winter [{ev_boil.short_id}]. Nobody knows why.",
-        (ev_boil, ev_ice)))
-    second = store.add_turn(store.create(), make_answer(
-        "When does ice melt?", f"Ice melts at zero degrees Celsius [{ev_ice.short_id}].", (ev_boil, ev_ice)))
+    first = store.add_turn(
+        store.create(),
+        make_answer(
+            "When does water boil?",
+            f"Water boils at one hundred degrees Celsius at sea level [{ev_boil.short_id}]. "
+            f"Roads are salted in winter [{ev_boil.short_id}]. Nobody knows why.",
+            (ev_boil, ev_ice),
+        ),
+    )
+    second = store.add_turn(
+        store.create(),
+        make_answer(
+            "When does ice melt?",
+            f"Ice melts at zero degrees Celsius [{ev_ice.short_id}].",
+            (ev_boil, ev_ice),
+        ),
+    )
     return [first, second]

@@ -51,8 +51,11 @@ def test_overall_metrics() -> None:
     assert overall.score_bins == (1, 0, 0, 0, 0, 0, 0, 0, 0, 3)
     assert (overall.compared, overall.agreed) == (3, 2)
     assert overall.agreement == pytest.approx(2 / 3)
-    assert dict(overall.confusion) == {("supported", "high"): 1, ("partially_supported", "high"): 1,
-                                       ("wrong_location", "low"): 1}
+    assert dict(overall.confusion) == {
+        ("supported", "high"): 1,
+        ("partially_supported", "high"): 1,
+        ("wrong_location", "low"): 1,
+    }
 
 
 def test_per_conversation_metrics() -> None:
@@ -63,7 +66,12 @@ def test_per_conversation_metrics() -> None:
     first, second = by_conv
     assert (first.coverage, first.dangling_rate) == (pytest.approx(2 / 3), pytest.approx(1 / 3))
     assert (first.supported_share, first.agreement) == (0.5, 0.5)
-    assert (second.coverage, second.dangling_rate, second.supported_share, second.agreement) == (1.0, 0.0, 0.0, 1.0)
+    assert (second.coverage, second.dangling_rate, second.supported_share, second.agreement) == (
+        1.0,
+        0.0,
+        0.0,
+        1.0,
+    )
     assert second.citations == 2 and second.judged == 1
 
 
@@ -84,8 +92,9 @@ def test_per_document_metrics() -> None:
 def test_empty_and_declined_answers() -> None:
     empty = audit_metrics([], [], {}, {}).overall
     assert (empty.coverage, empty.dangling_rate, empty.supported_share, empty.agreement) == (0, 0, 0, 0)
-    declined = make_turn(make_answer("q", "The documents do not answer this question.", (EV_WATER,),
-                                     unsupported=True))
+    declined = make_turn(
+        make_answer("q", "The documents do not answer this question.", (EV_WATER,), unsupported=True)
+    )
     m = audit_metrics([declined], [], {}, {}).overall
     assert (m.answers, m.sentences, m.coverage) == (1, 0, 0.0)
 

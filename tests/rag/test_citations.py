@@ -228,8 +228,9 @@ def test_any_split_into_deltas_gives_the_one_shot_spans(parts: list[str], cuts: 
 
 
 def _evidence(short_id: str) -> Evidence:
-    return Evidence(short_id, short_id + "0" * 57, "d" * 64, "T", "t.pdf", "text", 1.0,
-                    (PageLocator(0, "1", 0, 4),))
+    return Evidence(
+        short_id, short_id + "0" * 57, "d" * 64, "T", "t.pdf", "text", 1.0, (PageLocator(0, "1", 0, 4),)
+    )
 
 
 def test_resolve_numbers_by_first_appearance_and_keeps_all_spans() -> None:

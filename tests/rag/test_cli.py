@@ -20,16 +20,35 @@ from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
 from wiring import make_chat_model
 
 ROOT = Path(__file__).resolve().parents[2]
-FOOTNOTE_KEYS = {"n", "short_id", "doc_id", "file", "title", "page_index", "page_label", "page_end_index",
-                 "char_start", "char_end", "text", "score"}
+FOOTNOTE_KEYS = {
+    "n",
+    "short_id",
+    "doc_id",
+    "file",
+    "title",
+    "page_index",
+    "page_label",
+    "page_end_index",
+    "char_start",
+    "char_end",
+    "text",
+    "score",
+}
 
 
 def run_cli(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
-    environ.update(FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400", FOOTNOTE_CHUNK_OVERLAP="60",
-                   **env)
-    return subprocess.run([sys.executable, "-m", "rag", "ask", "--data-dir", str(data_dir), *args],
-                          cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120)
+    environ.update(
+        FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400", FOOTNOTE_CHUNK_OVERLAP="60", **env
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "rag", "ask", "--data-dir", str(data_dir), *args],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -45,14 +64,28 @@ def test_json_answer_has_the_documented_keys(data_dir: Path) -> None:
     done = run_cli(data_dir, "--json", "--k", "2", "When was the greenhouse built?")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert set(data) == {"answer", "unsupported", "closest", "footnotes", "unresolved", "retrieved", "metrics",
-                         "interrupted", "error", "documents"}
+    assert set(data) == {
+        "answer",
+        "unsupported",
+        "closest",
+        "footnotes",
+        "unresolved",
+        "retrieved",
+        "metrics",
+        "interrupted",
+        "error",
+        "documents",
+    }
     assert "1987" in data["answer"] and data["unsupported"] is False and data["unresolved"] == []
     assert data["closest"] is False and data["interrupted"] is False and data["error"] is None
     footnote = data["footnotes"][0]
     assert set(footnote) == FOOTNOTE_KEYS
     assert (footnote["n"], footnote["file"], footnote["page_index"], footnote["page_label"]) == (
-        1, "garden.pdf", 2, "3")
+        1,
+        "garden.pdf",
+        2,
+        "3",
+    )
     assert f"[{footnote['short_id']}]" in data["answer"]
     assert len(data["retrieved"]) == 2 and data["metrics"]["coverage"] == 1.0
     assert data["documents"] == [{"doc_id": footnote["doc_id"], "title": "Garden guide"}]
@@ -93,8 +126,13 @@ def test_a_mistyped_data_dir_creates_nothing(tmp_path: Path) -> None:
 def test_a_model_failure_exits_non_zero_with_the_cause(data_dir: Path) -> None:
     with ScriptedOpenAIServer() as server:
         server.push(Error(401, "bad key"))
-        done = run_cli(data_dir, "When was the greenhouse built?", FOOTNOTE_LLM_PROVIDER="openai",
-                       FOOTNOTE_LLM_BASE_URL=server.base_url, FOOTNOTE_LLM_API_KEY="sk-wrong")
+        done = run_cli(
+            data_dir,
+            "When was the greenhouse built?",
+            FOOTNOTE_LLM_PROVIDER="openai",
+            FOOTNOTE_LLM_BASE_URL=server.base_url,
+            FOOTNOTE_LLM_API_KEY="sk-wrong",
+        )
     assert done.returncode == 1
     assert "error: The model endpoint refused the API key (HTTP 401)" in done.stderr
     assert "sk-wrong" not in done.stderr + done.stdout
@@ -104,8 +142,9 @@ def test_make_chat_model_follows_the_provider_setting() -> None:
     model, label = make_chat_model(load_settings(llm_provider="extractive"))
     assert isinstance(model, ExtractiveChatModel) and label == "offline extractive mode"
     assert isinstance(make_chat_model(load_settings(llm_provider="fake"))[0], ScriptedChatModel)
-    chat, label = make_chat_model(load_settings(llm_provider="openai", llm_api_key="sk-x", llm_model="m1",
-                                                llm_max_tokens=99))
+    chat, label = make_chat_model(
+        load_settings(llm_provider="openai", llm_api_key="sk-x", llm_model="m1", llm_max_tokens=99)
+    )
     assert label == "m1 at OpenAI"
     assert chat.max_retries == 0 and chat.streaming and chat.max_tokens == 99 and not chat.extra_body
 
@@ -114,9 +153,15 @@ def run_against(data_dir: Path, *replies, args: tuple[str, ...] = ()) -> subproc
     """rag ask with the openai provider pointed at a scripted server that sends these replies."""
     with ScriptedOpenAIServer() as server:
         server.push(*replies)
-        return run_cli(data_dir, *args, "When was the greenhouse built?", FOOTNOTE_LLM_PROVIDER="openai",
-                       FOOTNOTE_LLM_BASE_URL=server.base_url, FOOTNOTE_LLM_API_KEY="sk-test",
-                       FOOTNOTE_LLM_RETRIES="0")
+        return run_cli(
+            data_dir,
+            *args,
+            "When was the greenhouse built?",
+            FOOTNOTE_LLM_PROVIDER="openai",
+            FOOTNOTE_LLM_BASE_URL=server.base_url,
+            FOOTNOTE_LLM_API_KEY="sk-test",
+            FOOTNOTE_LLM_RETRIES="0",
+        )
 
 
 def test_a_cut_off_answer_is_marked_in_the_json(data_dir: Path) -> None:
@@ -136,8 +181,13 @@ def test_an_empty_stream_exits_1_saying_the_model_returned_nothing(data_dir: Pat
 
 
 def test_a_reply_in_the_wrong_shape_is_one_error_line_without_warnings(data_dir: Path) -> None:
-    chunk = {"id": 5, "object": "chat.completion.chunk", "created": "yesterday", "model": "m",
-             "choices": [{"index": 0, "delta": {"content": "Built in 1987."}, "finish_reason": "stop"}]}
+    chunk = {
+        "id": 5,
+        "object": "chat.completion.chunk",
+        "created": "yesterday",
+        "model": "m",
+        "choices": [{"index": 0, "delta": {"content": "Built in 1987."}, "finish_reason": "stop"}],
+    }
     done = run_against(data_dir, sse(chunk))
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
@@ -157,9 +207,12 @@ def test_an_empty_question_is_a_usage_error(question: str) -> None:
     ("env", "args", "expected"),
     [
         ({"FOOTNOTE_LLM_DEADLINE_S": "soon"}, (), "error: FOOTNOTE_LLM_DEADLINE_S='soon' is not valid: "),
-        ({"FOOTNOTE_LLM_RETRY_AFTER_CAP_S": "-1"}, (),
-         "error: FOOTNOTE_LLM_RETRY_AFTER_CAP_S='-1' is not valid: "
-         "Input should be greater than or equal to 0."),
+        (
+            {"FOOTNOTE_LLM_RETRY_AFTER_CAP_S": "-1"},
+            (),
+            "error: FOOTNOTE_LLM_RETRY_AFTER_CAP_S='-1' is not valid: "
+            "Input should be greater than or equal to 0.",
+        ),
         ({}, ("--k", "0"), "error: --k=0 is not valid: Input should be greater than or equal to 1."),
     ],
 )

@@ -9,12 +9,27 @@ from rag.types import Answer, AnswerMetrics, Evidence
 
 
 def _answer(question: str) -> Answer:
-    ev = Evidence("abc1234", "abc1234" + "0" * 57, "d" * 64, "A <b>title</b>", "a.pdf", "Text.", 0.5,
-                  (PageLocator(2, "iii", 10, 40), PageLocator(3, "iv", 0, 12)))
+    ev = Evidence(
+        "abc1234",
+        "abc1234" + "0" * 57,
+        "d" * 64,
+        "A <b>title</b>",
+        "a.pdf",
+        "Text.",
+        0.5,
+        (PageLocator(2, "iii", 10, 40), PageLocator(3, "iv", 0, 12)),
+    )
     text = "Claim [abc1234]. Made up [zzz9999]."
     res = resolve(citation_spans(text), [ev])
-    return Answer(question, text, res.footnotes, res.unresolved, (ev,), AnswerMetrics(2, 1, 2, 1),
-                  provider="offline extractive mode")
+    return Answer(
+        question,
+        text,
+        res.footnotes,
+        res.unresolved,
+        (ev,),
+        AnswerMetrics(2, 1, 2, 1),
+        provider="offline extractive mode",
+    )
 
 
 def test_turns_round_trip_across_reopen(tmp_path: Path) -> None:

@@ -34,8 +34,12 @@ def squad_library(corpus: Path, tmp_path_factory: pytest.TempPathFactory):
 def squad_figures(corpus: Path, squad_library) -> dict:
     questions = load_questions(corpus / "squad-dev" / "questions.jsonl", limit=80, seed=0)
     assert sum(q["is_impossible"] for q in questions) == 40
-    rows = answer_all(questions, lambda q: search_evidence(squad_library, q, k=6), gate=True,
-                      embeddings=squad_library.embeddings)
+    rows = answer_all(
+        questions,
+        lambda q: search_evidence(squad_library, q, k=6),
+        gate=True,
+        embeddings=squad_library.embeddings,
+    )
     return summarize(rows)
 
 
@@ -52,7 +56,9 @@ def test_most_answers_to_answerable_questions_hold_the_gold_text(squad_figures: 
     assert squad_figures["answer_contains_gold"] >= 0.8
 
 
-def test_many_unanswerable_questions_are_marked_unsupported_or_get_closest_passages(squad_figures: dict) -> None:
+def test_many_unanswerable_questions_are_marked_unsupported_or_get_closest_passages(
+    squad_figures: dict,
+) -> None:
     assert squad_figures["abstention_accuracy"] >= 0.3
 
 
@@ -74,7 +80,11 @@ def test_run_eval_reports_ours_beside_the_langchain_baseline(corpus: Path, squad
     result = run_eval(corpus / "squad-dev" / "questions.jsonl", limit=10, k=6, library=squad_library)
     assert result["questions"] == 10 and result["ours"]["answerable"] == 5
     for side in ("ours", "baseline"):
-        assert set(result[side]) >= {"hit_at_k", "cited_page_precision", "answer_contains_gold",
-                                     "abstention_accuracy"}
+        assert set(result[side]) >= {
+            "hit_at_k",
+            "cited_page_precision",
+            "answer_contains_gold",
+            "abstention_accuracy",
+        }
         assert 0.0 <= result[side]["hit_at_k"] <= 1.0
     assert "| hit@k" in render(result)

@@ -13,23 +13,34 @@ from rag.retrieve import search_evidence, without_words
 from rag.types import Answer, Evidence, Footnote
 from tests.rag.conftest import make_pdf, open_hash_library
 
-COMPANIES = ["Ashcombe Mills", "Bellhaven Foods", "Corrigan Steel", "Dunmore Textiles", "Elsworth Paper",
-             "Farrowby Glass"]
+COMPANIES = [
+    "Ashcombe Mills",
+    "Bellhaven Foods",
+    "Corrigan Steel",
+    "Dunmore Textiles",
+    "Elsworth Paper",
+    "Farrowby Glass",
+]
 # The same body in every report: only the cover says whose it is (as in many real 10-Ks).
-BODY = ("Purchases of property and equipment were 249 in the year, mainly for new packaging lines. "
-        "Capital spending next year is expected to be similar. The board reviews every large project "
-        "twice a year against its budget and its expected return. Most spending went to the plants "
-        "that make our best-selling lines, and a smaller share to warehouses and information systems, "
-        "where older equipment was replaced.")
+BODY = (
+    "Purchases of property and equipment were 249 in the year, mainly for new packaging lines. "
+    "Capital spending next year is expected to be similar. The board reviews every large project "
+    "twice a year against its budget and its expected return. Most spending went to the plants "
+    "that make our best-selling lines, and a smaller share to warehouses and information systems, "
+    "where older equipment was replaced."
+)
 
 
-GENERIC = [f"Inc. reported {topic} for the year; {topic} are described in the notes. " * 5 for topic in
-           ("revenue", "segment results", "income taxes", "leases", "pension costs", "debt maturities")]
+GENERIC = [
+    f"Inc. reported {topic} for the year; {topic} are described in the notes. " * 5
+    for topic in ("revenue", "segment results", "income taxes", "leases", "pension costs", "debt maturities")
+]
 
 
 def _profiles(names: list[str]) -> DocumentProfiles:
-    return DocumentProfiles({f"doc{i}": profile_text(f"{n} annual report", f"report-{i}.pdf", [])
-                             for i, n in enumerate(names)})
+    return DocumentProfiles(
+        {f"doc{i}": profile_text(f"{n} annual report", f"report-{i}.pdf", []) for i, n in enumerate(names)}
+    )
 
 
 def test_a_named_company_picks_its_report() -> None:
@@ -55,8 +66,9 @@ def _reports(path: Path) -> tuple[Library, dict[str, str]]:
     ids = {}
     for name in COMPANIES:
         cover = f"{name}, Inc.\nAnnual Report on Form 10-K\nFor the fiscal year ended December 31, 2023"
-        ids[name] = library.add_pdf(make_pdf([cover, BODY], f"Form 10-K {len(ids)}"),
-                                    f"report-{len(ids)}.pdf").doc.doc_id
+        ids[name] = library.add_pdf(
+            make_pdf([cover, BODY], f"Form 10-K {len(ids)}"), f"report-{len(ids)}.pdf"
+        ).doc.doc_id
     return library, ids
 
 
@@ -79,8 +91,14 @@ def test_profiles_are_cached_per_library_generation(tmp_path: Path) -> None:
 
 
 def test_bm25_reads_a_chunks_context_too() -> None:
-    row = Chunk("a" * 64, "d", 0, "Dividends paid (38) (50)", (PageLocator(0, "1", 0, 24),),
-                "Consolidated Statements of Cash Flows | 2023 2022")
+    row = Chunk(
+        "a" * 64,
+        "d",
+        0,
+        "Dividends paid (38) (50)",
+        (PageLocator(0, "1", 0, 24),),
+        "Consolidated Statements of Cash Flows | 2023 2022",
+    )
     other = Chunk("b" * 64, "d", 1, "Dividends paid to employees trust", (PageLocator(1, "2", 0, 33),))
     found = LexicalIndex([other, row]).search("cash flows dividends", 2)
     assert found[0][0].chunk_id == row.chunk_id
@@ -89,8 +107,9 @@ def test_bm25_reads_a_chunks_context_too() -> None:
 def test_shorthand_in_the_question_reaches_the_spelled_out_line(tmp_path: Path) -> None:
     library = open_hash_library(tmp_path / "lib")
     filler = " ".join(["Revenue grew in every region we serve, and what was sold was paid for."] * 6)
-    library.add_pdf(make_pdf([filler, BODY, "Depreciation and amortization was 176 for the year."], "Report"),
-                    "r.pdf")
+    library.add_pdf(
+        make_pdf([filler, BODY, "Depreciation and amortization was 176 for the year."], "Report"), "r.pdf"
+    )
     retrieval = search_evidence(library, "What was D&A?", k=1)
     assert "Depreciation and amortization" in retrieval.evidence[0].text
 
@@ -106,24 +125,31 @@ def test_drew_on_lists_each_cited_document_once_in_citation_order() -> None:
 
 
 def test_a_tie_among_too_many_documents_picks_none_of_them() -> None:
-    profiles = DocumentProfiles({f"doc{i}": f"{'Tessaro' if i < 4 else 'Quillon'} annual report {i}"
-                                 for i in range(20)})
+    profiles = DocumentProfiles(
+        {f"doc{i}": f"{'Tessaro' if i < 4 else 'Quillon'} annual report {i}" for i in range(20)}
+    )
     assert profiles.pick("Tessaro revenue?") is None  # four reports tie: none is named more than the others
     assert profiles.pick("Tessaro revenue in report 2?").doc_ids == ("doc2",)
 
 
 def test_within_the_named_report_the_name_itself_does_not_crowd_out_the_answer(tmp_path: Path) -> None:
     library = open_hash_library(tmp_path / "lib")
-    legal = ("Item 3. Legal Proceedings. We are not a party to any material pending legal proceedings, "
-             "and no such proceedings are known to be contemplated by governmental authorities. " * 3)
+    legal = (
+        "Item 3. Legal Proceedings. We are not a party to any material pending legal proceedings, "
+        "and no such proceedings are known to be contemplated by governmental authorities. " * 3
+    )
     for name in COMPANIES:
-        named = [f"{name}, Inc. Annual Report on Form 10-K. {name} makes goods. " * 4,
-                 f"Signatures. {name}, Inc. has duly caused this report to be signed. {name}. " * 4,
-                 f"Exhibits of {name}, Inc.: articles and bylaws of {name}. " * 5]
+        named = [
+            f"{name}, Inc. Annual Report on Form 10-K. {name} makes goods. " * 4,
+            f"Signatures. {name}, Inc. has duly caused this report to be signed. {name}. " * 4,
+            f"Exhibits of {name}, Inc.: articles and bylaws of {name}. " * 5,
+        ]
         pages = [named[0], legal, BODY, *named[1:], *(f"{name} {line}" for line in GENERIC)]
         library.add_pdf(make_pdf(pages, f"{name} 10-K"), f"{name}.pdf")
     retrieval = search_evidence(library, "Has Dunmore Textiles, Inc. reported any legal proceedings?", k=3)
-    assert any("Legal Proceedings" in e.text and e.title == "Dunmore Textiles 10-K" for e in retrieval.evidence)
+    assert any(
+        "Legal Proceedings" in e.text and e.title == "Dunmore Textiles 10-K" for e in retrieval.evidence
+    )
 
 
 def test_without_words_drops_the_words_of_the_given_terms_only() -> None:

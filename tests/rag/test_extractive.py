@@ -19,12 +19,21 @@ from tests.rag.conftest import make_pdf
 
 
 def evidence(short_id: str, text: str, page: int = 0, title: str = "Doc") -> Evidence:
-    return Evidence(short_id, short_id + "0" * 57, "d" * 64, title, "doc.pdf", text, 0.5,
-                    (PageLocator(page, str(page + 1), 0, len(text)),))
+    return Evidence(
+        short_id,
+        short_id + "0" * 57,
+        "d" * 64,
+        title,
+        "doc.pdf",
+        text,
+        0.5,
+        (PageLocator(page, str(page + 1), 0, len(text)),),
+    )
 
 
-GARDEN = evidence("aaaa111", "Tomatoes need full sun. "
-                  "The greenhouse was built in 1987 from recycled windows.")
+GARDEN = evidence(
+    "aaaa111", "Tomatoes need full sun. The greenhouse was built in 1987 from recycled windows."
+)
 ENGINE = evidence("bbbb222", "Diesel engines ignite fuel by compression. They power lorries and ships.", 4)
 
 
@@ -105,9 +114,11 @@ def test_split_sentences_joins_pdf_line_breaks_and_soft_hyphens() -> None:
 
 
 def test_split_sentences_splits_off_headings_and_drops_them() -> None:
-    text = ("Requests go to the manager. The manager\nmust answer within ten days.\nWorking pattern\n"
-            "The standard pattern is two days a week in the office.\nEquipment and allowances\n"
-            "Employees may claim an allowance of up to\n450 euros.")
+    text = (
+        "Requests go to the manager. The manager\nmust answer within ten days.\nWorking pattern\n"
+        "The standard pattern is two days a week in the office.\nEquipment and allowances\n"
+        "Employees may claim an allowance of up to\n450 euros."
+    )
     assert split_sentences(text) == [
         "Requests go to the manager.",
         "The manager must answer within ten days.",  # a wrapped line, not a heading
@@ -117,16 +128,22 @@ def test_split_sentences_splits_off_headings_and_drops_them() -> None:
 
 
 def test_a_heading_is_never_quoted_nor_glued_to_the_first_sentence() -> None:
-    policy = evidence("dddd444", "Working pattern\nThe standard hybrid pattern is two days a week in the "
-                      "office and three days away.\nCore hours are 10:00 to 15:00.")
+    policy = evidence(
+        "dddd444",
+        "Working pattern\nThe standard hybrid pattern is two days a week in the "
+        "office and three days away.\nCore hours are 10:00 to 15:00.",
+    )
     assert ask("What is the standard working pattern?", policy) == (
-        "The standard hybrid pattern is two days a week in the office and three days away. [dddd444]")
+        "The standard hybrid pattern is two days a week in the office and three days away. [dddd444]"
+    )
 
 
-POLICY = ("Equipment and allowances\nThe company provides a laptop, a monitor and a headset to every hybrid "
-          "worker. Employees may also claim a one-off home office allowance of up to 450 euros for a desk, a "
-          "chair or lighting, with receipts. Company equipment remains the property of the firm. Equipment "
-          "bought with the home office allowance belongs to the employee.")
+POLICY = (
+    "Equipment and allowances\nThe company provides a laptop, a monitor and a headset to every hybrid "
+    "worker. Employees may also claim a one-off home office allowance of up to 450 euros for a desk, a "
+    "chair or lighting, with receipts. Company equipment remains the property of the firm. Equipment "
+    "bought with the home office allowance belongs to the employee."
+)
 
 
 def test_the_amount_paid_is_found_for_a_paraphrased_question(tmp_path: Path) -> None:
@@ -142,15 +159,23 @@ def test_the_amount_paid_is_found_for_a_paraphrased_question(tmp_path: Path) -> 
     # Word overlap alone prefers the sentence sharing "equipment".
     assert answer(ExtractiveChatModel(number_bonus=0)).startswith("Equipment bought")
     # With embeddings it still abstains when nothing is relevant (the retrieval gate is off here).
-    off_topic = answer_stream("Which violinist played the Paganini caprices?", library=library,
-                              chat_model=ExtractiveChatModel(embeddings=library.embeddings),
-                              provider_label="t", k=3, check_relevance=False)
+    off_topic = answer_stream(
+        "Which violinist played the Paganini caprices?",
+        library=library,
+        chat_model=ExtractiveChatModel(embeddings=library.embeddings),
+        provider_label="t",
+        k=3,
+        check_relevance=False,
+    )
     assert next(e.answer for e in off_topic if isinstance(e, Done)).text == NOT_IN_DOCUMENTS
 
 
 def test_semantic_similarity_picks_the_sentence_that_means_what_the_question_asks() -> None:
-    flood = evidence("eeee555", "The town museum shows a painting of the river in flood. Heavy rain in the "
-                     "hills swelled the river until it burst its banks and flooded the town.")
+    flood = evidence(
+        "eeee555",
+        "The town museum shows a painting of the river in flood. Heavy rain in the "
+        "hills swelled the river until it burst its banks and flooded the town.",
+    )
     question = "Why did the river flood the town?"  # both sentences hold every content word
     model = ExtractiveChatModel(embeddings=LocalEmbeddings())
     assert model.invoke(build_messages(question, [flood])).content.startswith("Heavy rain in the hills")
@@ -166,8 +191,17 @@ def test_a_sources_context_line_is_read_apart_from_its_text() -> None:
     from rag.types import Evidence
 
     loc = (PageLocator(0, "1", 0, 20),)
-    with_context = Evidence("aaaa111", "a" * 64, "d", "T", "t.pdf", "Capital expenditures 1,577",
-                            0.5, loc, context="Cash flows | 2023 2022")
+    with_context = Evidence(
+        "aaaa111",
+        "a" * 64,
+        "d",
+        "T",
+        "t.pdf",
+        "Capital expenditures 1,577",
+        0.5,
+        loc,
+        context="Cash flows | 2023 2022",
+    )
     plain = Evidence("bbbb222", "b" * 64, "d", "T", "t.pdf", "Revenue grew.", 0.5, loc)
     sources, question = parse_task([HumanMessage(build_messages("capex?", [with_context, plain])[1].content)])
     assert [(s.short_id, s.text, s.context) for s in sources] == [
@@ -180,7 +214,8 @@ def test_a_sources_context_line_is_read_apart_from_its_text() -> None:
 def test_the_same_sentence_in_two_sources_is_quoted_once_with_both_ids() -> None:
     twin = evidence("cccc333", GARDEN.text, page=7)
     assert ask("When was the greenhouse built?", GARDEN, twin) == (
-        "The greenhouse was built in 1987 from recycled windows. [aaaa111][cccc333]")
+        "The greenhouse was built in 1987 from recycled windows. [aaaa111][cccc333]"
+    )
 
 
 def test_a_running_header_on_several_pages_is_never_quoted() -> None:

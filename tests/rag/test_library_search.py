@@ -20,13 +20,16 @@ def _matched(hit) -> str:
     return hit.evidence.text[hit.match[0] : hit.match[1]]
 
 
-@pytest.mark.parametrize(("raw", "phrases"), [
-    ('compost "heap must be" turned', ("heap must be",)),
-    ("\u201cby compression\u201d alone", ("by compression",)),
-    ('"a"  "b c"', ("a", "b c")),
-    ('unclosed "quote here', ()),
-    ('""', ()),
-])
+@pytest.mark.parametrize(
+    ("raw", "phrases"),
+    [
+        ('compost "heap must be" turned', ("heap must be",)),
+        ("\u201cby compression\u201d alone", ("by compression",)),
+        ('"a"  "b c"', ("a", "b c")),
+        ('unclosed "quote here', ()),
+        ('""', ()),
+    ],
+)
 def test_parse_query(raw: str, phrases: tuple[str, ...]) -> None:
     assert parse_query(raw).phrases == phrases
 
@@ -48,8 +51,10 @@ def test_words_rank_by_bm25_and_name_document_and_page(hash_library: Library) ->
 
 def test_quoted_phrase_keeps_only_exact_matches(hash_library: Library) -> None:
     assert _search(hash_library, '"turned every two weeks"')
-    assert all("turned every two weeks" in " ".join(h.evidence.text.split()) for h in
-               _search(hash_library, '"turned every two weeks"'))
+    assert all(
+        "turned every two weeks" in " ".join(h.evidence.text.split())
+        for h in _search(hash_library, '"turned every two weeks"')
+    )
     assert _search(hash_library, '"weeks two every turned"') == []  # same words, other order
     [hit] = _search(hash_library, '"it keeps seedlings"')
     assert _matched(hit) == "It keeps seedlings" and hit.page_label == "3" and hit.page_index == 2
@@ -82,8 +87,11 @@ def test_match_on_a_later_page_of_a_chunk_names_that_page(tmp_path: Path) -> Non
 
 def test_overlapping_chunks_list_a_match_once(tmp_path: Path) -> None:
     library = open_hash_library(tmp_path / "lib", chunk_size=100, chunk_overlap=60)
-    text = (" ".join(f"Word{i} filler." for i in range(12)) + " The quartz lantern glows. "
-            + " ".join(f"After{i} filler." for i in range(12)))
+    text = (
+        " ".join(f"Word{i} filler." for i in range(12))
+        + " The quartz lantern glows. "
+        + " ".join(f"After{i} filler." for i in range(12))
+    )
     library.add_pdf(make_pdf([text]), "q.pdf")
     assert sum("quartz lantern" in c.text for c in library.chunks()) >= 2  # the overlap repeats it
     assert len(_search(library, '"quartz lantern"')) == 1
@@ -97,7 +105,9 @@ def test_snippet_is_plain_and_centred() -> None:
     assert "\n" not in out and len(out) <= 62
 
 
-def test_candidates_grow_until_a_phrase_is_found(hash_library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_candidates_grow_until_a_phrase_is_found(
+    hash_library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from rag import library_search
 
     monkeypatch.setattr(library_search, "FIRST_CANDIDATES", 1)

@@ -29,16 +29,21 @@ def _words(text: str) -> str:
 
 def test_quoted_answers_are_found_on_their_gold_page(corpus: Path, tmp_path: Path) -> None:
     squad = corpus / "squad-dev"
-    library = open_corpus_library(sorted((squad / "pdfs").glob("*.pdf")), tmp_path / "lib", HashEmbeddings(384),
-                                  "fake:hash:384")
+    library = open_corpus_library(
+        sorted((squad / "pdfs").glob("*.pdf")), tmp_path / "lib", HashEmbeddings(384), "fake:hash:384"
+    )
     doc_of = {d.file_name: d.doc_id for d in library.documents()}
     rows = [json.loads(line) for line in (squad / "questions.jsonl").read_text(encoding="utf-8").splitlines()]
-    cases = {(r["answers"][0]["text"].strip('"'), Path(r["doc_file"]).name): set(r["paragraph_page_indexes"])
-             for r in rows if not r["is_impossible"] and len(r["answers"][0]["text"].split()) >= 2}
+    cases = {
+        (r["answers"][0]["text"].strip('"'), Path(r["doc_file"]).name): set(r["paragraph_page_indexes"])
+        for r in rows
+        if not r["is_impossible"] and len(r["answers"][0]["text"].split()) >= 2
+    }
     found = 0
     for (answer, file_name), pages in cases.items():
-        hits = search_library(library, f'"{answer}"', lexical_index(library), limit=50,
-                              doc_ids=[doc_of[file_name]])
+        hits = search_library(
+            library, f'"{answer}"', lexical_index(library), limit=50, doc_ids=[doc_of[file_name]]
+        )
         assert all(_words(answer) in _words(h.evidence.text) for h in hits), answer  # punctuation aside
         found += any(h.page_index in pages for h in hits)
     assert len(cases) >= 200

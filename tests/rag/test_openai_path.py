@@ -22,11 +22,26 @@ from settings import load_settings
 from tests.openai_server import Endless, Error, Raw, ScriptedOpenAIServer, sse, stream
 from wiring import make_chat_model
 
-NORMANDY = Evidence("abc1234", "abc1234" + "0" * 57, "d" * 64, "Normans", "normans.pdf",
-                    "Normandy is a region in France. The Normans gave it their name.", 0.9,
-                    (PageLocator(0, "1", 0, 63),))
-ROLLO = Evidence("def5678", "def5678" + "0" * 57, "d" * 64, "Normans", "normans.pdf",
-                 "Rollo swore fealty to King Charles III.", 0.8, (PageLocator(1, "2", 10, 49),))
+NORMANDY = Evidence(
+    "abc1234",
+    "abc1234" + "0" * 57,
+    "d" * 64,
+    "Normans",
+    "normans.pdf",
+    "Normandy is a region in France. The Normans gave it their name.",
+    0.9,
+    (PageLocator(0, "1", 0, 63),),
+)
+ROLLO = Evidence(
+    "def5678",
+    "def5678" + "0" * 57,
+    "d" * 64,
+    "Normans",
+    "normans.pdf",
+    "Rollo swore fealty to King Charles III.",
+    0.8,
+    (PageLocator(1, "2", 10, 49),),
+)
 RETRIEVAL = Retrieval((NORMANDY, ROLLO), best_dense=0.8, best_coverage=1.0)
 FAST = {"retries": 2, "backoff_s": 0.01, "first_token_timeout_s": 5.0, "stall_timeout_s": 0.5}
 
@@ -38,12 +53,21 @@ def server() -> Iterator[ScriptedOpenAIServer]:
 
 
 def run(server: ScriptedOpenAIServer, **timing: object) -> list:
-    settings = load_settings(llm_provider="openai", llm_base_url=server.base_url, llm_api_key="sk-test",
-                             llm_model="scripted-model", llm_timeout_s=5.0, llm_max_tokens=123)
+    settings = load_settings(
+        llm_provider="openai",
+        llm_base_url=server.base_url,
+        llm_api_key="sk-test",
+        llm_model="scripted-model",
+        llm_timeout_s=5.0,
+        llm_max_tokens=123,
+    )
     model, label = make_chat_model(settings)
     assert label == f"scripted-model at {server.base_url}"
-    return list(stream_answer("Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label,
-                              **{**FAST, **timing}))
+    return list(
+        stream_answer(
+            "Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label, **{**FAST, **timing}
+        )
+    )
 
 
 def text_of(events: list) -> str:
@@ -161,11 +185,16 @@ def test_an_unreachable_endpoint_is_named() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    settings = load_settings(llm_provider="openai", llm_base_url=f"http://127.0.0.1:{port}/v1",
-                             llm_api_key="sk-test", llm_timeout_s=2.0)
+    settings = load_settings(
+        llm_provider="openai",
+        llm_base_url=f"http://127.0.0.1:{port}/v1",
+        llm_api_key="sk-test",
+        llm_timeout_s=2.0,
+    )
     model, label = make_chat_model(settings)
-    events = list(stream_answer("Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label,
-                                **FAST))
+    events = list(
+        stream_answer("Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label, **FAST)
+    )
     assert len(events) == 1 and events[0].cause == "unreachable"
     assert f"127.0.0.1:{port}" in events[0].message
 
@@ -175,28 +204,39 @@ def test_the_system_prompt_shows_no_real_looking_id() -> None:
     assert "[<source id>]" in SYSTEM_PROMPT
 
 
-def test_an_embeddings_endpoint_failure_is_a_clear_failed_event(server: ScriptedOpenAIServer, tmp_path) -> None:
+def test_an_embeddings_endpoint_failure_is_a_clear_failed_event(
+    server: ScriptedOpenAIServer, tmp_path
+) -> None:
     from ingest.library import Library
     from rag.answer import answer_stream
     from rag.scripted import ScriptedChatModel
     from tests.ingest.pdfs import PARAGRAPH, make_pdf
     from wiring import make_embeddings
 
-    settings = load_settings(embedding_provider="openai", llm_base_url=server.base_url, llm_api_key="sk-test",
-                             llm_retries=0, llm_timeout_s=5.0)
+    settings = load_settings(
+        embedding_provider="openai",
+        llm_base_url=server.base_url,
+        llm_api_key="sk-test",
+        llm_retries=0,
+        llm_timeout_s=5.0,
+    )
     embeddings, name = make_embeddings(settings)
     library = Library.open(tmp_path / "lib", embeddings, embedding_name=name, chunk_size=300, chunk_overlap=0)
     library.add_pdf(make_pdf([PARAGRAPH]), "guide.pdf")
     server.push_embedding_error(Error(503, "embeddings overloaded"))
     model = ScriptedChatModel()
-    events = list(answer_stream("What does the guide say?", library=library, chat_model=model,
-                                provider_label="test", k=3))
+    events = list(
+        answer_stream(
+            "What does the guide say?", library=library, chat_model=model, provider_label="test", k=3
+        )
+    )
     assert model.calls == [] and len(events) == 1 and isinstance(events[0], Failed)
     assert events[0].cause == "retrieval failed" and not events[0].partial
     assert "embeddings overloaded" in events[0].message and "check that it is up" in events[0].message
 
 
 # --- The model misbehaving --------------------------------------------------------------------
+
 
 def asked_waits(server: ScriptedOpenAIServer, **options: object) -> tuple[list, list[float]]:
     """The events, and the waits answer_stream asked for between tries (nothing really sleeps)."""
@@ -299,8 +339,14 @@ CHUNK = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "
 @pytest.mark.parametrize(
     "reply",
     [
-        sse({**CHUNK, "id": 5, "created": "yesterday",
-             "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": None}]}),
+        sse(
+            {
+                **CHUNK,
+                "id": 5,
+                "created": "yesterday",
+                "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": None}],
+            }
+        ),
         sse({**CHUNK, "choices": [{"index": 0, "delta": {"content": 5}, "finish_reason": None}]}),
         sse({**CHUNK, "choices": {"first": {"delta": "Hi"}}}),
     ],
@@ -314,8 +360,13 @@ def test_a_reply_in_the_wrong_shape_is_one_clear_error(server: ScriptedOpenAISer
     assert "\n" not in events[0].message
 
 
-NOT_STREAMED = json.dumps({**CHUNK, "object": "chat.completion", "choices": [
-    {"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}]}).encode()
+NOT_STREAMED = json.dumps(
+    {
+        **CHUNK,
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}],
+    }
+).encode()
 
 
 @pytest.mark.parametrize(

@@ -88,8 +88,9 @@ def test_lexical_index_on_an_empty_library_finds_nothing() -> None:
 
 
 def test_dense_half_finds_a_paraphrase_with_local_embeddings(tmp_path: Path) -> None:
-    library = Library.open(tmp_path / "lib", LocalEmbeddings(), embedding_name="local-test",
-                           chunk_size=200, chunk_overlap=0)
+    library = Library.open(
+        tmp_path / "lib", LocalEmbeddings(), embedding_name="local-test", chunk_size=200, chunk_overlap=0
+    )
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
     # No content word shared with the passage: only the dense half can find it.

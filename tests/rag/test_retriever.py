@@ -16,10 +16,14 @@ from tests.rag.conftest import make_pdf, open_hash_library
 
 ROOT = Path(__file__).resolve().parents[2]
 WATER = [
-    ("Water boils at one hundred degrees Celsius at sea level. At higher altitudes the boiling point "
-     "drops because the air pressure is lower."),
-    ("Salt lowers the freezing point of water, which is why roads are salted in winter. Sea water "
-     "freezes at about minus two degrees."),
+    (
+        "Water boils at one hundred degrees Celsius at sea level. At higher altitudes the boiling point "
+        "drops because the air pressure is lower."
+    ),
+    (
+        "Salt lowers the freezing point of water, which is why roads are salted in winter. Sea water "
+        "freezes at about minus two degrees."
+    ),
 ]
 METADATA = {"short_id", "doc_id", "title", "page_index", "page_label", "char_start", "char_end", "score"}
 

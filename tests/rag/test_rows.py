@@ -38,15 +38,19 @@ def test_header_years() -> None:
 def test_quote_row_names_the_column_only_when_header_and_cells_line_up() -> None:
     row = Row("Capital expenditures", ("1,602", "1,577", "1,380"))
     assert quote_row(row, (2023, 2022, 2021), (2022,)) == (
-        "Capital expenditures: 1,577 in 2022 (columns 2023, 2022, 2021: 1,602 / 1,577 / 1,380)")
+        "Capital expenditures: 1,577 in 2022 (columns 2023, 2022, 2021: 1,602 / 1,577 / 1,380)"
+    )
     assert quote_row(row, (2023, 2022), (2022,)) == "Capital expenditures: 1,602 / 1,577 / 1,380"
     assert quote_row(row, (2023, 2022, 2021), ()) == (
-        "Capital expenditures: 1,602 / 1,577 / 1,380 (columns 2023, 2022, 2021)")
+        "Capital expenditures: 1,602 / 1,577 / 1,380 (columns 2023, 2022, 2021)"
+    )
 
 
-CASH_FLOWS = ("Consolidated Statements of Cash Flows (in millions)\n2023 2022 2021\n"
-              "Net income 537 917 722\nDepreciation and amortization 201 176 160\n"
-              "Purchases of property and equipment (249) (231) (198)\nOther income, net (11) (7) (10)\n")
+CASH_FLOWS = (
+    "Consolidated Statements of Cash Flows (in millions)\n2023 2022 2021\n"
+    "Net income 537 917 722\nDepreciation and amortization 201 176 160\n"
+    "Purchases of property and equipment (249) (231) (198)\nOther income, net (11) (7) (10)\n"
+)
 
 
 def ask(question: str, *items) -> str:
@@ -56,18 +60,23 @@ def ask(question: str, *items) -> str:
 def test_the_answerer_quotes_the_row_with_the_asked_years_column() -> None:
     cash = evidence("aaaa111", CASH_FLOWS, title="Acme Foods, Inc. Annual Report")
     assert ask("What was Acme Foods' net income in fiscal 2021?", cash) == (
-        "Net income: 722 in 2021 (columns 2023, 2022, 2021: 537 / 917 / 722) [aaaa111]")
+        "Net income: 722 in 2021 (columns 2023, 2022, 2021: 537 / 917 / 722) [aaaa111]"
+    )
     assert ask("Acme D&A FY2022?", cash).startswith("Depreciation and amortization: 176 in 2022")
     assert ask("What was capex for the fiscal year ended December 31, 2023?", cash).startswith(
-        "Purchases of property and equipment: (249) in 2023")
+        "Purchases of property and equipment: (249) in 2023"
+    )
 
 
 def test_the_column_header_can_come_from_the_context_line() -> None:
     rows = "Net income 537 917 722\nOther income, net (11) (7) (10)"
     cash = evidence("aaaa111", rows)
-    cash = type(cash)(**{**cash.__dict__, "context": "Consolidated Statements of Cash Flows | 2023 2022 2021"})
+    cash = type(cash)(
+        **{**cash.__dict__, "context": "Consolidated Statements of Cash Flows | 2023 2022 2021"}
+    )
     assert ask("What was net income in fiscal 2022?", cash) == (
-        "Net income: 917 in 2022 (columns 2023, 2022, 2021: 537 / 917 / 722) [aaaa111]")
+        "Net income: 917 in 2022 (columns 2023, 2022, 2021: 537 / 917 / 722) [aaaa111]"
+    )
 
 
 def test_a_year_the_table_lacks_gets_the_closest_passages_not_a_made_up_number() -> None:
@@ -85,8 +94,11 @@ def test_period_words_are_read_as_the_period_not_as_words_to_find() -> None:
 
 
 def test_a_row_repeated_in_two_statements_is_not_taken_for_a_running_header() -> None:
-    income = evidence("aaaa111", "Statements of Income\n2023 2022 2021\nOther income, net (11) (7) (10)\n"
-                      "Net income 537 917 722", page=12)
+    income = evidence(
+        "aaaa111",
+        "Statements of Income\n2023 2022 2021\nOther income, net (11) (7) (10)\nNet income 537 917 722",
+        page=12,
+    )
     equity = evidence("bbbb222", "Statements of Equity\n2023 2022 2021\nNet income 537 917 722", page=14)
     assert ask("What was net income in fiscal 2021?", income, equity).startswith("Net income: 722 in 2021")
 
@@ -94,8 +106,10 @@ def test_a_row_repeated_in_two_statements_is_not_taken_for_a_running_header() ->
 def test_units_carry_their_section_heading_and_table_title() -> None:
     from rag.units import passage_units
 
-    text = ("We lease our offices.\nLegal Proceedings\nThe Company was named as a defendant in a suit.\n"
-            "Statements of Income (in millions)\n2023 2022\nNet income 537 917")
+    text = (
+        "We lease our offices.\nLegal Proceedings\nThe Company was named as a defendant in a suit.\n"
+        "Statements of Income (in millions)\n2023 2022\nNet income 537 917"
+    )
     units = passage_units("aaaa111", text)
     assert [(u.text, u.title) for u in units] == [
         ("We lease our offices.", ""),

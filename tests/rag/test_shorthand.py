@@ -29,8 +29,10 @@ def test_fiscal_periods(question: str, expected: tuple[Period, ...]) -> None:
 EXPANSIONS = [
     ("What was the capex?", ["capital expenditures purchases of property and equipment"]),
     ("D&A and PP&E", ["depreciation and amortization", "property plant and equipment"]),
-    ("YoY growth of SG&A", ["year over year compared with prior year change",
-                            "selling general and administrative expenses"]),
+    (
+        "YoY growth of SG&A",
+        ["year over year compared with prior year change", "selling general and administrative expenses"],
+    ),
     ("Q2 FY24 EPS", ["earnings per share", "second quarter Q2 fiscal 2024 2024"]),
     ("capexes and d&amp", []),  # only whole tokens
     ("Who founded the Normans?", []),

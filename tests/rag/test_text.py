@@ -32,7 +32,10 @@ def test_bm25_and_the_answerer_share_the_tokenizer() -> None:
     [
         ("Acme Inc. sells tools, e.g. saws. It grew.", ["Acme Inc. sells tools, e.g. saws.", "It grew."]),
         ("See Fig. 3 and No. 7 there. Done.", ["See Fig. 3 and No. 7 there.", "Done."]),
-        ("It operates in the U.S. and Canada. Sales rose.", ["It operates in the U.S. and Canada.", "Sales rose."]),
+        (
+            "It operates in the U.S. and Canada. Sales rose.",
+            ["It operates in the U.S. and Canada.", "Sales rose."],
+        ),
         ("Sales rose in the U.S. The rest fell.", ["Sales rose in the U.S.", "The rest fell."]),
         ("Mr. J. Smith won 3.5 points! Why? Luck.", ["Mr. J. Smith won 3.5 points!", "Why?", "Luck."]),
     ],
@@ -59,22 +62,29 @@ def test_bm25_matches_a_plural_question_with_a_singular_line() -> None:
     assert [c.chunk_id[0] for c, _ in index.search("capital expenditures", k=2)] == ["a"]
 
 
-CHUNK = ("Acme Inc. makes tools in the U.S. and sells them, e.g. saws, in 40 countries. "
-         "Revenue rose to 1,577 million in 2022.")
+CHUNK = (
+    "Acme Inc. makes tools in the U.S. and sells them, e.g. saws, in 40 countries. "
+    "Revenue rose to 1,577 million in 2022."
+)
 
 
 @pytest.mark.parametrize(
     "answer_text",
     [
-        ("Acme Inc. makes tools in the U.S. and sells them, e.g. saws, in 40 countries [aaaa111]. "
-         "Revenue rose to 1,577 million in 2022. [aaaa111]"),
-        ("Acme Inc. makes tools [aaaa111] in the U.S. and sells them, e.g. saws, in 40 countries.\n"
-         "Revenue rose to 1,577 million in 2022.\n[aaaa111]"),
+        (
+            "Acme Inc. makes tools in the U.S. and sells them, e.g. saws, in 40 countries [aaaa111]. "
+            "Revenue rose to 1,577 million in 2022. [aaaa111]"
+        ),
+        (
+            "Acme Inc. makes tools [aaaa111] in the U.S. and sells them, e.g. saws, in 40 countries.\n"
+            "Revenue rose to 1,577 million in 2022.\n[aaaa111]"
+        ),
     ],
 )
 def test_side_panel_metrics_and_audit_pick_the_same_sentence(answer_text: str) -> None:
-    ev = Evidence("aaaa111", "a" * 64, "d", "Acme", "acme.pdf", CHUNK, 0.5,
-                  (PageLocator(0, "1", 0, len(CHUNK)),))
+    ev = Evidence(
+        "aaaa111", "a" * 64, "d", "Acme", "acme.pdf", CHUNK, 0.5, (PageLocator(0, "1", 0, len(CHUNK)),)
+    )
     answer = build_answer("What does Acme make?", answer_text, [ev], provider="t")
     turn = Turn("t1", "c1", 0, answer)
     records = turn_records(turn)
