@@ -19,6 +19,8 @@ test: $(DEV_STAMP) browser
 
 lint: $(DEV_STAMP)
 	$(PY) -m compileall -q app.py settings.py wiring.py pages components ingest rag bench
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 bench: $(BENCH_STAMP) browser
 	$(PY) -m bench all
