@@ -38,9 +38,7 @@ class SecretsTomlSource(TomlConfigSettingsSource):
             raise ValueError(f"{file_path} is not valid TOML ({exc}): fix or remove it") from exc
         if not isinstance(table, dict):
             # ValueError like every other bad setting: the CLI reports those as "bad setting".
-            raise ValueError(  # noqa: TRY004
-                f"{file_path}: [{SECRETS_TABLE}] must be a table of settings, not a value"
-            )
+            raise ValueError(f"{file_path}: [{SECRETS_TABLE}] must be a table of settings, not a value")
         return table
 
 

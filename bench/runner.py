@@ -109,7 +109,7 @@ def child_entry(name: str, quick: bool = False) -> dict[str, Any]:
     """Run call_benchmark and turn an exception into a failed status with its traceback tail."""
     try:
         return call_benchmark(name, quick)
-    except Exception as exc:  # noqa: BLE001  (a failing benchmark is a result to record)
+    except Exception as exc:
         tail = "".join(traceback.format_exception(exc)[-6:])
         return {"status": "failed", "reason": f"{type(exc).__name__}: {exc}", "traceback": tail}
 
@@ -119,7 +119,7 @@ def run_benchmark(name: str, quick: bool, command: str) -> Record:
     start = time.perf_counter()
     try:
         outcome = run_child("bench.runner:child_entry", {"name": name, "quick": quick}, CHILD_TIMEOUT_S)
-    except Exception as exc:  # noqa: BLE001  (a crashed child is a result to record)
+    except Exception as exc:
         outcome = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"}
     reason = outcome.get("reason")
     if outcome.get("traceback"):

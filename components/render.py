@@ -66,7 +66,7 @@ _STREAM_ESCAPES = re.compile(r"([\\\[\]!<>$:&`*_~|#()])")
 def _markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table").enable("strikethrough")
 
-    def image_as_text(renderer, tokens, idx, options, env):  # noqa: ANN001 - markdown-it's rule signature
+    def image_as_text(renderer, tokens, idx, options, env):
         alt = renderer.renderInlineAsText(tokens[idx].children or [], options, env)
         return f"[image: {escapeHtml(alt)}]"
 
@@ -166,9 +166,9 @@ def cited_passage(answer: Answer, footnote: Footnote, min_chars: int = 24) -> tu
             continue
         matcher = difflib.SequenceMatcher(None, chunk, sentence, autojunk=False)
         match = matcher.find_longest_match(0, len(chunk), 0, len(sentence))
-        if match.size >= min(min_chars, len(sentence)) and match.size > 0:
-            if best is None or match.size > best[1] - best[0]:
-                best = (match.a, match.a + match.size)
+        big_enough = match.size >= min(min_chars, len(sentence)) and match.size > 0
+        if big_enough and (best is None or match.size > best[1] - best[0]):
+            best = (match.a, match.a + match.size)
     return (where[best[0]], where[best[1] - 1] + 1) if best else None
 
 

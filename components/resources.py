@@ -69,7 +69,7 @@ def get_embeddings(settings: Settings) -> tuple[Embeddings, str]:
 def _warm_up(embeddings: LocalEmbeddings) -> None:
     try:
         embeddings.warm_up()
-    except Exception:  # noqa: BLE001 - the first real use raises it again, with its message
+    except Exception:
         log.warning("loading the local embedding model failed", exc_info=True)
 
 

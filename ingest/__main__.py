@@ -216,9 +216,9 @@ def _migrate(argv: list[str]) -> int:
     url = args.to or (settings.database_url.get_secret_value() if settings.database_url else None)
     if not url:
         parser.error("give --to postgresql://... or set FOOTNOTE_DATABASE_URL")
-    from wiring import make_embeddings
     from ingest.migrate import migrate
     from ingest.pg_store import masked
+    from wiring import make_embeddings
 
     try:
         done = migrate(settings.data_dir, url, make_embeddings(settings)[0])

@@ -34,7 +34,7 @@ REPEATED_PAGE_SHARE = 0.3  # a line on 30% of the pages (and 3 or more) is a run
 _PERIOD = re.compile(r"(?<![\d,.$])(?:(?:19|20)\d\d|Q[1-4])(?![\d,.%])")
 _NUMBER = re.compile(r"\d[\d,.]*")
 _UNITS = re.compile(r"\bin (?:millions|thousands|billions)\b", re.IGNORECASE)
-_ROW_END = re.compile(r"(?:\d\)?%?|[—–-])\s*$")
+_ROW_END = re.compile(r"(?:\d\)?%?|[—–-])\s*$")  # noqa: RUF001 (em and en dash end table rows)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")
 
 
@@ -93,7 +93,7 @@ def _repeated(pages: Sequence[Page]) -> set[str]:
 def _stands_alone(before: str | None, after: str | None) -> bool:
     """Whether a line is not the middle of a wrapped sentence: the line above does not stop
     mid-sentence (a lowercase letter or a comma) and the line below does not go on in lowercase."""
-    if before is not None and before[-1:].islower() or (before or "").endswith(","):
+    if (before is not None and before[-1:].islower()) or (before or "").endswith(","):
         return False
     return after is None or not after[:1].islower()
 

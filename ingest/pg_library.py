@@ -10,7 +10,7 @@ skips; the primary key on doc_id is the last guard). Any number of app instances
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -243,7 +243,7 @@ class PgLibrary:
             len(read.pages),
             len(data),
             len(chunks),
-            datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            datetime.now(UTC).isoformat(timespec="seconds"),
             read.warnings,
         )
         stored = self.store_document(doc, read.pages, chunks, matrix, read.unlocked or data, report)

@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-from pypdf import PdfReader
-from pypdf import PasswordType
+from pypdf import PasswordType, PdfReader
 
-from ingest.errors import BrokenPdf, EmptyFile, NoTextLayer, NotAPdf, PasswordRequired, TooLarge
+from ingest.errors import BrokenPdf, EmptyFile, NotAPdf, NoTextLayer, PasswordRequired, TooLarge
 from ingest.pdfium_guard import PDFIUM_LOCK
 from ingest.types import Page
 
@@ -84,10 +83,9 @@ def _check_bytes(data: bytes, file_name: str, max_bytes: int | None) -> None:
 def _open_pypdf(data: bytes, file_name: str, password: str | None) -> PdfReader:
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted:
-            # Empty user password (common: RC4/AES "no-copy" files) opens without asking.
-            if reader.decrypt(password or "") == PasswordType.NOT_DECRYPTED:
-                raise PasswordRequired(file_name, wrong_password=bool(password))
+        # Empty user password (common: RC4/AES "no-copy" files) opens without asking.
+        if reader.is_encrypted and reader.decrypt(password or "") == PasswordType.NOT_DECRYPTED:
+            raise PasswordRequired(file_name, wrong_password=bool(password))
         return reader
     except PasswordRequired:
         raise

@@ -18,7 +18,7 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -101,7 +101,7 @@ def _set_aside(db: Path) -> str | None:
     """Rename the database and its WAL companions to ``<name>.damaged-<timestamp>``."""
     if not db.exists():
         return None
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target, n = db.with_name(f"{db.name}.damaged-{stamp}"), 1
     while target.exists():  # never replace an earlier set-aside file
         target, n = db.with_name(f"{db.name}.damaged-{stamp}-{n}"), n + 1
@@ -164,9 +164,7 @@ def _read_all(
             (library.data_dir / "unrecovered").mkdir(exist_ok=True)
             os.replace(path, library.data_dir / "unrecovered" / path.name)
             continue
-        added = added or datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).isoformat(
-            timespec="seconds"
-        )
+        added = added or datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="seconds")
         docs.append(
             (
                 Document(doc_id, read.title, name, len(read.pages), len(data), 0, added, read.warnings),

@@ -72,8 +72,8 @@ def print_sources(answer: Answer, out: TextIO) -> None:
 def open_library(settings: Any, err: TextIO = sys.stderr) -> Any:
     """The library the settings point at, read-only (no lock, never created or repaired), with
     its embeddings; what a writer would repair is printed as a note, and answers use the rest."""
-    from ingest.errors import IngestError
     from ingest.backend import library_class
+    from ingest.errors import IngestError
     from wiring import make_embeddings
 
     embeddings, name = make_embeddings(settings)

@@ -194,7 +194,7 @@ def answer_stream(
     Closing the generator early (a Stop button) stops the model's thread at its next chunk."""
     try:
         retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
-    except Exception as exc:  # noqa: BLE001 - an embeddings endpoint down, say: the chat goes on
+    except Exception as exc:
         log.warning("retrieval failed", exc_info=True)
         yield Failed(
             "retrieval failed",

@@ -144,7 +144,7 @@ class CosineCache(Protocol):
 
 def pair_hash(sentence: str, passage: str) -> str:
     """A stable name for a (sentence, passage) pair."""
-    return hashlib.sha256(f"{sentence}\0{passage}".encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(f"{sentence}\0{passage}".encode()).hexdigest()[:32]
 
 
 def passage_pieces(passage: str) -> list[str]:

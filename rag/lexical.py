@@ -128,7 +128,7 @@ class LexicalCache:
     def _warm(self, library: Any) -> None:
         try:
             self.get(library)
-        except Exception:  # noqa: BLE001 - a failed warm-up only means the question builds it
+        except Exception:
             logger.warning("warming the BM25 index failed; the next question builds it", exc_info=True)
 
     def get(self, library: Any) -> LexicalIndex:

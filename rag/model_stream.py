@@ -62,7 +62,7 @@ def _pump(model: BaseChatModel, messages: list[BaseMessage], out: queue.Queue, s
         # The SDK ends quietly when the connection closes cleanly before [DONE]; an OpenAI-compatible
         # stream that really ended carries a finish_reason.
         out.put(("cut" if api and not finished else "end", None))
-    except BaseException as exc:  # noqa: BLE001 - handed to the consumer, which classifies it
+    except BaseException as exc:
         out.put(("error", exc))
     finally:
         stream.close()  # on a stop: closes the HTTP response, so the endpoint stops generating
@@ -154,6 +154,6 @@ def model_deltas(model: BaseChatModel, messages: list[BaseMessage], limits: Limi
             return
         except ModelFailure:
             raise
-        except Exception as exc:  # noqa: BLE001 - the SDK's error before the first token
+        except Exception as exc:
             wait = _retry_wait(exc, tries, limits, deadline)
         limits.sleep(wait)

@@ -26,7 +26,7 @@ HISTORY_TURNS = 3
 HISTORY_ANSWER_CHARS = 600
 
 # Never put a real-looking id here: models copy example ids from prompts (R2R issue 2224).
-SYSTEM_PROMPT = """\
+SYSTEM_PROMPT = f"""\
 You answer questions using only the sources the user gives you, and you cite them.
 
 Rules:
@@ -36,11 +36,11 @@ brackets, exactly as it appears after "Source ID", for example [<source id>].
 or a number like [1] instead of an ID.
 - When a claim rests on several sources, write one bracket per ID, one after the other: \
 [<source id>][<other source id>].
-- If the sources do not contain the answer, say "{not_found}" and do not guess.
+- If the sources do not contain the answer, say "{NOT_IN_DOCUMENTS}" and do not guess.
 - If the sources are related to the question but none answers it directly, begin with \
-"{closest}" and quote the closest passages, each followed by its ID.
+"{CLOSEST_PASSAGES}" and quote the closest passages, each followed by its ID.
 - Be brief and factual. Answer in the language of the question.
-""".format(not_found=NOT_IN_DOCUMENTS, closest=CLOSEST_PASSAGES)
+"""
 
 TASK_PROMPT = """\
 Sources:

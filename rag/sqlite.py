@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ingest.schema import open_store
@@ -33,4 +33,4 @@ def transaction(path: Path) -> Iterator[sqlite3.Connection]:
 
 def utc_now() -> str:
     """The current time as an ISO 8601 UTC string, to the second."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -14,7 +14,7 @@ from pathlib import Path
 from fpdf import FPDF
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
-FIXED_DATE = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)  # same bytes on every run
+FIXED_DATE = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)  # same bytes on every run
 
 
 def parse(text: str) -> tuple[dict[str, str], list[tuple[str, list[str]]]]:

@@ -128,10 +128,10 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.0"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        def log_message(self, format: str, *args: Any) -> None:
             pass
 
-        def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        def do_GET(self) -> None:
             headers = {k.lower(): v for k, v in self.headers.items()}
             server.requests.append({"path": self.path, "headers": headers, "body": None})
             if self.path.rstrip("/") != "/v1/models":
@@ -141,7 +141,7 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
             rows = [{"id": m, "object": "model", "created": 0, "owned_by": "scripted"} for m in server.models]
             self._send(200, "application/json", json.dumps({"object": "list", "data": rows}).encode())
 
-        def do_POST(self) -> None:  # noqa: N802 - stdlib name
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")
             headers = {k.lower(): v for k, v in self.headers.items()}

@@ -102,7 +102,7 @@ def _breakdown(
     """Revenue split by segment or geography, year by year, with its total row."""
     per_year = [_split(t, len(names), rng) for t in totals]
     rows = tuple((name, tuple(split[p] for split in per_year), "") for p, name in enumerate(names))
-    return Statement(title, years, rows + (("Total revenue", tuple(totals), "total"),))
+    return Statement(title, years, (*rows, ("Total revenue", tuple(totals), "total")))
 
 
 def _income(

@@ -69,9 +69,7 @@ class FilingPDF(FPDF):
 
     def new_section(self, title: str, *, new_page: bool = True) -> None:
         """An Item heading, on a new page unless asked otherwise; remembered for the contents."""
-        if new_page:
-            self.add_page()
-        elif self.will_page_break(30):
+        if new_page or self.will_page_break(30):
             self.add_page()
         self.sections[title] = self.get_page_label()
         self.set_font("Helvetica", "B", 12)

@@ -36,7 +36,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
         yield url, data_dir
 
 
-def _panel_shows(page: Page, evidence) -> None:  # noqa: ANN001
+def _panel_shows(page: Page, evidence) -> None:
     """The panel shows this evidence: its id (waited for), then its whole text, whitespace aside."""
     panel = page.locator(PANEL)
     expect(panel).to_contain_text(f"id {evidence.short_id}")
@@ -45,13 +45,13 @@ def _panel_shows(page: Page, evidence) -> None:  # noqa: ANN001
     assert " ".join(evidence.text.split()) in shown
 
 
-def _saved_turn(data_dir: Path, page: Page):  # noqa: ANN202
+def _saved_turn(data_dir: Path, page: Page):
     conv = re.search(r"[?&]conv=([0-9a-f]+)", page.url)
     assert conv, f"no conversation in the URL {page.url}"
     return ConversationStore(data_dir / CONVERSATIONS).turns(conv.group(1))[-1]
 
 
-def test_second_footnote_opens_its_passage_and_page_and_survives_reload(app, page: Page) -> None:  # noqa: ANN001
+def test_second_footnote_opens_its_passage_and_page_and_survives_reload(app, page: Page) -> None:
     url, data_dir = app
     page.goto(url)
     wait_idle(page)
@@ -82,7 +82,7 @@ def test_second_footnote_opens_its_passage_and_page_and_survives_reload(app, pag
     expect(page.locator(PANEL)).to_have_count(0)
 
 
-def test_hostile_document_stays_inert_text_everywhere(app, page: Page) -> None:  # noqa: ANN001
+def test_hostile_document_stays_inert_text_everywhere(app, page: Page) -> None:
     url, _data_dir = app
     page.goto(url)
     wait_idle(page)

@@ -4,7 +4,6 @@ the offline answerer, the sample documents, a question, a footnote, its passage 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect

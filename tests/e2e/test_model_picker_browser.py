@@ -41,7 +41,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Scripte
             yield url, llm
 
 
-def test_a_picked_model_answers_is_named_on_the_answer_and_survives_a_reload(app, page: Page) -> None:  # noqa: ANN001
+def test_a_picked_model_answers_is_named_on_the_answer_and_survives_a_reload(app, page: Page) -> None:
     url, llm = app
     page.goto(url)
     wait_idle(page)

@@ -5,7 +5,6 @@ appear once the answer is complete."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -42,7 +41,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Scripte
             yield url, llm, ids
 
 
-def test_citations_are_inert_while_streaming_and_clickable_after(app, page: Page) -> None:  # noqa: ANN001
+def test_citations_are_inert_while_streaming_and_clickable_after(app, page: Page) -> None:
     url, llm, ids = app
     first, second = ids[0], ids[1]
     llm.push(
@@ -77,7 +76,7 @@ def test_citations_are_inert_while_streaming_and_clickable_after(app, page: Page
     assert second not in page.locator(ASSISTANT).last.inner_text()
 
 
-def test_sources_found_show_before_the_first_token(app, page: Page) -> None:  # noqa: ANN001
+def test_sources_found_show_before_the_first_token(app, page: Page) -> None:
     url, llm, ids = app
     llm.push(stream(4.0, "Water boils at one hundred degrees ", f"[{ids[0]}].", " Done."))
     page.goto(url)

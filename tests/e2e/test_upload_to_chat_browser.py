@@ -31,7 +31,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
         yield url, root / "guide.pdf"
 
 
-def test_upload_then_ask_then_open_the_second_footnote(app, page: Page) -> None:  # noqa: ANN001
+def test_upload_then_ask_then_open_the_second_footnote(app, page: Page) -> None:
     url, pdf = app
     page.goto(url)
     wait_idle(page)

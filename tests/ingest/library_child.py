@@ -85,7 +85,7 @@ def _kill_after_index_save(after: int) -> None:
 
     save, seen = vectors.save_index, []
 
-    def save_then_die(index, path) -> None:  # noqa: ANN001 - same signature as the real one
+    def save_then_die(index, path) -> None:
         save(index, path)
         if len(seen) == after:
             os.kill(os.getpid(), signal.SIGKILL)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +37,7 @@ def test_chunks_of_a_real_pdf_map_back_to_page_text() -> None:
     assert {c.first.page_index for c in chunks} == {0, 1, 2, 3, 4}
     assert all(visible_length(c.text) <= 400 for c in chunks)
     # Overlap: neighbouring chunks on one page share text.
-    same_page = [(a, b) for a, b in zip(chunks, chunks[1:]) if a.last.page_index == b.first.page_index]
+    same_page = [(a, b) for a, b in itertools.pairwise(chunks) if a.last.page_index == b.first.page_index]
     assert any(a.last.char_end > b.first.char_start for a, b in same_page)
 
 
@@ -67,7 +69,7 @@ def test_ids_are_stable_and_depend_on_settings() -> None:
     assert len({c.chunk_id for c in first}) == len(first)
 
 
-_text = st.text(alphabet=st.sampled_from(list("abc de\n\n.,") + ["\u00ad", "é"]), max_size=400)
+_text = st.text(alphabet=st.sampled_from([*list("abc de\n\n.,"), "\xad", "é"]), max_size=400)
 
 
 @settings(max_examples=60, deadline=None)

@@ -145,9 +145,9 @@ def test_model_files_are_checked_before_use() -> None:
 
     package, relative, sha256 = WEIGHTS_FILE
     assert locate_model_file(package, relative, sha256).name == "model.safetensors"
-    with pytest.raises(ModelFilesMissing, match="expected 0+; reinstall"):
+    with pytest.raises(ModelFilesMissing, match=r"expected 0+; reinstall"):
         locate_model_file(package, relative, "0" * 64)
-    with pytest.raises(ModelFilesMissing, match="requirements-models.txt"):
+    with pytest.raises(ModelFilesMissing, match=r"requirements-models\.txt"):
         locate_model_file("no_such_model_package", relative, sha256)
 
 
@@ -163,7 +163,7 @@ def test_warm_up_loads_the_model_once_ahead_of_use() -> None:
 
 
 def test_one_worker_and_several_give_the_same_vectors(local: LocalEmbeddings) -> None:
-    texts = SENTENCES + ["word " * 300, "Fog."]
+    texts = [*SENTENCES, "word " * 300, "Fog."]
     alone = LocalEmbeddings(threads=1).embed_array(texts)
     np.testing.assert_allclose(alone, LocalEmbeddings(threads=3).embed_array(texts), atol=1e-6)
     np.testing.assert_allclose(alone[:3, :6], INT8_DIMS, atol=2e-3)

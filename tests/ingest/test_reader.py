@@ -59,10 +59,10 @@ def test_empty_user_password_opens_without_asking(algorithm: str) -> None:
 
 def test_password_missing_wrong_and_right() -> None:
     data = rewrite(TEXT_PDF, user_password="s3cret")
-    with pytest.raises(errors.PasswordRequired, match="locked.pdf: is password-protected") as missing:
+    with pytest.raises(errors.PasswordRequired, match=r"locked\.pdf: is password-protected") as missing:
         read_pdf(data, "locked.pdf")
     assert not missing.value.wrong_password
-    with pytest.raises(errors.PasswordRequired, match="locked.pdf: the password is wrong") as wrong:
+    with pytest.raises(errors.PasswordRequired, match=r"locked\.pdf: the password is wrong") as wrong:
         read_pdf(data, "locked.pdf", password="guess")
     assert wrong.value.wrong_password
     doc = read_pdf(data, "locked.pdf", password="s3cret")

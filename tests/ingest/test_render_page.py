@@ -36,7 +36,7 @@ def test_highlight_covers_the_characters_and_nothing_else() -> None:
     rows = np.nonzero(_yellow(marked).any(axis=1))[0]
     assert rows.size > 5
     # The yellow is exactly the returned box, and that box is the lower line, not the top one.
-    ((left, top, right, bottom),) = draw_page(PDF, 0, [(start, end)], scale=1.0).boxes
+    ((_left, top, _right, bottom),) = draw_page(PDF, 0, [(start, end)], scale=1.0).boxes
     assert rows.min() == max(top, 0) and rows.max() == bottom
     top_line = draw_page(PDF, 0, [(0, len("Top line"))], scale=1.0).boxes[0]
     assert top_line[3] < rows.min() - 20

@@ -25,7 +25,7 @@ def _app() -> AppTest:
     return at
 
 
-def _model():  # noqa: ANN202 - the ScriptedChatModel the page uses (same process, same cache)
+def _model():
     model, _label = resources.get_chat_model(load_settings())
     return model
 
@@ -88,7 +88,7 @@ def test_reruns_render_history_without_calling_the_model(app_env: Path) -> None:
 
 def test_panel_shows_the_selected_turns_own_evidence(app_env: Path) -> None:
     at = _app()
-    water, ice = _script_two_sources(app_env)
+    _water, ice = _script_two_sources(app_env)
     _ask(at, "When does water boil?")
     _model().replies.append(f"Only ice here [{ice}].")
     _ask(at, "When does ice melt?")
@@ -125,7 +125,7 @@ def test_reload_via_conv_query_param_restores_the_chat(app_env: Path) -> None:
     assert len(_model().calls) == calls
 
 
-def test_empty_library_says_so_and_links_to_the_library(tmp_path: Path, app_env: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_empty_library_says_so_and_links_to_the_library(tmp_path: Path, app_env: Path, monkeypatch) -> None:
     monkeypatch.setenv("FOOTNOTE_DATA_DIR", str(tmp_path / "empty"))
     at = _app()
     assert any("library is empty" in i.value for i in at.info)
@@ -247,7 +247,7 @@ def test_an_unsupported_answer_is_labelled(app_env: Path) -> None:
     assert "Not supported by the documents" in " ".join(m.value for m in at.markdown)
 
 
-def test_old_footnotes_open_their_saved_passage_after_a_reindex(app_env: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_old_footnotes_open_their_saved_passage_after_a_reindex(app_env: Path, monkeypatch) -> None:
     at = _app()
     water, _ice = _script_two_sources(app_env)
     _ask(at, "When does water boil?")

@@ -38,7 +38,7 @@ def test_crop_keeps_the_highlight_band_and_drops_the_rest_of_the_page() -> None:
     assert picture.boxes and not picture.focus_boxes
     box = crop_box(picture)
     assert box is not None and all(_contains(box, b) for b in picture.boxes)
-    page_w, page_h = picture.size
+    _page_w, page_h = picture.size
     assert 0 < box[1] < box[3] < page_h / 2  # near the top of an A4 page
     cut = Image.open(io.BytesIO(crop(picture)))
     assert cut.size == (box[2] - box[0], box[3] - box[1]) and cut.height < page_h / 3

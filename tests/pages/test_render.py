@@ -119,7 +119,7 @@ def test_cited_passage_ignores_pdf_line_breaks() -> None:
     ev = _evidence("aaaa111", chunk)
     text = "This policy explains who may work away from the office, how often, what the company pays for [aaaa111]."
     answer = build_answer("q", text, [ev], provider="t")
-    before, inside, after = split_passage(chunk, cited_passage(answer, answer.footnotes[0]))
+    before, inside, _after = split_passage(chunk, cited_passage(answer, answer.footnotes[0]))
     assert before == "Scope.\n" and inside.startswith("This policy") and inside.endswith("company pays for.")
 
 

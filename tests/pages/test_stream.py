@@ -86,7 +86,7 @@ def test_sources_line_groups_pages_by_document_and_escapes_titles() -> None:
     assert sources_line([]).startswith(":material/search_off:")
 
 
-def test_answer_stream_reports_the_sources_before_the_model_starts(tmp_path) -> None:  # noqa: ANN001
+def test_answer_stream_reports_the_sources_before_the_model_starts(tmp_path) -> None:
     from rag.scripted import ScriptedChatModel
     from tests.pages.conftest import WATER, build_library, make_pdf
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
@@ -152,7 +152,7 @@ class RateLimited(StatusError):
         self.response = SimpleNamespace(headers=headers)
 
 
-NOW = datetime(2026, 12, 1, 4, 0, 0, tzinfo=timezone.utc).timestamp()
+NOW = datetime(2026, 12, 1, 4, 0, 0, tzinfo=UTC).timestamp()
 
 
 @pytest.mark.parametrize(

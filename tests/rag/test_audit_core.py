@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -233,7 +234,7 @@ def test_cosines_are_cached_per_method(tmp_path) -> None:
 def test_every_citation_lands_in_exactly_one_sentence(pieces: list[str]) -> None:
     text = "".join(pieces)
     spans = sentence_spans(text)
-    assert all(a < b for a, b in spans) and all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
+    assert all(a < b for a, b in spans) and all(b1 <= a2 for (_, b1), (a2, _) in itertools.pairwise(spans))
     answer = make_answer("q", text, (EV_WATER, EV_ICE))
     for record in citation_records([make_turn(answer)]):
         assert sum(a <= record.span.group_start < b for a, b in spans) == 1

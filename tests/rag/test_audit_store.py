@@ -60,6 +60,6 @@ def test_unknown_verdict_is_refused_and_nothing_is_lost(tmp_path: Path) -> None:
 def test_a_file_that_is_not_a_database_is_named(tmp_path: Path) -> None:
     path = tmp_path / "audit.sqlite3"
     path.write_bytes(b"this is not sqlite at all" * 100)
-    with pytest.raises(ValueError, match="audit.sqlite3 is not a usable verdict database"):
+    with pytest.raises(ValueError, match=r"audit\.sqlite3 is not a usable verdict database"):
         VerdictStore(path)
     assert path.read_bytes().startswith(b"this is not sqlite")

@@ -7,7 +7,7 @@ import json
 import socket
 import threading
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -253,7 +253,7 @@ def test_429_retry_after_in_seconds_is_honoured_with_jitter(server: ScriptedOpen
 
 
 def test_429_retry_after_as_an_http_date_is_honoured(server: ScriptedOpenAIServer) -> None:
-    when = email.utils.format_datetime(datetime.now(timezone.utc) + timedelta(seconds=20), usegmt=True)
+    when = email.utils.format_datetime(datetime.now(UTC) + timedelta(seconds=20), usegmt=True)
     server.push(Error(429, "slow down", {"Retry-After": when}), stream("Normandy is in France [abc1234]."))
     events, waits = asked_waits(server, retry_after_cap_s=30)
     assert isinstance(events[-1], Done) and len(server.requests) == 2

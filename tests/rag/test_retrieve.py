@@ -99,7 +99,7 @@ def test_dense_half_finds_a_paraphrase_with_local_embeddings(tmp_path: Path) -> 
     assert found.best_dense > 0.3
 
 
-def _cosine(embeddings, question: str, text: str) -> float:  # noqa: ANN001 - any Embeddings
+def _cosine(embeddings, question: str, text: str) -> float:
     q, t = np.asarray(embeddings.embed_query(question)), np.asarray(embeddings.embed_documents([text])[0])
     return float(q @ t / (np.linalg.norm(q) * np.linalg.norm(t)))
 
