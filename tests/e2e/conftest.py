@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from scripts.ensure_browser import find_chromium
 from tests.e2e.server import CHROMIUM_ARGS
@@ -46,6 +46,13 @@ def wait_idle(page: Page) -> None:
     """Until the script run that the last action started has finished."""
     page.wait_for_timeout(150)  # let the rerun start before asking whether it ended
     expect(page.locator(IDLE)).to_be_attached(timeout=30_000)
+
+
+def loaded_width(page: Page, img: Locator) -> int:
+    """The natural width of an image once the browser has decoded it (visible is not loaded yet)."""
+    expect(img).to_be_visible()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
+    return img.evaluate("img => img.naturalWidth")
 
 
 def ask(page: Page, question: str) -> None:

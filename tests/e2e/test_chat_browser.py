@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from rag.conversations import ConversationStore
-from tests.e2e.conftest import FOOTNOTE, PANEL, ask, wait_idle
+from tests.e2e.conftest import FOOTNOTE, PANEL, ask, loaded_width, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, HOSTILE_QUESTION, guide_pdf, hostile_pdf
 from tests.e2e.server import run_app
 from tests.pages.conftest import build_library
@@ -62,8 +62,7 @@ def test_second_footnote_opens_its_passage_and_page_and_survives_reload(app, pag
     buttons.nth(1).click()
     panel = page.locator(PANEL)
     _panel_shows(page, second)
-    expect(panel.locator("img").first).to_be_visible()
-    assert panel.locator("img").first.evaluate("img => img.naturalWidth") > 100
+    assert loaded_width(page, panel.locator("img").first) > 100
 
     page.reload()
     wait_idle(page)

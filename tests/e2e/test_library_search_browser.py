@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import FOOTNOTE, PANEL, ask, wait_idle
+from tests.e2e.conftest import FOOTNOTE, PANEL, ask, loaded_width, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf, hostile_pdf
 from tests.e2e.server import run_app
 from tests.pages.conftest import build_library
@@ -51,8 +51,7 @@ def test_search_hit_opens_the_side_panel_on_the_passage(app: str, page: Page) ->
     wait_idle(page)
     expect(panel.locator(".st-key-cited_passage")).to_have_text("summit of Mount Everest")
     assert "water boils at about 70 degrees Celsius" in " ".join(panel.inner_text().split())
-    expect(panel.locator("img").first).to_be_visible()
-    assert panel.locator("img").first.evaluate("img => img.naturalWidth") > 100
+    assert loaded_width(page, panel.locator("img").first) > 100
 
 
 def test_footnote_panel_opens_the_original_pdf_at_the_cited_page(app: str, page: Page) -> None:
