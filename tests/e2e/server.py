@@ -83,3 +83,19 @@ def run_app(env: dict[str, str], log: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def scripted_env(data_dir: Path, base_url: str) -> dict[str, str]:
+    """Settings for an app on fake embeddings and small chunks that answers through a scripted
+    OpenAI-compatible server at base_url (no retries, so a scripted fault shows at once)."""
+    return {
+        "FOOTNOTE_DATA_DIR": str(data_dir),
+        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+        "FOOTNOTE_CHUNK_SIZE": "180",
+        "FOOTNOTE_CHUNK_OVERLAP": "0",
+        "FOOTNOTE_LLM_PROVIDER": "openai",
+        "FOOTNOTE_LLM_BASE_URL": base_url,
+        "FOOTNOTE_LLM_API_KEY": "sk-test",
+        "FOOTNOTE_LLM_MODEL": "scripted-model",
+        "FOOTNOTE_LLM_RETRIES": "0",
+    }

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import ask, wait_idle
 from tests.e2e.documents import guide_pdf
-from tests.e2e.server import run_app
+from tests.e2e.server import run_app, scripted_env
 from tests.openai_server import ScriptedOpenAIServer, stream
 from tests.pages.conftest import build_library
 
@@ -26,17 +26,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Scripte
     build_library(root / "data", [("guide.pdf", guide_pdf())])
     with ScriptedOpenAIServer() as llm:
         llm.models = ["alpha-7b", "beta-13b", "scripted-model"]
-        env = {
-            "FOOTNOTE_DATA_DIR": str(root / "data"),
-            "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-            "FOOTNOTE_CHUNK_SIZE": "180",
-            "FOOTNOTE_CHUNK_OVERLAP": "0",
-            "FOOTNOTE_LLM_PROVIDER": "openai",
-            "FOOTNOTE_LLM_BASE_URL": llm.base_url,
-            "FOOTNOTE_LLM_API_KEY": "sk-test",
-            "FOOTNOTE_LLM_MODEL": "scripted-model",
-            "FOOTNOTE_LLM_RETRIES": "0",
-        }
+        env = scripted_env(root / "data", llm.base_url)
         with run_app(env, root / "streamlit.log") as url:
             yield url, llm
 

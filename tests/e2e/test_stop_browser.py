@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from rag.conversations import ConversationStore
 from tests.e2e.conftest import CHAT_INPUT, wait_idle
 from tests.e2e.documents import guide_pdf
-from tests.e2e.server import run_app
+from tests.e2e.server import run_app, scripted_env
 from tests.openai_server import ScriptedOpenAIServer, Stream, stream
 from tests.pages.conftest import build_library
 
@@ -36,17 +36,7 @@ def app(
     library = build_library(root / "data", [("guide.pdf", guide_pdf())])
     ids = [c.chunk_id[:7] for c in library.chunks()]
     with ScriptedOpenAIServer() as llm:
-        env = {
-            "FOOTNOTE_DATA_DIR": str(root / "data"),
-            "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-            "FOOTNOTE_CHUNK_SIZE": "180",
-            "FOOTNOTE_CHUNK_OVERLAP": "0",
-            "FOOTNOTE_LLM_PROVIDER": "openai",
-            "FOOTNOTE_LLM_BASE_URL": llm.base_url,
-            "FOOTNOTE_LLM_API_KEY": "sk-test",
-            "FOOTNOTE_LLM_MODEL": "scripted-model",
-            "FOOTNOTE_LLM_RETRIES": "0",
-        }
+        env = scripted_env(root / "data", llm.base_url)
         with run_app(env, root / "streamlit.log") as url:
             yield url, llm, ids, root / "data"
 
