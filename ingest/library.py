@@ -237,40 +237,17 @@ class Library:
         existing = self.document(doc_id)
         if existing is not None:
             return _skipped(existing)
-        read = read_pdf(
-            data,
-            file_name,
-            password=password,
-            max_bytes=int(self.config.max_file_mb * 1e6),
-            max_pages=self.config.max_pages,
-            progress=lambda done, total: report(IngestProgress(file_name, "read", done, total)),
-        )
-        chunks = chunk_pages(doc_id, read.pages, self.config.chunk_size, self.config.chunk_overlap)
-        if not chunks:  # read_pdf already refuses text-less files; this guards the invariant
-            raise NoTextLayer(file_name)
-        report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
-        matrix = self._embed(
-            file_name,
-            [indexed_text(c.context, c.text) for c in chunks],
-            lambda d, t: report(IngestProgress(file_name, "embed", d, t)),
-        )
-        doc = Document(
-            doc_id,
-            read.title,
-            file_name,
-            len(read.pages),
-            len(data),
-            len(chunks),
-            datetime.now(UTC).isoformat(timespec="seconds"),
-            read.warnings,
-        )
+        prepared = prepare_pdf(self.config, self._embed, data, file_name, password, report)
+        doc = prepared.doc
         with self._write_lock(), store.connect(self.db_path) as conn:
             found = store.document(conn, doc_id)
             if found is not None and found[1] == store.READY:
                 return _skipped(found[0])
-            self._verify_settings(conn, matrix.shape[1])
-            self._commit_new(conn, doc, read.pages, chunks, matrix, read.unlocked or data, report)
-        return IngestResult("ok", doc, len(chunks), read.warnings)
+            self._verify_settings(conn, prepared.matrix.shape[1])
+            self._commit_new(
+                conn, doc, prepared.pages, prepared.chunks, prepared.matrix, prepared.pdf, report
+            )
+        return IngestResult("ok", doc, doc.chunks, doc.warnings)
 
     def delete(self, doc_id: str) -> bool:
         """Remove a document's rows, vectors and file; False when it was not there."""
@@ -419,6 +396,56 @@ class Library:
         from rag.retriever import library_retriever
 
         return library_retriever(self, k=k, doc_ids=doc_ids)
+
+
+@dataclass(frozen=True)
+class PreparedPdf:
+    """A PDF read, chunked and embedded in memory, before anything is written (any backend)."""
+
+    doc: Document
+    pages: list[Page]
+    chunks: list[Chunk]
+    matrix: np.ndarray
+    pdf: bytes  # what is stored: the original, or its decrypted copy when it needed a password
+
+
+def prepare_pdf(
+    config: LibrarySettings,
+    embed: Callable[[str, list[str], Callable[[int, int], None]], np.ndarray],
+    data: bytes,
+    file_name: str,
+    password: str | None,
+    report: ProgressFn,
+) -> PreparedPdf:
+    """Read, chunk and embed (context + text) one PDF, reporting each stage; raises IngestError."""
+    read = read_pdf(
+        data,
+        file_name,
+        password=password,
+        max_bytes=int(config.max_file_mb * 1e6),
+        max_pages=config.max_pages,
+        progress=lambda done, total: report(IngestProgress(file_name, "read", done, total)),
+    )
+    chunks = chunk_pages(doc_id_for(data), read.pages, config.chunk_size, config.chunk_overlap)
+    if not chunks:  # read_pdf already refuses text-less files; this guards the invariant
+        raise NoTextLayer(file_name)
+    report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
+    matrix = embed(
+        file_name,
+        [indexed_text(c.context, c.text) for c in chunks],
+        lambda d, t: report(IngestProgress(file_name, "embed", d, t)),
+    )
+    doc = Document(
+        doc_id_for(data),
+        read.title,
+        file_name,
+        len(read.pages),
+        len(data),
+        len(chunks),
+        datetime.now(UTC).isoformat(timespec="seconds"),
+        read.warnings,
+    )
+    return PreparedPdf(doc, list(read.pages), chunks, matrix, read.unlocked or data)
 
 
 def _skipped(doc: Document) -> IngestResult:

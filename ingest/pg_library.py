@@ -10,18 +10,25 @@ skips; the primary key on doc_id is the last guard). Any number of app instances
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from ingest import pg_store, vectors
 from ingest.chunking import chunk_pages
-from ingest.errors import IndexMismatch, NoLibrary, NoTextLayer, ReadOnlyLibrary
+from ingest.context import indexed_text
+from ingest.errors import IndexMismatch, NoLibrary, ReadOnlyLibrary
 from ingest.ids import doc_id_for
-from ingest.library import IngestProgress, IngestResult, Library, LibrarySettings, ProgressFn, _skipped
+from ingest.library import (
+    IngestProgress,
+    IngestResult,
+    Library,
+    LibrarySettings,
+    ProgressFn,
+    _skipped,
+    prepare_pdf,
+)
 from ingest.pg_store import DEFAULT_HNSW, HnswSettings
-from ingest.reader import read_pdf
 from ingest.types import Chunk, Document, Page, PageLocator
 
 _DOC = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
@@ -222,34 +229,14 @@ class PgLibrary:
         existing = self.document(doc_id)
         if existing is not None:
             return _skipped(existing)
-        read = read_pdf(
-            data,
-            file_name,
-            password=password,
-            max_bytes=int(self.config.max_file_mb * 1e6),
-            max_pages=self.config.max_pages,
+        prepared = prepare_pdf(self.config, self._embed, data, file_name, password, report)
+        doc = prepared.doc
+        stored = self.store_document(
+            doc, prepared.pages, prepared.chunks, prepared.matrix, prepared.pdf, report
         )
-        chunks = chunk_pages(doc_id, read.pages, self.config.chunk_size, self.config.chunk_overlap)
-        if not chunks:
-            raise NoTextLayer(file_name)
-        report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
-        matrix = self._embed(
-            file_name, [c.text for c in chunks], lambda d, t: report(IngestProgress(file_name, "embed", d, t))
-        )
-        doc = Document(
-            doc_id,
-            read.title,
-            file_name,
-            len(read.pages),
-            len(data),
-            len(chunks),
-            datetime.now(UTC).isoformat(timespec="seconds"),
-            read.warnings,
-        )
-        stored = self.store_document(doc, read.pages, chunks, matrix, read.unlocked or data, report)
         if stored is not doc:  # another worker stored the same file while this one embedded it
             return _skipped(stored)
-        return IngestResult("ok", doc, len(chunks), read.warnings)
+        return IngestResult("ok", doc, doc.chunks, doc.warnings)
 
     def store_document(
         self,
@@ -302,7 +289,7 @@ class PgLibrary:
             )
             matrix = self._embed(
                 doc.file_name,
-                [c.text for c in chunks],
+                [indexed_text(c.context, c.text) for c in chunks],
                 lambda d, t, name=doc.file_name: report(IngestProgress(name, "embed", d, t)),
             )
             plans.append((doc, chunks, matrix))
