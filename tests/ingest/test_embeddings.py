@@ -21,12 +21,12 @@ REFERENCE_DIMS = [
     [0.0890, 0.0021, -0.0522, -0.0667, -0.0140, -0.0141],
 ]
 REFERENCE_COSINES = {(0, 1): 0.6411, (0, 2): -0.0162, (1, 2): -0.0150}
-# The int8 graph's own output, computed once with this code: it must not drift silently.
-INT8_DIMS = [
-    [0.1313, -0.0311, -0.0281, 0.0373, -0.0369, 0.0449],
-    [0.0808, 0.0140, 0.0093, 0.0552, -0.0043, 0.0528],
-    [0.0873, 0.0036, -0.0553, -0.0651, -0.0172, -0.0128],
-]
+# The int8 graph is not pinned to its own output: onnxruntime's int8 kernels round differently on
+# different CPUs (measured: an Intel machine and an AMD EPYC one differ by up to 0.007 in these
+# dimensions). What must not drift is its distance from the exact vectors: per dimension within
+# INT8_DIM_TOLERANCE of the reference (largest seen 0.0097, AMD EPYC) and cosine above 0.99
+# against the fp32 graph (0.994-0.997 on both machines).
+INT8_DIM_TOLERANCE = 0.015
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +51,7 @@ def test_fp32_graph_reproduces_sentence_transformers(exact: LocalEmbeddings) -> 
 def test_int8_vectors_stay_close_to_the_reference(local: LocalEmbeddings, exact: LocalEmbeddings) -> None:
     vectors = np.array(local.embed_documents(SENTENCES))
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
-    np.testing.assert_allclose(vectors[:, :6], INT8_DIMS, atol=2e-3)
+    np.testing.assert_allclose(vectors[:, :6], REFERENCE_DIMS, atol=INT8_DIM_TOLERANCE)
     agreement = (vectors * np.array(exact.embed_documents(SENTENCES))).sum(axis=1)
     assert agreement.min() > 0.99
     for (i, j), cosine in REFERENCE_COSINES.items():
@@ -137,7 +137,7 @@ def test_threads_share_one_model(local: LocalEmbeddings) -> None:
     with ThreadPoolExecutor(max_workers=3) as pool:
         results = list(pool.map(local.embed_query, SENTENCES * 2))
     np.testing.assert_allclose(np.array(results[:3]), np.array(results[3:]), atol=1e-6)
-    np.testing.assert_allclose(np.array(results[:3])[:, :6], INT8_DIMS, atol=2e-3)
+    np.testing.assert_allclose(np.array(results[:3]), local.embed_array(SENTENCES), atol=1e-6)
 
 
 def test_model_files_are_checked_before_use() -> None:
@@ -166,4 +166,4 @@ def test_one_worker_and_several_give_the_same_vectors(local: LocalEmbeddings) ->
     texts = [*SENTENCES, "word " * 300, "Fog."]
     alone = LocalEmbeddings(threads=1).embed_array(texts)
     np.testing.assert_allclose(alone, LocalEmbeddings(threads=3).embed_array(texts), atol=1e-6)
-    np.testing.assert_allclose(alone[:3, :6], INT8_DIMS, atol=2e-3)
+    np.testing.assert_allclose(alone[:3], local.embed_array(SENTENCES), atol=1e-6)
