@@ -33,7 +33,7 @@ def current_user(settings: Settings) -> str:
             _show_user(user, can_log_out=False)
             return user
         _refuse(
-            f"This app takes its user from the `{escape_markdown(header)}` header that its login proxy "
+            f"This app takes its user from the `{header}` header that its login proxy "  # [A-Za-z0-9-]+
             "sets, and this request came without a usable one, so no conversations are shown. "
             "Open the app through the proxy's address."
         )
