@@ -28,8 +28,8 @@ def current_user(settings: Settings) -> str:
         _ask_to_log_in()
     header = settings.trusted_user_header
     if header:
-        user = (st.context.headers.get(header) or "").strip()
-        if user and len(user) <= MAX_USER_LENGTH:
+        user = header_user(st.context.headers.get_all(header))
+        if user is not None:
             _show_user(user, can_log_out=False)
             return user
         _refuse(
@@ -38,6 +38,13 @@ def current_user(settings: Settings) -> str:
             "Open the app through the proxy's address."
         )
     return LOCAL_USER
+
+
+def header_user(sent: list[str]) -> str | None:
+    """The user named by the trusted header's values in one request, or None when there is none
+    usable. Twice is refused: a proxy that appends instead of replacing leaves the client's own."""
+    user = sent[0].strip() if len(sent) == 1 else ""
+    return user if user and len(user) <= MAX_USER_LENGTH else None
 
 
 def _login_configured() -> bool:
@@ -49,10 +56,10 @@ def _login_configured() -> bool:
 def _claimed_user() -> str:
     """The verified email, else the provider's subject id: what the identity token says."""
     email, subject = st.user.get("email"), st.user.get("sub")
-    if isinstance(email, str) and email.strip() and st.user.get("email_verified") is not False:
-        return email.strip()
-    if isinstance(subject, str) and subject.strip():
-        return subject.strip()
+    verified = st.user.get("email_verified") is not False
+    for claim in (email if verified else None, subject):
+        if isinstance(claim, str) and claim.strip() and len(claim.strip()) <= MAX_USER_LENGTH:
+            return claim.strip()
     _refuse(
         "Your identity provider sent neither a verified email nor a subject id, so Footnote cannot tell who you are."
     )

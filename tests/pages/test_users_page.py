@@ -146,3 +146,11 @@ def _seeded_answer():
     from tests.rag.test_conversations import _answer
 
     return _answer("Seeded question")
+
+
+def test_the_header_names_a_user_only_when_sent_once_with_a_value() -> None:
+    from components.identity import header_user
+
+    assert header_user([" ann@example.com "]) == "ann@example.com"
+    assert header_user([]) is None and header_user(["  "]) is None and header_user(["x" * 256]) is None
+    assert header_user(["mallory@example.com", "ann@example.com"]) is None
