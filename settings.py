@@ -167,6 +167,18 @@ class Settings(BaseSettings):
         "100 gave recall@10 0.995 against exact search at p50 1.9 ms; pgvector's default 40 gave 0.969.",
     )
 
+    trusted_user_header: str | None = Field(
+        None,
+        min_length=1,
+        max_length=100,
+        pattern=r"^[A-Za-z0-9-]+$",
+        description="Team mode: the request header that names the user, for example X-Forwarded-Email from "
+        "oauth2-proxy; each user then sees only their own conversations and verdicts (the library is "
+        "shared). Safe ONLY behind a proxy that authenticates every request and sets or strips this header "
+        "itself: anyone who can reach the app directly can send it and be anybody. Unset (the default): "
+        "no header is trusted. Streamlit's own OIDC login ([auth] in secrets.toml) takes precedence.",
+    )
+
     def api_key(self) -> str | None:
         """The chat model's API key: FOOTNOTE_LLM_API_KEY, else OPENAI_API_KEY."""
         import os

@@ -22,7 +22,8 @@ CONV_PARAM = "conv"
 
 
 def current_conversation(store: ConversationStore) -> str | None:
-    """The conversation named by ?conv=<id>, if it exists; an unknown id is dropped with a note."""
+    """The conversation named by ?conv=<id>, if this user has it; an unknown id, or another
+    user's, is dropped with the same note (nothing tells the two apart)."""
     conv_id = st.query_params.get(CONV_PARAM)
     if conv_id and not store.exists(conv_id):
         st.toast("That conversation no longer exists; starting a new one.", icon=":material/info:")

@@ -23,7 +23,8 @@ from ingest.backend import library_class
 from ingest.embeddings import LocalEmbeddings, make_embeddings
 from ingest.errors import NoLibrary, SchemaTooOld
 from ingest.library import IngestProgress, Library
-from rag.backend import conversation_store
+from rag.audit_store import AUDIT_DB_NAME, VerdictStore
+from rag.backend import conversation_store, verdict_store
 from rag.conversations import ConversationStore
 from rag.models import ModelListing, list_models, make_chat_model
 from rag.retrieve import warm_lexical
@@ -167,9 +168,19 @@ CONVERSATIONS_FILE = "conversations.sqlite3"
 
 
 @st.cache_resource(show_spinner=False)
-def get_conversations(data_dir: str) -> ConversationStore:
-    """The conversation store under the data directory (one per process; it opens a connection per call)."""
+def _conversations(data_dir: str) -> ConversationStore:
     return conversation_store(state.settings(), Path(data_dir) / CONVERSATIONS_FILE)
+
+
+def get_conversations(data_dir: str, user: str) -> ConversationStore:
+    """The user's conversations under the data directory (one store per process, opened and
+    migrated once; each call binds it to this run's user, components/identity.py)."""
+    return _conversations(data_dir).for_user(user)
+
+
+def get_verdicts(settings: Settings, user: str) -> VerdictStore:
+    """The user's audit verdicts (opened per run, as the audit page always did)."""
+    return verdict_store(settings, settings.data_dir / AUDIT_DB_NAME).for_user(user)
 
 
 @st.cache_resource(show_spinner=False)

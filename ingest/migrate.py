@@ -2,8 +2,9 @@
 
 Documents (with their PDFs, pages, chunks and the very vectors in the FAISS index),
 conversations (same ids, so old ``?conv=`` links and their footnotes still open) and audit
-verdicts. Each document is copied in its own transaction; what is already in the database is
-left alone, so an interrupted migration is finished by running it again.
+verdicts, each still belonging to its user. Each document is copied in its own transaction;
+what is already in the database is left alone, so an interrupted migration is finished by
+running it again.
 """
 
 from __future__ import annotations
@@ -69,11 +70,15 @@ def migrate_chats(data_dir: Path, url: str) -> tuple[int, int]:
 
     conversations = verdicts = 0
     if (data_dir / "conversations.sqlite3").exists():
-        source, target = ConversationStore(data_dir / "conversations.sqlite3"), PgConversationStore(url)
-        for info in source.list_recent(limit=2**62):
-            conversations += target.import_conversation(info, source.turns(info.conv_id))
+        chats, shared = ConversationStore(data_dir / "conversations.sqlite3"), PgConversationStore(url)
+        for user in chats.users():  # each user's own, to the same owner
+            source, target = chats.for_user(user), shared.for_user(user)
+            for info in source.list_recent(limit=2**62):
+                conversations += target.import_conversation(info, source.turns(info.conv_id))
     if (data_dir / AUDIT_DB_NAME).exists():
-        verdicts = PgVerdictStore(url).import_verdicts(VerdictStore(data_dir / AUDIT_DB_NAME).all())
+        judged, shared_verdicts = VerdictStore(data_dir / AUDIT_DB_NAME), PgVerdictStore(url)
+        for user in judged.users():
+            verdicts += shared_verdicts.for_user(user).import_verdicts(judged.for_user(user).all())
     return conversations, verdicts
 
 

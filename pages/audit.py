@@ -10,14 +10,13 @@ import datetime as dt
 
 import streamlit as st
 
-from components import state
-from components.resources import get_chat_model, get_conversations, get_reader, page_picture
+from components import identity, state
+from components.resources import get_chat_model, get_conversations, get_reader, get_verdicts, page_picture
 from rag.audit import LEVELS, CitationRecord, SupportScore, citation_records, judge_support, score_records
 from rag.audit_export import answer_markdown, rows_csv, rows_json, verdict_rows
 from rag.audit_metrics import SCORE_BINS, ScopeMetrics, audit_metrics, count_answer
-from rag.audit_store import AUDIT_DB_NAME, VERDICT_LABELS, VERDICTS, Verdict, VerdictStore
+from rag.audit_store import VERDICT_LABELS, VERDICTS, Verdict, VerdictStore
 from rag.audit_text import emphasis_segments, escape_markdown
-from rag.backend import verdict_store
 from rag.types import Turn
 
 SHORTCUTS = dict(zip(VERDICTS, "1234"))
@@ -363,15 +362,16 @@ def _scores(records: list[CitationRecord], library, store: VerdictStore) -> dict
 def main() -> None:
     state.init()
     settings = state.settings()
+    user = identity.current_user(settings)
     st.title("Audit citations")
-    conversations = get_conversations(str(settings.data_dir))
+    conversations = get_conversations(str(settings.data_dir), user)
     turns = [t for t in conversations.all_turns() if t.answer.text.strip()]
     if not turns:
         st.info("No answered questions yet. Ask something in Chat; its citations can be audited here.")
         st.page_link("pages/chat.py", label="Go to Chat", icon=":material/chat:")
         return
     titles = {c.conv_id: c.title for c in conversations.list_recent(limit=10_000)}
-    store = verdict_store(settings, settings.data_dir / AUDIT_DB_NAME)
+    store = get_verdicts(settings, user)
     library, problem = _open_library()
     all_records = citation_records(turns)
     with st.spinner("Scoring citations..."):

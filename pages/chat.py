@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from components import chat_view, model_picker, resources, side_panel, state
+from components import chat_view, identity, model_picker, resources, side_panel, state
 from components.render import escape_markdown
 from ingest.errors import IndexMismatch, LibraryError
 from rag.answer import answer_stream
@@ -10,6 +10,7 @@ from wiring import stream_options
 
 state.init()
 settings = state.settings()
+user = identity.current_user(settings)
 try:
     library = resources.get_reader()
 except IndexMismatch as exc:
@@ -19,7 +20,7 @@ except IndexMismatch as exc:
 except LibraryError as exc:  # a damaged library: the message names the recover command
     st.error(escape_markdown(str(exc)), icon=":material/error:")
     st.stop()
-store = resources.get_conversations(str(settings.data_dir))
+store = resources.get_conversations(str(settings.data_dir), user)
 documents = library.documents()
 conv_id = chat_view.current_conversation(store)
 model = model_picker.pick_model(settings, store, conv_id)

@@ -3,11 +3,12 @@ view or download a document; search every document, a hit opening the source sid
 
 import streamlit as st
 
-from components import library_search, library_view, resources, state
+from components import identity, library_search, library_view, resources, state
 from components.render import escape_markdown
 from ingest.errors import IndexMismatch, IngestError, LibraryError
 
 state.init()
+identity.current_user(state.settings())  # the library is shared, but only with someone named
 st.title("Library")
 
 try:

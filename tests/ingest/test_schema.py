@@ -34,6 +34,11 @@ def _make_version_0(path: Path, name: str) -> None:
     if name == "conversations":
         conn = sqlite3.connect(path)
         conn.execute("ALTER TABLE conversations DROP COLUMN model")  # added by version 2
+        conn.execute("ALTER TABLE conversations DROP COLUMN user_id")  # added by version 3
+        conn.close()
+    if name == "verdicts":
+        conn = sqlite3.connect(path)
+        conn.execute("ALTER TABLE audit_verdicts DROP COLUMN user_id")  # added by version 2
         conn.close()
     _set_version(path, 0)
 

@@ -43,10 +43,16 @@ def test_migrate_copies_library_chats_and_verdicts_once(pg_url: str, tmp_path: P
     conv = chats.create()
     turn = chats.add_turn(conv, _answer("What is it?"))
     VerdictStore(data_dir / AUDIT_DB_NAME).save((turn.turn_id, 1, 0), "abc1234", "supported", note="p. 3")
+    # A second user (the app behind a login proxy on the local backend): hers stay hers.
+    hers = chats.for_user("ann@example.com")
+    her_turn = hers.add_turn(hers.create(), _answer("What did Ann ask?"))
+    VerdictStore(data_dir / AUDIT_DB_NAME, "ann@example.com").save(
+        (her_turn.turn_id, 1, 0), "abc1234", "supported"
+    )
 
     done = migrate(data_dir, pg_url)
     assert done.returncode == 0, done.stderr
-    assert "copied 2 documents" in done.stdout and "copied 1 conversations and 1 verdicts" in done.stdout
+    assert "copied 2 documents" in done.stdout and "copied 2 conversations and 2 verdicts" in done.stdout
     # A library whose HNSW index and embeddings are real: the same evidence as the local library.
     shared = PgLibrary.open_reader(
         pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400, chunk_overlap=60
@@ -64,6 +70,10 @@ def test_migrate_copies_library_chats_and_verdicts_once(pg_url: str, tmp_path: P
     [copied] = PgConversationStore(pg_url).turns(conv)
     assert copied == turn  # same ids and times: ?conv= links and their footnotes still open
     assert PgVerdictStore(pg_url).get((turn.turn_id, 1, 0)).note == "p. 3"
+    ann = PgConversationStore(pg_url, "ann@example.com")
+    assert ann.all_turns() == [her_turn] and ann.get_turn(turn.turn_id) is None
+    assert [v.key for v in PgVerdictStore(pg_url, "ann@example.com").all()] == [(her_turn.turn_id, 1, 0)]
+    assert [v.key for v in PgVerdictStore(pg_url).all()] == [(turn.turn_id, 1, 0)]
 
     again = migrate(data_dir, pg_url)
     assert again.returncode == 0, again.stderr

@@ -63,3 +63,35 @@ def test_chat_answers_cites_and_saves_in_postgres(pg_app: PgLibrary, pg_url: str
     [turn] = PgConversationStore(pg_url).turns(conv)
     assert [f.short_id for f in turn.answer.footnotes] == [water]
     assert not (tmp_path / "data").exists()  # nothing local: library and chats are in the database
+
+
+def _session(user: dict, conv: str | None = None, page: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.user = user
+    if conv:
+        at.query_params["conv"] = conv
+    if page:
+        at.switch_page(page)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_two_users_on_postgres_see_only_their_own_chats(pg_app: PgLibrary, pg_url: str) -> None:
+    alice = {"is_logged_in": True, "email": "alice@example.com"}
+    bob = {"is_logged_in": True, "email": "bob@example.com"}
+    water = next(c.chunk_id[:7] for c in pg_app.chunks() if "Water boils" in c.text)
+    model, _label = resources.get_chat_model(load_settings())
+    model.replies.append(f"Water boils at one hundred degrees Celsius at sea level [{water}].")
+    at = _session(alice)
+    at.chat_input[0].set_value("Alice asks when water boils").run()
+    conv = at.query_params["conv"]
+    conv = conv[0] if isinstance(conv, list) else conv
+
+    intruder = _session(bob, conv=conv)
+    assert "conv" not in intruder.query_params and not intruder.get("bidi_component")
+    assert not [b for b in intruder.button if b.key.startswith("conv_")]
+    assert "No answered questions yet" in _session(bob, page="pages/audit.py").info[0].value
+    assert len(_session(alice, conv=conv).get("bidi_component")) == 1
+    assert PgConversationStore(pg_url).list_recent() == []  # not the local user's either
+    assert [i.conv_id for i in PgConversationStore(pg_url, "alice@example.com").list_recent()] == [conv]
