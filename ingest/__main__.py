@@ -4,7 +4,7 @@ One line per file (ok / skipped / error), or one JSON object per file with ``--j
 ``--check`` repairs a readable library (re-embeds missing vectors); ``python -m ingest recover
 [--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs.
 Exit status: 0 when every file was added or already present, 1 when any failed (or the library
-is busy or damaged, or no PDF was found), 2 on usage errors (including bad settings).
+is busy or damaged, which stops the run, or no PDF was found), 2 on usage errors (including bad settings).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from ingest.errors import IngestError
+from ingest.errors import IngestError, LibraryError
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -97,7 +97,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     failed = 0
     for path in pdfs:
-        record = _ingest_one(library, path, args.password)
+        try:
+            record = _ingest_one(library, path, args.password)
+        except LibraryError as exc:  # the library as a whole (busy, gone): the next files would fail alike
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
         failed += record["status"] == "error"
         _print(record, args.json)
     return 1 if failed else 0
@@ -242,6 +246,8 @@ def _ingest_one(library, path: Path, password: str | None) -> dict:
         data = path.read_bytes()
         with _ProgressBar(path.name) as report:
             result = library.add_pdf(data, path.name, password=password, progress=report)
+    except LibraryError:
+        raise
     except IngestError as exc:
         record["error"] = exc.message
         return record
