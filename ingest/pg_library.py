@@ -307,8 +307,19 @@ class PgLibrary:
         return sum(len(c) for _, c, _ in plans)
 
     def check(self, progress: ProgressFn | None = None) -> list[str]:
-        """Nothing to reconcile: every document was committed whole, vectors included."""
-        return []
+        """Every document is committed whole, vectors included; re-derive from its stored PDF any
+        that a change from outside left incomplete (see ingest.pg_recovery); what was done."""
+        from ingest.pg_recovery import rebuild_incomplete
+
+        self._writable()
+        return rebuild_incomplete(self, progress).lines()
+
+    def recover(self, progress: ProgressFn | None = None):
+        """``python -m ingest recover`` here: ingest.pg_recovery.recover."""
+        from ingest.pg_recovery import recover
+
+        self._writable()
+        return recover(self, progress)
 
     def as_retriever(self, k: int = 6, doc_ids: Sequence[str] | None = None):
         """This library as a LangChain BaseRetriever (rag.retriever.LibraryRetriever)."""

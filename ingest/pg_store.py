@@ -283,11 +283,16 @@ def insert_document(
             pdf,
         ),
     )
+    insert_pages(conn, doc.doc_id, pages)
+    insert_chunks(conn, chunks, matrix)
+
+
+def insert_pages(conn, doc_id: str, pages: Sequence[Page]) -> None:
+    """Store a document's pages (text and printed labels)."""
     conn.cursor().executemany(
         "INSERT INTO footnote_pages (doc_id, page_index, label, text) VALUES (%s, %s, %s, %s)",
-        [(doc.doc_id, p.index, p.label, p.text) for p in pages],
+        [(doc_id, p.index, p.label, p.text) for p in pages],
     )
-    insert_chunks(conn, chunks, matrix)
 
 
 def insert_chunks(conn, chunks: Sequence[Chunk], matrix: np.ndarray) -> None:
