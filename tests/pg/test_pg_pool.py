@@ -96,3 +96,16 @@ def test_vector_connections_have_the_vector_type_registered(pg_url: str) -> None
                 1.0,
                 2.0,
             ]  # not the text "[1,2]"
+
+
+def test_with_every_pooled_connection_taken_a_direct_one_serves(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pg_store, "POOL_MAX_SIZE", 1)
+    backend_pid(pg_url)  # opens the pool, of one connection
+    pooled = backend_pid(pg_url)  # waits for it
+    monkeypatch.setattr(pg_store, "POOL_WAIT_S", 0.2)
+    with pg_store.connect(pg_url, vectors=False) as outer:  # a caller holding it, calling code that connects
+        assert outer.execute("SELECT pg_backend_pid()").fetchone()[0] == pooled
+        assert backend_pid(pg_url) != pooled  # served, not stuck
+    assert backend_pid(pg_url) == pooled  # and the pooled one went back
