@@ -2,9 +2,10 @@
 
 One line per file (ok / skipped / error), or one JSON object per file with ``--json``.
 ``--check`` repairs a readable library (re-embeds missing vectors); ``python -m ingest recover
-[--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs.
+[--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs (on PostgreSQL: the
+documents whose rows are incomplete, see ingest.pg_recovery).
 Exit status: 0 when every file was added or already present, 1 when any failed (or the library
-is busy or damaged, or no PDF was found), 2 on usage errors (including bad settings).
+is busy or damaged, which stops the run, or no PDF was found), 2 on usage errors (including bad settings).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from ingest.errors import IngestError
+from ingest.errors import IngestError, LibraryError
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -55,7 +56,10 @@ def parse_recover_args(argv: list[str]) -> argparse.Namespace:
     """Arguments of ``python -m ingest recover``."""
     parser = argparse.ArgumentParser(
         prog="python -m ingest recover",
-        description="Rebuild a lost or damaged library database from the stored PDFs.",
+        description=(
+            "Rebuild a lost or damaged library database from the stored PDFs (with FOOTNOTE_DATABASE_URL: "
+            "re-derive the documents whose rows are incomplete; restore a lost database from its backups)."
+        ),
     )
     parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
     parser.add_argument("--lock-timeout", type=float, default=600.0, metavar="SECONDS")
@@ -97,7 +101,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     failed = 0
     for path in pdfs:
-        record = _ingest_one(library, path, args.password)
+        try:
+            record = _ingest_one(library, path, args.password)
+        except LibraryError as exc:  # the library as a whole (busy, gone): the next files would fail alike
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
         failed += record["status"] == "error"
         _print(record, args.json)
     return 1 if failed else 0
@@ -170,20 +178,21 @@ def _recover(settings, args: argparse.Namespace) -> int:
     from ingest.library import Library, LibrarySettings
     from ingest.recovery import recover
 
-    if settings.database_url is not None:
-        print(
-            "error: recover rebuilds a local library folder; a PostgreSQL library (FOOTNOTE_DATABASE_URL) "
-            "commits each document whole and has nothing to recover",
-            file=sys.stderr,
-        )
-        return 1
     embeddings, options = _library_options(settings)
-    library = Library(
-        settings.data_dir, embeddings, LibrarySettings(**options), lock_timeout=args.lock_timeout
-    )
     try:
         with _ProgressBar("recover") as report:
-            result = recover(library, report)
+            if settings.database_url is not None:  # re-derives incomplete documents (ingest.pg_recovery)
+                from ingest.backend import library_class
+
+                opener = library_class(settings)
+                result = opener.open(None, embeddings, **options, lock_timeout=args.lock_timeout).recover(
+                    report
+                )
+            else:
+                library = Library(
+                    settings.data_dir, embeddings, LibrarySettings(**options), lock_timeout=args.lock_timeout
+                )
+                result = recover(library, report)
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -242,6 +251,8 @@ def _ingest_one(library, path: Path, password: str | None) -> dict:
         data = path.read_bytes()
         with _ProgressBar(path.name) as report:
             result = library.add_pdf(data, path.name, password=password, progress=report)
+    except LibraryError:
+        raise
     except IngestError as exc:
         record["error"] = exc.message
         return record

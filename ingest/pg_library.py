@@ -9,17 +9,20 @@ skips; the primary key on doc_id is the last guard). Any number of app instances
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
+import psycopg
 from langchain_core.embeddings import Embeddings
 
 from ingest import pg_store, vectors
 from ingest.chunking import chunk_pages
 from ingest.context import indexed_text
-from ingest.errors import IndexMismatch, NoLibrary, ReadOnlyLibrary
+from ingest.errors import IndexMismatch, LibraryBusy, NoLibrary, ReadOnlyLibrary
 from ingest.ids import doc_id_for
 from ingest.library import (
+    LOCK_TIMEOUT_S,
     IngestProgress,
     IngestResult,
     Library,
@@ -58,10 +61,12 @@ class PgLibrary:
         hnsw: HnswSettings,
         *,
         read_only: bool = False,
+        lock_timeout: float = LOCK_TIMEOUT_S,
     ) -> None:
         self.url = url
         self.data_dir = pg_store.masked(url)  # a cache key and a name for messages, never the password
         self.embeddings, self.config, self.hnsw, self.read_only = embeddings, config, hnsw, read_only
+        self.lock_timeout = lock_timeout
         self.open_report: list[str] = []  # transactions leave nothing to repair
         self.missing_vectors = 0
 
@@ -73,11 +78,12 @@ class PgLibrary:
         *,
         hnsw: HnswSettings = DEFAULT_HNSW,
         repair: bool = True,
-        lock_timeout: float = 0.0,
+        lock_timeout: float = LOCK_TIMEOUT_S,
         **options,
     ) -> PgLibrary:
-        """Open (creating the tables if needed) for writing; IndexMismatch as the local library."""
-        library = cls(url, embeddings, LibrarySettings(**options), hnsw)
+        """Open (creating the tables if needed) for writing; IndexMismatch as the local library.
+        Writes wait up to ``lock_timeout`` seconds for another writer, then raise LibraryBusy."""
+        library = cls(url, embeddings, LibrarySettings(**options), hnsw, lock_timeout=lock_timeout)
         with library._connect() as conn:
             pg_store.create_schema(conn)
             library._verify_settings(conn, None)
@@ -103,11 +109,11 @@ class PgLibrary:
         *,
         hnsw: HnswSettings = DEFAULT_HNSW,
         progress: ProgressFn | None = None,
-        lock_timeout: float = 0.0,
+        lock_timeout: float = LOCK_TIMEOUT_S,
         **options,
     ) -> PgLibrary:
         """Re-chunk and re-embed every document with these settings (the way out of IndexMismatch)."""
-        library = cls(url, embeddings, LibrarySettings(**options), hnsw)
+        library = cls(url, embeddings, LibrarySettings(**options), hnsw, lock_timeout=lock_timeout)
         with library._connect() as conn:
             pg_store.create_schema(conn)
         library.reindex_all(progress)
@@ -167,19 +173,6 @@ class PgLibrary:
         """How many chunks the library holds."""
         with self._connect() as conn:
             return int(conn.execute("SELECT COUNT(*) FROM footnote_chunks").fetchone()[0])
-
-    def get_chunks(self, chunk_ids: Sequence[str]) -> list[Chunk]:
-        """Chunks by id, in the order asked; unknown ids are left out."""
-        with self._connect() as conn:
-            rows = conn.execute(
-                f"SELECT {_CHUNK} FROM footnote_chunks c WHERE c.chunk_id = ANY(%s)", (list(chunk_ids),)
-            ).fetchall()
-        found = {r[0]: _chunk(r) for r in rows}
-        return [found[i] for i in chunk_ids if i in found]
-
-    def search(self, query: str, k: int, doc_ids: Sequence[str] | None = None) -> list[tuple[Chunk, float]]:
-        """Dense search: the k chunks closest to the query (cosine), optionally within documents."""
-        return self.search_vector(self.embeddings.embed_query(query), k, doc_ids)
 
     def search_vector(
         self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
@@ -253,7 +246,7 @@ class PgLibrary:
         self._writable()
         self._record_settings(matrix.shape[1])
         with self._connect() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_store.WRITE_LOCK,))
+            self._lock_writers(conn)
             row = conn.execute(
                 f"SELECT {_DOC} FROM footnote_documents WHERE doc_id = %s", (doc.doc_id,)
             ).fetchone()
@@ -272,7 +265,7 @@ class PgLibrary:
         """Remove a document with its pages, chunks, vectors and PDF; False when it was not there."""
         self._writable()
         with self._connect() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_store.WRITE_LOCK,))
+            self._lock_writers(conn)
             gone = conn.execute("DELETE FROM footnote_documents WHERE doc_id = %s", (doc_id,)).rowcount
             if gone:
                 pg_store.bump_generation(conn)
@@ -294,7 +287,7 @@ class PgLibrary:
             )
             plans.append((doc, chunks, matrix))
         with self._connect() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_store.WRITE_LOCK,))
+            self._lock_writers(conn)
             conn.execute("DELETE FROM footnote_chunks")
             pg_store.write_meta(
                 conn,
@@ -314,8 +307,19 @@ class PgLibrary:
         return sum(len(c) for _, c, _ in plans)
 
     def check(self, progress: ProgressFn | None = None) -> list[str]:
-        """Nothing to reconcile: every document was committed whole, vectors included."""
-        return []
+        """Every document is committed whole, vectors included; re-derive from its stored PDF any
+        that a change from outside left incomplete (see ingest.pg_recovery); what was done."""
+        from ingest.pg_recovery import rebuild_incomplete
+
+        self._writable()
+        return rebuild_incomplete(self, progress).lines()
+
+    def recover(self, progress: ProgressFn | None = None):
+        """``python -m ingest recover`` here: ingest.pg_recovery.recover."""
+        from ingest.pg_recovery import recover
+
+        self._writable()
+        return recover(self, progress)
 
     def as_retriever(self, k: int = 6, doc_ids: Sequence[str] | None = None):
         """This library as a LangChain BaseRetriever (rag.retriever.LibraryRetriever)."""
@@ -331,6 +335,18 @@ class PgLibrary:
     def _connect(self):
         return pg_store.connect(self.url, read_only=self.read_only)
 
+    def _lock_writers(self, conn: psycopg.Connection) -> None:
+        """Take the database-wide write lock for the rest of conn's transaction, waiting at most
+        ``lock_timeout`` seconds (as the local library's file lock: 0 tries once, below 0 waits for
+        ever); LibraryBusy when another writer holds it that long."""
+        if self.lock_timeout >= 0:
+            conn.execute(f"SET LOCAL lock_timeout = {max(1, math.ceil(self.lock_timeout * 1000))}")
+        try:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_store.WRITE_LOCK,))
+        except psycopg.errors.LockNotAvailable as exc:
+            raise LibraryBusy(self.data_dir) from exc
+        conn.execute("SET LOCAL lock_timeout = DEFAULT")  # only the wait for other writers is bounded
+
     def _writable(self) -> None:
         if self.read_only:
             raise ReadOnlyLibrary(self.data_dir)
@@ -339,7 +355,7 @@ class PgLibrary:
         """Check the settings, and let an empty library take them and this vector dimension, in a
         short transaction of its own: its ALTER TABLE locks out readers until it commits."""
         with self._connect() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_store.WRITE_LOCK,))
+            self._lock_writers(conn)
             self._verify_settings(conn, dim)
 
     def _verify_settings(self, conn, dim: int | None) -> None:

@@ -1,5 +1,6 @@
 """Suite-wide rules: no network beyond loopback; the real corpus is required in CI; property tests
-are derandomized in CI (same examples every run) and explore freely elsewhere."""
+are derandomized in CI (same examples every run) and explore freely elsewhere; the suite's own
+PostgreSQL (tests/pg/fixtures.py) for any test that asks for it."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.pg.fixtures import pg_server, pg_url  # noqa: F401 (fixtures for the whole suite)
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"

@@ -1,44 +1,17 @@
-"""A real PostgreSQL 16 with pgvector (the pgserver package), started once per test session in a
-temporary folder and stopped afterwards; each test gets a database of its own."""
+"""Team-mode tests: the server fixtures live in tests/pg/fixtures.py (registered suite-wide)."""
 
 from __future__ import annotations
 
-import itertools
-import tempfile
-import warnings
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-_names = itertools.count()
+from ingest import pg_store
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[object]:
-    """The running server (pgserver.PostgresServer), stopped at the end of the session."""
-    from platformdirs.api import RuntimeDirWarning
-
-    with warnings.catch_warnings():
-        # pgserver keeps its lock file under platformdirs' runtime folder, which warns and falls
-        # back to /tmp/runtime-<uid> when XDG_RUNTIME_DIR is unset (containers, CI): harmless.
-        # SEE: https://github.com/tox-dev/platformdirs/blob/main/src/platformdirs/unix.py (user_runtime_dir)
-        warnings.filterwarnings("ignore", category=RuntimeDirWarning)
-        import pgserver
-
-        # Not under pytest's tmp_path: run as root, pgserver starts postgres as its own user, which
-        # cannot enter pytest's private (0700) folder; the server's own folder is made for it.
-        with tempfile.TemporaryDirectory(prefix="footnote-pg-") as folder:
-            server = pgserver.get_server(Path(folder) / "data", cleanup_mode="stop")
-            try:
-                yield server
-            finally:
-                server.cleanup()
-
-
-@pytest.fixture
-def pg_url(pg_server) -> str:
-    """A fresh, empty database on the test server (pgvector available, not yet created)."""
-    name = f"footnote_test_{next(_names)}"
-    pg_server.psql(f"CREATE DATABASE {name};")
-    return pg_server.get_uri(name)
+@pytest.fixture(autouse=True)
+def _fresh_pools() -> Iterator[None]:
+    """Each test's pooled connections are closed after it: every test has a database of its own,
+    and idle pools left behind would add up to the server's max_connections."""
+    yield
+    pg_store.close_pools()

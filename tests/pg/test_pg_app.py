@@ -12,7 +12,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from components import resources
+from components import resources, state
 from ingest.embeddings import HashEmbeddings
 from ingest.pg_library import PgLibrary
 from rag.pg_stores import PgConversationStore
@@ -95,3 +95,23 @@ def test_two_users_on_postgres_see_only_their_own_chats(pg_app: PgLibrary, pg_ur
     assert len(_session(alice, conv=conv).get("bidi_component")) == 1
     assert PgConversationStore(pg_url).list_recent() == []  # not the local user's either
     assert [i.conv_id for i in PgConversationStore(pg_url, "alice@example.com").list_recent()] == [conv]
+
+
+def test_panel_of_a_document_another_instance_deleted_says_so(pg_app: PgLibrary, pg_url: str) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    water = next(c.chunk_id[:7] for c in pg_app.chunks() if "Water boils" in c.text)
+    model, _label = resources.get_chat_model(load_settings())
+    model.replies.append(f"Water boils at one hundred degrees Celsius at sea level [{water}].")
+    at.chat_input[0].set_value("When does water boil?").run()
+    conv = at.query_params["conv"]
+    [turn] = PgConversationStore(pg_url).turns(conv[0] if isinstance(conv, list) else conv)
+    evidence = turn.answer.footnotes[0].evidence
+    assert pg_app.delete(evidence.doc_id)  # pg_app is another library object: another instance
+    at.session_state[state.SELECTION] = (turn.turn_id, 1)
+    at.run()
+    assert not at.exception, at.exception
+    assert any("no longer in the library" in w.value for w in at.warning)
+    shown = " ".join(" ".join(t.value.split()) for t in at.text)
+    assert " ".join(evidence.text.split()[:8]) in shown and f"id {water}" in shown
+    assert not at.image

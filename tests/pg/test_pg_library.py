@@ -24,7 +24,7 @@ def test_add_search_delete_round_trip(pg_url: str) -> None:
         "engines.pdf",
     ]
     assert library.add_pdf(garden_pdf, "again.pdf").status == "skipped"
-    hits = library.search("compost heap turned", 3)
+    hits = library.search_vector(library.embeddings.embed_query("compost heap turned"), 3)
     assert hits and hits[0][0].doc_id == garden.doc.doc_id
     lexical = library.lexical_search("When was the greenhouse built?", 3)
     assert lexical and "greenhouse" in lexical[0][0].text.lower()
@@ -36,4 +36,4 @@ def test_dense_search_returns_as_many_candidates_as_asked_beyond_ef_search(pg_ur
     library = open_pg(pg_url, hnsw=HnswSettings(ef_search=2))
     library.add_pdf(make_pdf(GARDEN * 4 + ENGINES * 4, "Long guide"), "long.pdf")
     assert library.chunk_count() >= 8
-    assert len(library.search("compost", 8)) == 8
+    assert len(library.search_vector(library.embeddings.embed_query("compost"), 8)) == 8
