@@ -31,7 +31,7 @@ _STYLE = """<style>
 </style>"""
 
 # (doc_id, page_index, char_start, char_end, focus) -> (the page cut to the passage, or None; the
-# whole page), as PNG bytes, or None when the document is gone. focus: page offsets to centre on.
+# whole page), as JPEG bytes, or None when the document is gone. focus: page offsets to centre on.
 PictureFn = Callable[..., tuple[bytes | None, bytes] | None]
 # (doc_id, page_index) -> the page's extracted text, or None.
 PageTextFn = Callable[[str, int], str | None]
