@@ -110,7 +110,7 @@ def _chunk_text(footnote: Footnote, passage: tuple[int, int] | None) -> None:
 
 def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None) -> None:
     ev = footnote.evidence
-    for loc in ev.locators:
+    for position, loc in enumerate(ev.locators):
         pictures = picture(ev.doc_id, loc.page_index, loc.char_start, loc.char_end, focus)
         if pictures is None:
             st.warning(
@@ -124,8 +124,11 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
             st.text(f"Page {loc.page_label} (index {loc.page_index})")
         st.image(crop or full, width="stretch")
         if crop is not None:
-            with st.expander("Whole page"):
-                st.image(full, width="stretch")
+            # Drawn only while open: a closed expander's picture is still sent, fetched and decoded
+            # on every click. Opening it reruns the script, and it stays open for the next footnote.
+            with st.expander("Whole page", key=state.whole_page_key(position), on_change="rerun") as whole:
+                if whole.open:
+                    st.image(full, width="stretch")
 
 
 FOOTNOTE_HINT = "Click a numbered footnote in an answer to open its passage and page here."
