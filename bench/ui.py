@@ -321,8 +321,9 @@ def _render(rows: list[dict[str, Any]]) -> str:
         "time of one rerun with the panel open (AppTest, in process).",
         "",
         "The first click opens the panel (nothing cached yet); the next clicks move it to another "
-        "footnote, each with a page picture not shown before. Load average is in the header above: "
-        "these figures move with the machine's load.",
+        "footnote, each with a page picture not shown before (the passage's; the whole page is drawn "
+        "only once its expander is opened, since 2f70d5c: runs before that also waited for it). Load "
+        "average is in the header above: these figures move with the machine's load.",
         "",
         "| saved turns | clicks | first click (opens panel) | next clicks, median | p90 | page load | "
         "script per rerun, median |",
