@@ -173,9 +173,9 @@ def _browser_clicks(url: str, data_dir: Path, conv_id: str, clicks: int) -> dict
         page.goto(f"{url}/?conv={conv_id}")
         page.wait_for_timeout(150)
         expect(page.locator(IDLE)).to_be_attached(timeout=60_000)
-        expect(
+        expect(  # a 30-turn chat can take longer than expect's 5 s to draw on a loaded machine
             page.locator('[data-testid="stBidiComponentIsolated"] button.fn-ref').nth(targets[0][0])
-        ).to_be_visible()
+        ).to_be_visible(timeout=60_000)
         load_s = time.perf_counter() - started
         times = []
         for index, short_id in targets:
