@@ -124,8 +124,8 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
             st.text(f"Page {loc.page_label} (index {loc.page_index})")
         st.image(crop or full, width="stretch")
         if crop is not None:
-            # Drawn only while open: a closed expander's picture is still sent, fetched and decoded
-            # on every click. Opening it reruns the script, and it stays open for the next footnote.
+            # Drawn only while open: a closed expander's picture is still sent with every rerun, and
+            # fetched and decoded for every new footnote. Opening it reruns the script; it stays open.
             with st.expander("Whole page", key=state.whole_page_key(position), on_change="rerun") as whole:
                 if whole.open:
                     st.image(full, width="stretch")
