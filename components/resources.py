@@ -230,7 +230,7 @@ def _pictures(
     *,
     _library: Library,
 ) -> tuple[bytes | None, bytes] | None:
-    from components.picture import crop
+    from components.picture import panel_pictures
     from ingest.render import draw_page  # pypdfium2 loads only when a panel is first opened
 
     try:
@@ -240,7 +240,7 @@ def _pictures(
     picture = draw_page(
         pdf, page_index, [(char_start, char_end)], [focus] if focus else (), scale=PICTURE_SCALE
     )
-    return crop(picture), picture.png
+    return panel_pictures(picture)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -271,13 +271,13 @@ def _bound(cached: Callable[..., T], library: Library) -> Callable[..., T]:
 
 def passage_picture(library: Library) -> Callable[..., tuple[bytes | None, bytes] | None]:
     """(doc_id, page_index, char_start, char_end, focus=None) -> (the page cut to the cited passage
-    `focus` (page offsets), else to the highlighted chunk, or None; the whole page) as PNG, with the
+    `focus` (page offsets), else to the highlighted chunk, or None; the whole page) as JPEG, with the
     chunk highlighted and the passage more strongly; None when the document is gone."""
     return _bound(_pictures, library)
 
 
 def page_picture(library: Library) -> Callable[[str, int, int, int], bytes | None]:
-    """(doc_id, page_index, char_start, char_end) -> the whole page as PNG with those characters
+    """(doc_id, page_index, char_start, char_end) -> the whole page as JPEG with those characters
     highlighted, or None when the document is gone."""
     pictures = _bound(_pictures, library)
 

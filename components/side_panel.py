@@ -31,7 +31,7 @@ _STYLE = """<style>
 </style>"""
 
 # (doc_id, page_index, char_start, char_end, focus) -> (the page cut to the passage, or None; the
-# whole page), as PNG bytes, or None when the document is gone. focus: page offsets to centre on.
+# whole page), as JPEG bytes, or None when the document is gone. focus: page offsets to centre on.
 PictureFn = Callable[..., tuple[bytes | None, bytes] | None]
 # (doc_id, page_index) -> the page's extracted text, or None.
 PageTextFn = Callable[[str, int], str | None]
@@ -110,7 +110,7 @@ def _chunk_text(footnote: Footnote, passage: tuple[int, int] | None) -> None:
 
 def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None) -> None:
     ev = footnote.evidence
-    for loc in ev.locators:
+    for position, loc in enumerate(ev.locators):
         pictures = picture(ev.doc_id, loc.page_index, loc.char_start, loc.char_end, focus)
         if pictures is None:
             st.warning(
@@ -124,8 +124,11 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
             st.text(f"Page {loc.page_label} (index {loc.page_index})")
         st.image(crop or full, width="stretch")
         if crop is not None:
-            with st.expander("Whole page"):
-                st.image(full, width="stretch")
+            # Drawn only while open: a closed expander's picture is still sent with every rerun, and
+            # fetched and decoded for every new footnote. Opening it reruns the script; it stays open.
+            with st.expander("Whole page", key=state.whole_page_key(position), on_change="rerun") as whole:
+                if whole.open:
+                    st.image(full, width="stretch")
 
 
 FOOTNOTE_HINT = "Click a numbered footnote in an answer to open its passage and page here."

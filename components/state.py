@@ -254,6 +254,12 @@ def library_hit(query: str) -> str | None:
     return value[1] if value and value[0] == query else None
 
 
+def whole_page_key(position: int) -> str:
+    """The key of the side panel's "Whole page" expander under the passage's page at this position
+    (of its pages); open, it stays open as the panel moves to another footnote or hit."""
+    return f"panel_whole_page_{position}"
+
+
 def hit_key(position: int) -> str:
     """The widget key of the button that opens the hit at this position of the results."""
     return f"library_hit_{position}"

@@ -185,15 +185,15 @@ def _picture(record: CitationRecord, library, problem: str) -> None:
         return
     for loc in ev.locators:
         try:
-            png = page_picture(library)(ev.doc_id, loc.page_index, loc.char_start, loc.char_end)
+            picture = page_picture(library)(ev.doc_id, loc.page_index, loc.char_start, loc.char_end)
         except Exception as exc:  # a damaged page: the saved passage is still shown
             st.warning(escape_markdown(f"Page {loc.page_label} could not be drawn: {exc}"))
             continue
-        if png is None:
+        if picture is None:
             st.warning("This document is no longer in the library; the passage is the saved snapshot.")
             return
         st.text(f"Page {loc.page_label} (index {loc.page_index})")
-        st.image(png, width="stretch")
+        st.image(picture, width="stretch")
 
 
 def _review(records, scores, verdicts, store, library, problem) -> None:

@@ -1,7 +1,7 @@
 """Answering core (no Streamlit): evidence, the citation grammar, retrieval and the answer stream.
 
 Exported here: the vocabulary and the citation grammar (cheap to import). The heavier parts are
-imported from their modules: rag.retrieve (retrieve, search_evidence), rag.answer (answer_stream),
+imported from their modules: rag.retrieve (search_evidence), rag.answer (answer_stream),
 rag.models (make_chat_model; wiring.make_chat_model builds it from the settings),
 rag.extractive (ExtractiveChatModel), rag.scripted (ScriptedChatModel), rag.prompts,
 rag.retriever (LibraryRetriever, the LangChain retriever behind Library.as_retriever),

@@ -78,11 +78,6 @@ class CitationStream:
             return self._start
         return self._length
 
-    @property
-    def safe_text(self) -> str:
-        """Everything fed so far minus an unfinished marker at the end."""
-        return self.text[: self.safe_length]
-
     def take_safe(self) -> str:
         """The display-safe text that has not been taken yet (for incremental display)."""
         n = self.safe_length - self._taken

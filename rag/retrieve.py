@@ -128,11 +128,6 @@ def _groups(fused: Sequence[tuple[Chunk, float]], k: int) -> list[tuple[list[Chu
     return [(group, top, score) for group, (top, score) in zip(groups, best)]
 
 
-def select(fused: Sequence[tuple[Chunk, float]], k: int) -> list[tuple[Chunk, float]]:
-    """The top k after dropping duplicate texts and merging overlapping neighbours."""
-    return [(_merged(group, top), score) for group, top, score in _groups(fused, k)]
-
-
 def dense_similarities(
     embeddings: Any, query_vector: Sequence[float], groups: Sequence[Sequence[Chunk]], known: dict[str, float]
 ) -> list[float]:
@@ -266,10 +261,3 @@ def warm_lexical(library: Any) -> Any:
 def lexical_index(library: Any) -> Any:
     """The lexical index questions use for library's current generation, built if needed."""
     return _lexical(library)
-
-
-def retrieve(
-    library: Any, question: str, *, k: int, doc_ids: Sequence[str] | None = None, **options: Any
-) -> tuple[Evidence, ...]:
-    """The evidence table for a question (see search_evidence for the relevance signal)."""
-    return search_evidence(library, question, k=k, doc_ids=doc_ids, **options).evidence

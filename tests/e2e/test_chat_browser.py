@@ -63,6 +63,14 @@ def test_second_footnote_opens_its_passage_and_page_and_survives_reload(app, pag
     panel = page.locator(PANEL)
     _panel_shows(page, second)
     assert loaded_width(page, panel.locator("img").first) > 100
+    pictures = panel.locator(".st-key-panel_pages img")
+    expect(pictures).to_have_count(1)  # the passage; its whole page waits until asked for
+    panel.locator('[data-testid="stExpander"] summary').first.click()
+    expect(pictures).to_have_count(2)
+    whole, cut = pictures.nth(1), pictures.first
+    assert loaded_width(page, whole) > 100
+    assert whole.evaluate("i => i.naturalHeight") > cut.evaluate("i => i.naturalHeight")
+    wait_idle(page)
 
     page.reload()
     wait_idle(page)

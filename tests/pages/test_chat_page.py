@@ -236,7 +236,14 @@ def test_a_chunk_across_a_page_break_shows_both_pages(app_env: Path) -> None:
     texts = [t.value for t in at.text]
     assert "Page 1 (index 0)" in texts and "Page 2 (index 1)" in texts
     assert any(t.startswith("Page 1-2 (index 0-1)") for t in texts)
-    assert len(at.image) == 4  # each page: the passage picture, and the whole page in an expander
+    # each page: the passage picture, and its whole page in an expander, drawn once opened
+    assert len(at.image) == 2 and [e.label for e in at.expander] == ["Whole page", "Whole page"]
+    at.session_state[state.whole_page_key(1)] = True
+    at.run()
+    assert len(at.image) == 3  # only the page whose expander was opened
+    at.session_state[state.whole_page_key(0)] = True
+    at.run()
+    assert len(at.image) == 4
 
 
 def test_an_unsupported_answer_is_labelled(app_env: Path) -> None:

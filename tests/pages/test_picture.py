@@ -1,5 +1,6 @@
 """The panel's picture is cut, from the boxes the render drew, to the highlighted passage of a
-real page; the cited passage is drawn in its own, stronger colour."""
+real page; the cited passage is drawn in its own, stronger colour; st.image takes both pictures
+as they are."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from components.picture import crop, crop_box
+from components.picture import crop_box, panel_pictures
 from ingest.reader import read_pdf
 from ingest.render import draw_page
 from tests.pages.conftest import make_pdf
@@ -40,8 +41,10 @@ def test_crop_keeps_the_highlight_band_and_drops_the_rest_of_the_page() -> None:
     assert box is not None and all(_contains(box, b) for b in picture.boxes)
     _page_w, page_h = picture.size
     assert 0 < box[1] < box[3] < page_h / 2  # near the top of an A4 page
-    cut = Image.open(io.BytesIO(crop(picture)))
+    cut_jpeg, whole_jpeg = panel_pictures(picture)
+    cut = Image.open(io.BytesIO(cut_jpeg))
     assert cut.size == (box[2] - box[0], box[3] - box[1]) and cut.height < page_h / 3
+    assert Image.open(io.BytesIO(whole_jpeg)).size == picture.size
 
 
 @pytest.mark.corpus
@@ -55,7 +58,7 @@ def test_crop_on_a_real_two_column_pdf_holds_the_cited_passage(corpus: Path) -> 
     box = crop_box(picture)
     assert box is not None and all(_contains(box, b) for b in picture.focus_boxes)
     assert box[3] - box[1] < picture.size[1] / 2  # cut to the passage's rows, not the whole page
-    assert Image.open(io.BytesIO(crop(picture))).size == (box[2] - box[0], box[3] - box[1])
+    assert Image.open(io.BytesIO(panel_pictures(picture)[0])).size == (box[2] - box[0], box[3] - box[1])
 
 
 def test_the_cited_passage_is_drawn_in_a_different_colour_from_the_chunk() -> None:
@@ -76,4 +79,18 @@ def test_the_cited_passage_is_drawn_in_a_different_colour_from_the_chunk() -> No
 
 def test_no_highlight_means_no_crop() -> None:
     picture = draw_page(make_pdf(["Just text."]), 0, scale=0.3)
-    assert picture.boxes == () and crop_box(picture) is None and crop(picture) is None
+    assert picture.boxes == () and crop_box(picture) is None and panel_pictures(picture)[0] is None
+
+
+def test_st_image_passes_the_panel_pictures_through_without_encoding_them_again() -> None:
+    # st.image decodes a PNG and encodes it as JPEG on every rerun; JPEG bytes it keeps as given.
+    # SEE: streamlit/elements/lib/image_utils.py (image_to_url -> _ensure_image_size_and_format)
+    from streamlit.elements.lib.image_utils import _ensure_image_size_and_format
+    from streamlit.elements.lib.layout_utils import LayoutConfig
+
+    start = TEXT.index("The cited sentence")
+    picture = draw_page(make_pdf([TEXT]), 0, [(start, start + 27)], scale=1.5)
+    for jpeg in panel_pictures(picture):
+        assert jpeg is not None and Image.open(io.BytesIO(jpeg)).format == "JPEG"
+        assert _ensure_image_size_and_format(jpeg, LayoutConfig(width="stretch"), "JPEG") is jpeg
+    assert _ensure_image_size_and_format(picture.png, LayoutConfig(width="stretch"), "JPEG") != picture.png

@@ -152,13 +152,13 @@ def test_first_flag_only_on_first_occurrence() -> None:
 def test_marker_reported_once_and_only_when_confirmed() -> None:
     stream = CitationStream()
     assert stream.feed(f"Claim [{A}") == []
-    assert stream.safe_text == "Claim "
+    assert stream.safe_length == len("Claim ")
     # The closing bracket arrived, but "(" would make it a link: not reported yet, still held back.
     assert stream.feed("]") == []
-    assert stream.safe_text == "Claim "
+    assert stream.safe_length == len("Claim ")
     [event] = stream.feed(" and")
     assert (event.id, event.start, event.end) == (A, 6, 15)
-    assert stream.safe_text == f"Claim [{A}] and"
+    assert stream.safe_length == len(f"Claim [{A}] and") == len(stream.text)
     assert stream.finish() == []
 
 
@@ -175,12 +175,12 @@ def test_full_width_marker_reported_at_its_closing_bracket() -> None:
     assert (event.id, event.start, event.end) == (A, 2, 11)
 
 
-def test_safe_text_holds_back_an_unfinished_marker_and_releases_non_markers() -> None:
+def test_safe_length_holds_back_an_unfinished_marker_and_releases_non_markers() -> None:
     stream = CitationStream()
     stream.feed("Partial [abc12")
-    assert stream.safe_text == "Partial "
+    assert stream.safe_length == len("Partial ")
     stream.feed("-x]")  # not a marker after all: released as text
-    assert stream.safe_text == "Partial [abc12-x]"
+    assert stream.safe_length == len("Partial [abc12-x]") == len(stream.text)
 
 
 def test_take_safe_returns_each_character_once() -> None:

@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ingest.chunking import chunk_pages, locator_text
+from ingest.chunking import locator_text
 from ingest.embeddings import LocalEmbeddings
 from ingest.library import Library
-from ingest.types import Chunk, Page, PageLocator
+from ingest.types import Chunk, PageLocator
 from rag.lexical import LexicalCache, LexicalIndex
-from rag.retrieve import fuse, retrieve, search_evidence, select
+from rag.retrieve import fuse, search_evidence
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
 
 
@@ -27,28 +27,45 @@ def test_fuse_adds_reciprocal_ranks_across_rankings() -> None:
     assert fused[0][1] == 1 / 62 + 1 / 61
 
 
-def test_select_merges_overlapping_neighbours_into_one_passage() -> None:
-    pages = [Page(0, "i", "Alpha beta gamma delta. " * 20), Page(1, "ii", "Epsilon zeta eta theta. " * 20)]
-    chunks = chunk_pages("d" * 64, pages, chunk_size=200, chunk_overlap=60)
-    second, third = chunks[1], chunks[2]
-    merged = select([(third, 0.5), (second, 0.4), (chunks[5], 0.3)], k=2)
-    assert len(merged) == 2
-    joined, _score = merged[0]
-    assert joined.chunk_id == third.chunk_id  # under the best-ranked member's id
-    assert joined.locators[0].char_start == second.locators[0].char_start
-    assert joined.locators[-1].char_end == third.locators[-1].char_end
+FRUIT = "apricot banana cherry damson elder fig guava hazel iris juniper".split()
+# Short lines, so that neighbouring chunks of 140 characters share two of them (an overlap of 60).
+ORCHARD = "\n".join(f"Row {i} grows {fruit} trees." for i, fruit in enumerate(FRUIT))
+
+
+def test_overlapping_neighbours_come_back_merged_into_one_passage(tmp_path: Path) -> None:
+    library = open_hash_library(tmp_path / "lib", chunk_size=140, chunk_overlap=60)
+    orchard = library.add_pdf(make_pdf([ORCHARD], "Orchard"), "orchard.pdf").doc
+    library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
+    rows = [c for c in library.chunks() if c.doc_id == orchard.doc_id]
+    # "fig" is in one chunk only, "iris" in the next one only, "guava" in the lines they share.
+    [second] = [c for c in rows if "fig" in c.text]
+    [third] = [c for c in rows if "iris" in c.text]
+    assert third.ordinal == second.ordinal + 1 and "guava" in second.text and "guava" in third.text
+    found = search_evidence(library, "Which rows grow fig and guava trees?", k=2).evidence
+    assert len(found) == 2
+    joined = found[0]
+    assert joined.chunk_id == second.chunk_id  # under the best-ranked member's id
+    # one passage from the first member to the last (the chunk before them overlaps too, and joins)
+    assert joined.locators[0].char_start <= second.locators[0].char_start
+    assert joined.locators[-1].char_end >= third.locators[-1].char_end
+    pages = library.pages(orchard.doc_id)
     assert joined.text == locator_text(pages, joined.locators)  # still exactly the page text
-    assert merged[1][0] == chunks[5]
+    assert found[1].chunk_id not in {second.chunk_id, third.chunk_id}  # the merge took one of the k places
 
 
-def test_select_drops_duplicate_text_and_keeps_k() -> None:
-    a, twin = chunk("a", "same words"), chunk("t", "Same  words", doc="e")
-    b, c = chunk("b", "x"), chunk("c", "y")
-    assert [x.chunk_id[0] for x, _ in select([(a, 3), (twin, 2), (b, 1), (c, 0.5)], k=2)] == ["a", "b"]
+def test_duplicate_text_comes_back_once_and_k_is_kept(tmp_path: Path) -> None:
+    library = open_hash_library(tmp_path / "lib")
+    library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
+    library.add_pdf(make_pdf(GARDEN, "Garden guide, second copy"), "garden-copy.pdf")  # the same text
+    library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
+    found = search_evidence(library, "When was the greenhouse built?", k=3).evidence
+    assert len(found) == 3
+    assert sum("greenhouse was built in 1987" in e.text for e in found) == 1
+    assert len({" ".join(e.text.split()).lower() for e in found}) == 3
 
 
 def test_a_keyword_finds_its_page_with_locators(hash_library: Library) -> None:
-    found = retrieve(hash_library, "When was the greenhouse built?", k=2)
+    found = search_evidence(hash_library, "When was the greenhouse built?", k=2).evidence
     best = found[0]
     assert "1987" in best.text and best.title == "Garden guide" and best.file_name == "garden.pdf"
     assert best.page_index == 2 and best.page_label == "3"
@@ -60,7 +77,7 @@ def test_a_keyword_finds_its_page_with_locators(hash_library: Library) -> None:
 
 def test_the_document_filter_keeps_other_documents_out(hash_library: Library) -> None:
     engines = next(d.doc_id for d in hash_library.documents() if d.file_name == "engines.pdf")
-    found = retrieve(hash_library, "When was the greenhouse built?", k=5, doc_ids=[engines])
+    found = search_evidence(hash_library, "When was the greenhouse built?", k=5, doc_ids=[engines]).evidence
     assert found and {e.doc_id for e in found} == {engines}
 
 
@@ -80,7 +97,7 @@ def test_the_lexical_index_follows_adds_and_deletes(tmp_path: Path) -> None:
     assert cache.get(library).search("compost heap", 3)[0][0].doc_id == garden.doc_id
     library.delete(garden.doc_id)
     assert all(c.doc_id != garden.doc_id for c, _ in cache.get(library).search("compost heap", 3))
-    assert all(e.doc_id != garden.doc_id for e in retrieve(library, "compost heap", k=3))
+    assert all(e.doc_id != garden.doc_id for e in search_evidence(library, "compost heap", k=3).evidence)
 
 
 def test_lexical_index_on_an_empty_library_finds_nothing() -> None:
