@@ -19,6 +19,11 @@ A year ("2022", from "FY2022" or "fiscal 2022") says which of a company's filing
 company: many filings of other companies cover the same year. So years score only when no other
 naming word is in any profile (a question naming just a period), and otherwise only choose among
 documents the other words tie on (Acme's FY2022 report before Acme's FY2023 one).
+
+A question that writes a naming word with a capital (past its first word) writes names that way:
+then a naming word it writes only in lower case is an ordinary word, not a name ("any material
+legal proceedings" does not name Kestrel Bay Materials; "Kestrel Bay Materials' revenue" does).
+A question typed all in lower case keeps every naming word.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ PROFILE_PAGES = 2  # a cover page and what follows it (contents, or the first pa
 NAMING_SHARE = 0.2  # a word in more than a fifth of the profiles is the library's, not a name
 PICK_SHARE = 0.5  # documents scoring at least half the best score stay in the running
 MAX_PICKED = 3  # same company, other years (or same year, other company) stay searchable
+_WORD = re.compile(r"[A-Za-z0-9][\w&'-]*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _LETTER_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 
@@ -69,7 +75,7 @@ class DocumentProfiles:
         if len(docs) <= MAX_PICKED:
             return None
         n = len(self.terms)
-        naming = {t for t in tokenize(question) if 0 < self.df[t] <= NAMING_SHARE * n}
+        naming = _as_written({t for t in tokenize(question) if 0 < self.df[t] <= NAMING_SHARE * n}, question)
         years = {t for t in naming if _YEAR.fullmatch(t)}
         names = naming - years
         if not any(names & self.terms[d] for d in docs):
@@ -98,6 +104,21 @@ class DocumentProfiles:
             return None
         words = tuple(sorted(t for t in naming if any(t in self.terms[d] for d in picked)))
         return DocumentPick(picked, words)
+
+
+def _as_written(naming: set[str], question: str) -> set[str]:
+    """The naming words, without those written only in lower case when another one is capitalised."""
+    capital: set[str] = set()
+    lower: set[str] = set()
+    for n, match in enumerate(_WORD.finditer(question)):
+        word = match.group(0)
+        if word.islower():
+            lower.update(tokenize(word))
+        elif n > 0 and word[0].isupper():
+            capital.update(tokenize(word))
+    if not naming & capital:
+        return naming
+    return {t for t in naming if t in capital or t not in lower}
 
 
 def build_profiles(library: Any) -> DocumentProfiles:

@@ -11,9 +11,9 @@ cash flow), "AR" (receivable or report), "OI".
 
 ``SYNONYMS`` holds the phrases analysts and filings use for one line item: "capital expenditures"
 is printed as "Purchases of property and equipment" in most cash flow statements (and as
-"Additions to property and equipment" or "Purchases of property, plant and equipment" in
-others), so a question with any of them, spelled out or as its abbreviation, looks for all of
-them (``synonym_groups``), and holding one phrase whole is holding the concept (rag.asked).
+"Additions to property and equipment" in others), so a question with any of them, spelled out or
+as its abbreviation, looks for all of them (``synonym_groups``: the words the question lacks are
+added once), and holding one phrase whole is holding the concept (rag.asked).
 """
 
 from __future__ import annotations
@@ -45,8 +45,7 @@ SHORTHAND: dict[str, str] = {
 SYNONYMS: tuple[tuple[str, ...], ...] = (
     (
         "capital expenditures",
-        "purchases of property and equipment",
-        "purchases of property plant and equipment",
+        "purchases of property and equipment",  # also holds "Purchases of property, plant and equipment"
         "additions to property and equipment",
     ),
 )

@@ -193,3 +193,15 @@ def test_a_year_chooses_among_a_companys_reports_but_never_outweighs_its_name() 
     assert pick is not None and pick.doc_ids[0] == "doc1"
     pick = profiles.pick("capex in fiscal 2021?")  # only a year: it names the report
     assert pick is not None and pick.doc_ids == ("doc2",)
+
+
+def test_a_word_written_in_lower_case_beside_capitalised_names_names_no_document() -> None:
+    names = [*COMPANIES, "Kestrel Bay Materials", "Kestrel Ridge Therapeutics"]
+    profiles = _profiles(names)
+    pick = profiles.pick("Has Kestrel Ridge Therapeutics reported any material legal proceedings?")
+    assert pick is not None and pick.doc_ids == ("doc7",) and "materi" not in pick.words
+    pick = profiles.pick("Has Kestrel Bay Materials reported any material legal proceedings?")
+    assert pick is not None and pick.doc_ids == ("doc6",)
+    # Typed all in lower case, every naming word stays: "material" names Kestrel Bay Materials too.
+    pick = profiles.pick("has kestrel ridge reported any material legal proceedings?")
+    assert pick is not None and set(pick.doc_ids) == {"doc6", "doc7"}

@@ -32,7 +32,6 @@ EXPANSIONS = [
         [
             "capital expenditures",
             "purchases of property and equipment",
-            "purchases of property plant and equipment",
             "additions to property and equipment",
         ],
     ),
@@ -41,7 +40,6 @@ EXPANSIONS = [
         [
             "capital expenditures",
             "purchases of property and equipment",
-            "purchases of property plant and equipment",
             "additions to property and equipment",
             "fiscal 2018 2018",
         ],
