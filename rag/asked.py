@@ -34,6 +34,15 @@ _DATE_YEAR = re.compile(
 )
 
 
+def without_framing(question: str) -> str:
+    """The question without its verb of telling (see _FRAMING), for retrieval: "Has the company
+    reported any material legal proceedings?" searches for "material legal proceedings"."""
+    framing = _FRAMING.match(question)
+    if not framing:
+        return question
+    return question[: framing.start(1)] + question[framing.end(1) :]
+
+
 @dataclass(frozen=True)
 class Concept:
     """One thing the question asks about, in its alternative wordings: each option is a set of
