@@ -202,7 +202,8 @@ def score_sentences(
     weight = semantic_weight if embeddings is not None else 0.0
     picked = [j for j, lex in enumerate(lexical) if lex >= floor and lex > 0] if weight else []
     semantic = [0.0] * len(units)
-    for j, sim in zip(picked, semantic_scores(question, [units[j].text for j in picked], embeddings)):
+    about = _without_title_words(question, [s.title for s in sources])
+    for j, sim in zip(picked, semantic_scores(about, [units[j].text for j in picked], embeddings)):
         semantic[j] = sim
     bonus = number_bonus if asked.amount else 0.0
     terms = _asked_words(question)
@@ -221,6 +222,16 @@ def score_sentences(
         for u, lex, sem in zip(units, lexical, semantic)
     ]
     return sorted(out, key=lambda s: -s.score)
+
+
+def _without_title_words(question: str, titles: Sequence[str]) -> str:
+    """The question without the words of the sources' document titles, when two content words
+    remain: the lexical score already credits those words to every line of the document, and in
+    the embedding they make the lines that repeat the name (signatures, a cover, an exhibit list)
+    look like answers."""
+    held = {t for title in titles for t in tokenize(title)}
+    kept = [w for w in re.findall(r"[\w&'-]+", question) if not set(tokenize(w)) & held]
+    return " ".join(kept) if len(tokenize(" ".join(kept))) >= 2 else question
 
 
 def _asked_words(question: str) -> set[str]:
