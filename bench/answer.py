@@ -23,9 +23,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.common import ROOT, median, percentile, rss_mb, time_call
+from bench.common import CORPUS, median, percentile, rss_mb, time_call
 
-SQUAD = ROOT.parent / "shared" / "corpus" / "squad-dev"
+SQUAD = CORPUS / "squad-dev"
 SIZES = (1_000, 100_000)
 QUICK_SIZES = (300,)
 QUICK_PDFS = ["Normans.pdf"]

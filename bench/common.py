@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# The shared corpus: ../shared/corpus beside the checkout, or FOOTNOTE_CORPUS (a git worktree elsewhere).
+CORPUS = Path(os.environ.get("FOOTNOTE_CORPUS") or ROOT.parent / "shared" / "corpus")
 MB = 1024 * 1024
 LIBRARIES = (
     "numpy",

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.common import ROOT
+from bench.common import CORPUS, ROOT
 from rag.answer import stream_answer
 from rag.evidence import build_evidence
 from rag.extractive import ExtractiveChatModel
@@ -31,7 +31,7 @@ from rag.retrieve import Retrieval, search_evidence
 from rag.types import Answer, Done, Evidence
 
 Retriever = Callable[[str], Retrieval]
-SQUAD_QA = ROOT.parent / "shared" / "corpus" / "squad-dev" / "questions.jsonl"
+SQUAD_QA = CORPUS / "squad-dev" / "questions.jsonl"
 SQUAD_SAMPLE = 80  # the fixed sample (seed 0) whose last figures were: gold page cited 0.775, answer 0.75
 FILINGS_DIR = ROOT / "bench" / "out" / "filings"  # generated on every run, git-ignored
 QUICK_QUESTIONS = 10

@@ -26,10 +26,9 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from bench.common import ROOT, run_child
+from bench.common import CORPUS, run_child
 from bench.ingest_parts import parts_markdown
 
-CORPUS = ROOT.parent / "shared" / "corpus"
 INPUTS = [
     CORPUS / "sample-files" / "009-pdflatex-geotopo" / "GeoTopo-komprimiert.pdf",
     *sorted((CORPUS / "squad-dev" / "pdfs").glob("*.pdf")),

@@ -18,10 +18,10 @@ import traceback
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from bench.common import ROOT, machine_info, run_child
+from bench.common import CORPUS, ROOT, machine_info, run_child
 
 RESULTS_DIR = ROOT / "bench" / "results"
-DEFAULT_QA = ROOT.parent / "shared" / "corpus" / "squad-dev" / "questions.jsonl"
+DEFAULT_QA = CORPUS / "squad-dev" / "questions.jsonl"
 CHILD_TIMEOUT_S = 1800
 QUICK_EVAL_QUESTIONS = 10
 

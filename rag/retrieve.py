@@ -11,6 +11,7 @@ import numpy as np
 
 from ingest.context import indexed_text
 from ingest.types import Chunk, PageLocator
+from rag.asked import without_framing
 from rag.documents import DocumentPick, ProfileCache
 from rag.evidence import build_evidence
 from rag.lexical import LexicalCache, tokenize
@@ -203,7 +204,7 @@ def search_evidence(
     stage reads the question with its shorthand spelled out (see DENSE_EXPANDED). The fused
     order ranks the evidence; each piece's score is its cosine similarity to the question."""
     n = candidates or max(4 * k, 20)
-    expanded = expand_question(question)
+    expanded = expand_question(without_framing(question))
     vector = None
     if question.strip():
         vector = library.embeddings.embed_query(expanded if DENSE_EXPANDED else question)

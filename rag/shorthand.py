@@ -8,6 +8,12 @@ year (and quarter) a question is about, so a table's year column can be picked.
 The table holds only general accounting abbreviations as SEC filings and annual reports spell
 them out (no company, data set or year in it). Ambiguous ones are left out: "CFO" (officer or
 cash flow), "AR" (receivable or report), "OI".
+
+``SYNONYMS`` holds the phrases analysts and filings use for one line item: "capital expenditures"
+is printed as "Purchases of property and equipment" in most cash flow statements (and as
+"Additions to property and equipment" in others), so a question with any of them, spelled out or
+as its abbreviation, looks for all of them (``synonym_groups``: the words the question lacks are
+added once), and holding one phrase whole is holding the concept (rag.asked).
 """
 
 from __future__ import annotations
@@ -15,8 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rag.text import tokenize
+
 SHORTHAND: dict[str, str] = {
-    "capex": "capital expenditures purchases of property and equipment",
+    "capex": "capital expenditures",
     "d&a": "depreciation and amortization",
     "pp&e": "property plant and equipment",
     "sg&a": "selling general and administrative expenses",
@@ -34,6 +42,13 @@ SHORTHAND: dict[str, str] = {
     "10-k": "annual report form 10-k",
     "10-q": "quarterly report form 10-q",
 }
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    (
+        "capital expenditures",
+        "purchases of property and equipment",  # also holds "Purchases of property, plant and equipment"
+        "additions to property and equipment",
+    ),
+)
 _QUARTER_WORDS = ("first", "second", "third", "fourth")
 # "capex", "D&A", "PP&E": whole tokens only (letters, digits, & and -), case-insensitive.
 _TOKEN = re.compile(r"(?<![\w&-])[A-Za-z0-9][\w&-]*(?![\w&])")
@@ -85,9 +100,24 @@ def fiscal_periods(text: str) -> tuple[Period, ...]:
     return tuple(dict.fromkeys(p for _, p in sorted(found, key=lambda item: item[0])))
 
 
+def _holds_run(terms: list[str], phrase: list[str]) -> bool:
+    n = len(phrase)
+    return any(terms[i : i + n] == phrase for i in range(len(terms) - n + 1))
+
+
+def synonym_groups(text: str) -> list[tuple[str, ...]]:
+    """The SYNONYMS groups one of whose phrases text holds (its content words in a row, stemmed:
+    "capital expenditure" holds "capital expenditures"), in table order."""
+    terms = tokenize(text)
+    return [g for g in SYNONYMS if any(_holds_run(terms, tokenize(p)) for p in g)]
+
+
 def expansions(text: str) -> list[str]:
-    """The spelled-out forms of the shorthand and periods in text, in order of appearance."""
+    """The spelled-out forms of the shorthand, the other phrases of its synonyms and the periods
+    in text, in order of appearance (synonyms of spelled-out phrases after the shorthand)."""
     out = [SHORTHAND[t.group(0).lower()] for t in _TOKEN.finditer(text) if t.group(0).lower() in SHORTHAND]
+    for group in synonym_groups(" ".join([text, *out])):
+        out += [p for p in group if p not in out]
     out += [p.words() for p in fiscal_periods(text)]
     return list(dict.fromkeys(out))
 

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, settings
 from tests.pg.fixtures import pg_server, pg_url  # noqa: F401 (fixtures for the whole suite)
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+# ../shared/corpus beside the checkout, or FOOTNOTE_CORPUS (a git worktree elsewhere).
+CORPUS = Path(os.environ.get("FOOTNOTE_CORPUS") or ROOT.parent / "shared" / "corpus")
 REQUIRE_CORPUS = os.environ.get("FOOTNOTE_REQUIRE_CORPUS") == "1"
 
 # CI must never fail by chance: a fixed seed per test (derived from its code), no example database

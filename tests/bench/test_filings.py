@@ -115,3 +115,18 @@ def test_some_reports_name_the_company_only_on_the_cover_and_in_the_prose() -> N
     assert (
         "Annual Report on Form 10-K" in statement and sum(company.name in t for t in texts) < len(texts) / 2
     )
+
+
+def test_the_long_report_is_long_and_prints_the_issue_answers_on_their_gold_pages() -> None:
+    from bench.filings.long import ISSUE_QUESTIONS, render_long
+
+    data, questions = render_long()
+    reader = PdfReader(io.BytesIO(data))
+    labels = list(reader.page_labels)
+    assert len(labels) > 100 and labels[:4] == ["i", "ii", "iii", "1"]
+    texts = [" ".join(p.extract_text().split()).lower() for p in reader.pages]
+    assert "table of contents" in texts[1] and "item 3. legal proceedings" in texts[1]
+    assert [q.question for q in questions] == list(ISSUE_QUESTIONS)
+    for q in questions:
+        assert q.gold_page_indexes
+        assert all(v.lower() in texts[i] for v in q.gold_values for i in q.gold_page_indexes), q.question

@@ -48,7 +48,8 @@ def test_the_gold_page_is_retrieved_for_nearly_every_answerable_question(squad_f
 
 
 def test_most_answerable_questions_cite_their_gold_page(squad_figures: dict) -> None:
-    assert squad_figures["gold_page_cited"] >= 0.8
+    # 0.900 on 2026-12-01; pinned at 0.8 while it was 0.875
+    assert squad_figures["gold_page_cited"] >= 0.85
     assert squad_figures["cited_page_precision"] >= 0.75
 
 

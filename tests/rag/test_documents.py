@@ -172,3 +172,36 @@ def test_profiles_read_the_first_pages_in_one_query_as_page_by_page(tmp_path: Pa
         generation, documents, pages = library.generation, library.documents, library.pages
 
     assert build_profiles(library).terms == build_profiles(PageByPage()).terms
+
+
+def test_a_year_chooses_among_a_companys_reports_but_never_outweighs_its_name() -> None:
+    # Ten reports: Dunmore's for 2022 and 2023, and eight other companies', one of them for 2021,
+    # which is as rare a year in this library as the company's name is.
+    names = [("Dunmore Textiles", 2022), ("Dunmore Textiles", 2023), ("Ashcombe Mills", 2021)]
+    names += [
+        (f"{n} Holdings", 2020 + i % 2 * 4) for i, n in enumerate("Bel Cor Elm Far Gor Hal Ivo".split())
+    ]
+    profiles = DocumentProfiles(
+        {
+            f"doc{i}": profile_text(f"{n} annual report fiscal {y}", f"r{i}-fy{y}.pdf", [])
+            for i, (n, y) in enumerate(names)
+        }
+    )
+    pick = profiles.pick("Dunmore Textiles capex in fiscal 2021?")
+    assert pick is not None and set(pick.doc_ids) == {"doc0", "doc1"}  # not Ashcombe's 2021 report
+    pick = profiles.pick("Dunmore Textiles capex in fiscal 2023?")
+    assert pick is not None and pick.doc_ids[0] == "doc1"
+    pick = profiles.pick("capex in fiscal 2021?")  # only a year: it names the report
+    assert pick is not None and pick.doc_ids == ("doc2",)
+
+
+def test_a_word_written_in_lower_case_beside_capitalised_names_names_no_document() -> None:
+    names = [*COMPANIES, "Kestrel Bay Materials", "Kestrel Ridge Therapeutics"]
+    profiles = _profiles(names)
+    pick = profiles.pick("Has Kestrel Ridge Therapeutics reported any material legal proceedings?")
+    assert pick is not None and pick.doc_ids == ("doc7",) and "materi" not in pick.words
+    pick = profiles.pick("Has Kestrel Bay Materials reported any material legal proceedings?")
+    assert pick is not None and pick.doc_ids == ("doc6",)
+    # Typed all in lower case, every naming word stays: "material" names Kestrel Bay Materials too.
+    pick = profiles.pick("has kestrel ridge reported any material legal proceedings?")
+    assert pick is not None and set(pick.doc_ids) == {"doc6", "doc7"}

@@ -27,7 +27,23 @@ def test_fiscal_periods(question: str, expected: tuple[Period, ...]) -> None:
 
 
 EXPANSIONS = [
-    ("What was the capex?", ["capital expenditures purchases of property and equipment"]),
+    (
+        "What was the capex?",
+        [
+            "capital expenditures",
+            "purchases of property and equipment",
+            "additions to property and equipment",
+        ],
+    ),
+    (  # spelled out, the line item's other names come along
+        "What was the capital expenditure in FY2018?",
+        [
+            "capital expenditures",
+            "purchases of property and equipment",
+            "additions to property and equipment",
+            "fiscal 2018 2018",
+        ],
+    ),
     ("D&A and PP&E", ["depreciation and amortization", "property plant and equipment"]),
     (
         "YoY growth of SG&A",
@@ -48,6 +64,14 @@ def test_expanded_question_shares_words_with_the_statement_line() -> None:
     line = "Purchases of property and equipment (capital expenditures) (1,577) (1,373)"
     assert not set(tokenize("FY2018 capex")) & set(tokenize(line))
     assert set(tokenize(expand_question("FY2018 capex"))) & set(tokenize(line))
+
+
+def test_a_synonym_phrase_held_whole_is_the_concept_and_part_of_it_is_not() -> None:
+    from rag.asked import read_question
+
+    (concept,) = read_question("capital expenditure").concepts
+    assert concept.credit(set(tokenize("Purchases of property and equipment (249) (210)"))) == 1.0
+    assert concept.credit(set(tokenize("Property, plant and equipment, net 1,948 1,865"))) < 1.0
 
 
 def test_question_without_shorthand_is_unchanged() -> None:

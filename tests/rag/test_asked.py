@@ -1,0 +1,27 @@
+"""How the offline answerer and retrieval read a question (rag.asked)."""
+
+from __future__ import annotations
+
+from rag.asked import read_question, without_framing
+from rag.text import tokenize
+
+
+def _terms(question: str) -> set[str]:
+    return {t for c in read_question(question).concepts for t in c}
+
+
+def test_the_verb_of_telling_in_a_yes_no_question_is_not_a_word_to_find() -> None:
+    assert "report" not in _terms("Has the company reported any material legal proceedings?")
+    assert {"materi", "legal", "proceed"} <= _terms(
+        "Has the company reported any material legal proceedings?"
+    )
+    question = "Has Acme reported any recalls?"
+    assert set(tokenize(without_framing(question))) == set(tokenize("Has Acme any recalls"))
+
+
+def test_report_as_a_noun_or_outside_a_yes_no_question_stays() -> None:
+    assert "report" in _terms("What did the annual report say about revenue?")
+    assert "report" in _terms("How many deaths were reported in 1918?")
+    assert (
+        without_framing("How many deaths were reported in 1918?") == "How many deaths were reported in 1918?"
+    )
