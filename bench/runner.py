@@ -43,6 +43,7 @@ BENCHMARKS = (
     Benchmark("reopen", "Reopen: first question with the saved BM25 index vs a rebuild", "bench.reopen"),
     Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui"),
     Benchmark("eval", "Answer quality: squad-dev and generated filings", "bench.eval"),
+    Benchmark("pg_search", "Team mode: pgvector HNSW beside the local FAISS index", "bench.pg_search"),
 )
 BY_NAME = {b.name: b for b in BENCHMARKS}
 
@@ -65,8 +66,9 @@ class Record:
         return asdict(self)
 
 
-def call_benchmark(name: str, quick: bool = False) -> dict[str, Any]:
-    """Child-process body: import the module and run it; a missing module is reported, not raised."""
+def call_benchmark(name: str, quick: bool = False, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Child-process body: import the module and run it; a missing module is reported, not raised.
+    options (such as ``million=True`` from ``--million``) go to run() as keywords."""
     bench = BY_NAME[name]
     try:
         module = importlib.import_module(bench.module)
@@ -75,7 +77,7 @@ def call_benchmark(name: str, quick: bool = False) -> dict[str, Any]:
             return {"status": "missing", "reason": f"{bench.module.replace('.', '/')}.py is not there yet"}
         raise
     if hasattr(module, "run"):
-        return {"status": "ok", "result": module.run(quick=quick)}
+        return {"status": "ok", "result": module.run(quick=quick, **(options or {}))}
     if name == "eval" and hasattr(module, "run_eval"):
         return _call_run_eval(module, quick)
     if name == "eval" and hasattr(module, "main"):
@@ -105,20 +107,27 @@ def _call_eval_main(module: Any, quick: bool) -> dict[str, Any]:
     return {"status": "ok", "result": {"markdown": "```\n" + out.getvalue().strip() + "\n```"}}
 
 
-def child_entry(name: str, quick: bool = False) -> dict[str, Any]:
+def child_entry(name: str, quick: bool = False, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run call_benchmark and turn an exception into a failed status with its traceback tail."""
     try:
-        return call_benchmark(name, quick)
+        return call_benchmark(name, quick, options)
     except Exception as exc:
         tail = "".join(traceback.format_exception(exc)[-6:])
         return {"status": "failed", "reason": f"{type(exc).__name__}: {exc}", "traceback": tail}
 
 
-def run_benchmark(name: str, quick: bool, command: str) -> Record:
+def run_benchmark(
+    name: str,
+    quick: bool,
+    command: str,
+    options: dict[str, Any] | None = None,
+    timeout: float = CHILD_TIMEOUT_S,
+) -> Record:
     """Run one benchmark in a child process and record the outcome, crash or not."""
     start = time.perf_counter()
+    kwargs = {"name": name, "quick": quick} | ({"options": options} if options else {})
     try:
-        outcome = run_child("bench.runner:child_entry", {"name": name, "quick": quick}, CHILD_TIMEOUT_S)
+        outcome = run_child("bench.runner:child_entry", kwargs, timeout)
     except Exception as exc:
         outcome = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"}
     reason = outcome.get("reason")
