@@ -18,6 +18,7 @@ nothing to repair.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -25,7 +26,9 @@ from typing import Any
 
 from bench.common import ROOT, median, percentile, rss_mb, time_call
 
-SQUAD = ROOT.parent / "shared" / "corpus" / "squad-dev"
+# ../shared/corpus beside the checkout; FOOTNOTE_BENCH_CORPUS names another corpus folder (a git
+# worktree in another folder than the main checkout has no ../shared beside it).
+SQUAD = Path(os.environ.get("FOOTNOTE_BENCH_CORPUS") or ROOT.parent / "shared" / "corpus") / "squad-dev"
 SIZES = (1_000, 100_000)
 QUICK_SIZES = (300,)
 QUICK_PDFS = ["Normans.pdf"]

@@ -44,11 +44,11 @@ def pg_server(prefix: str = "footnote-bench-pg-") -> Iterator[Any]:
                 server.cleanup()
 
 
-def new_database(server: Any, stem: str = "footnote_bench") -> str:
+def new_database(server: Any, stem: str = "footnote_bench", work_mem: str = MAINTENANCE_WORK_MEM) -> str:
     """A fresh empty database on the server (maintenance_work_mem raised); its URL."""
     name = f"{stem}_{next(_names)}"
     server.psql(f"CREATE DATABASE {name};")
-    server.psql(f"ALTER DATABASE {name} SET maintenance_work_mem = '{MAINTENANCE_WORK_MEM}';")
+    server.psql(f"ALTER DATABASE {name} SET maintenance_work_mem = '{work_mem}';")
     return server.get_uri(name)
 
 

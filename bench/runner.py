@@ -44,6 +44,13 @@ BENCHMARKS = (
     Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui"),
     Benchmark("eval", "Answer quality: squad-dev and generated filings", "bench.eval"),
     Benchmark("pg_search", "Team mode: pgvector HNSW beside the local FAISS index", "bench.pg_search"),
+    Benchmark("pg_users", "Team mode: 8 users at once, 2 app processes against 1", "bench.pg_users"),
+    Benchmark("pg_ingest", "Team mode: 2 ingest workers into one database against 1", "bench.pg_ingest"),
+    Benchmark(
+        "pg_cold",
+        "Team mode: first answer after opening 100,000 chunks, PostgreSQL vs local",
+        "bench.pg_cold",
+    ),
 )
 BY_NAME = {b.name: b for b in BENCHMARKS}
 
