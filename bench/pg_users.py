@@ -179,6 +179,8 @@ def run(quick: bool = False) -> dict[str, Any]:
             "processes": int(key.split("x")[0]),
             "threads_per_process": int(key.split("x")[1]),
             "answers_per_s": round(median([x["answers_per_s"] for x in xs]), 2),
+            "answers_per_s_runs": [round(x["answers_per_s"], 2) for x in xs],
+            "done_p95_s_runs": [round(x["done_p95_s"], 2) for x in xs],
             "done_p50_s": round(median([x["done_p50_s"] for x in xs]), 3),
             "done_p95_s": round(median([x["done_p95_s"] for x in xs]), 3),
             "first_p95_s": round(median([x["first_p95_s"] for x in xs]), 3),
@@ -210,16 +212,20 @@ def render(r: dict[str, Any]) -> str:
     """The README section body."""
     lines = [
         "| app processes x user threads | answers per second | final event p50 / p95 | first delta p95 | "
-        "answered (per round) | peak memory per process |",
-        "|---|---:|---:|---:|---|---:|",
+        "answered (per round) | rounds: answers/s, p95 | peak memory per process |",
+        "|---|---:|---:|---:|---|---|---:|",
     ]
     for x in r["configs"].values():
         rss = ", ".join(f"{m:,.0f}" for m in x["peak_rss_mb"] if m is not None)
         answered = ", ".join(f"{a}/{x['answers_per_round']}" for a in x["answered"])
+        per_round = "; ".join(
+            f"{a:.2f}, {p:.1f} s"
+            for a, p in zip(x.get("answers_per_s_runs", []), x.get("done_p95_s_runs", []), strict=True)
+        )
         lines.append(
             f"| {x['processes']} x {x['threads_per_process']} | {x['answers_per_s']:.2f} | "
             f"{x['done_p50_s'] * 1000:,.0f} / {x['done_p95_s'] * 1000:,.0f} ms | {x['first_p95_s'] * 1000:,.0f} ms | "
-            f"{answered} | {rss} MiB |"
+            f"{answered} | {per_round} | {rss} MiB |"
         )
     return "\n".join(lines) + (
         f"\n\n2 processes against 1: answers per second {r['throughput_ratio_two_over_one']:.2f}x, "

@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import io
 import json
+import os
 import time
 import traceback
 from dataclasses import asdict, dataclass
@@ -132,6 +133,7 @@ def run_benchmark(
 ) -> Record:
     """Run one benchmark in a child process and record the outcome, crash or not."""
     start = time.perf_counter()
+    load_at_start = round(os.getloadavg()[0], 2)
     kwargs = {"name": name, "quick": quick} | ({"options": options} if options else {})
     try:
         outcome = run_child("bench.runner:child_entry", kwargs, timeout)
@@ -146,7 +148,7 @@ def run_benchmark(
         seconds=round(time.perf_counter() - start, 1),
         command=command,
         quick=quick,
-        machine=machine_info(),
+        machine=machine_info() | {"load_average_1m_at_start": load_at_start},
         result=outcome.get("result"),
         reason=reason,
     )
