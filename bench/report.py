@@ -56,9 +56,12 @@ def render_machine(machine: dict[str, Any]) -> str:
 def render_record(record: Record) -> str:
     """One benchmark's section body: how and when it ran, then its figures or why there are none."""
     m = record.machine
+    load = f"load {m.get('load_average_1m')}"
+    if m.get("load_average_1m_at_start") is not None:
+        load = f"load {m['load_average_1m_at_start']} at the start, {m.get('load_average_1m')} at the end"
     head = (
         f"_`{record.command}` on {m.get('date_utc')} (commit {m.get('git_commit')}, "
-        f"load {m.get('load_average_1m')}), {record.seconds:g} s._"
+        f"{load}), {record.seconds:g} s._"
     )
     if record.status == "missing":
         return f"{head}\n\n**Not measured yet:** {record.reason}"

@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import io
 import json
+import os
 import time
 import traceback
 from dataclasses import asdict, dataclass
@@ -43,6 +44,14 @@ BENCHMARKS = (
     Benchmark("reopen", "Reopen: first question with the saved BM25 index vs a rebuild", "bench.reopen"),
     Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui"),
     Benchmark("eval", "Answer quality: squad-dev and generated filings", "bench.eval"),
+    Benchmark("pg_search", "Team mode: pgvector HNSW beside the local FAISS index", "bench.pg_search"),
+    Benchmark("pg_users", "Team mode: 8 users at once, 2 app processes against 1", "bench.pg_users"),
+    Benchmark("pg_ingest", "Team mode: 2 ingest workers into one database against 1", "bench.pg_ingest"),
+    Benchmark(
+        "pg_cold",
+        "Team mode: first answer after opening 100,000 chunks, PostgreSQL vs local",
+        "bench.pg_cold",
+    ),
 )
 BY_NAME = {b.name: b for b in BENCHMARKS}
 
@@ -65,8 +74,9 @@ class Record:
         return asdict(self)
 
 
-def call_benchmark(name: str, quick: bool = False) -> dict[str, Any]:
-    """Child-process body: import the module and run it; a missing module is reported, not raised."""
+def call_benchmark(name: str, quick: bool = False, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Child-process body: import the module and run it; a missing module is reported, not raised.
+    options (such as ``million=True`` from ``--million``) go to run() as keywords."""
     bench = BY_NAME[name]
     try:
         module = importlib.import_module(bench.module)
@@ -75,7 +85,7 @@ def call_benchmark(name: str, quick: bool = False) -> dict[str, Any]:
             return {"status": "missing", "reason": f"{bench.module.replace('.', '/')}.py is not there yet"}
         raise
     if hasattr(module, "run"):
-        return {"status": "ok", "result": module.run(quick=quick)}
+        return {"status": "ok", "result": module.run(quick=quick, **(options or {}))}
     if name == "eval" and hasattr(module, "run_eval"):
         return _call_run_eval(module, quick)
     if name == "eval" and hasattr(module, "main"):
@@ -105,20 +115,28 @@ def _call_eval_main(module: Any, quick: bool) -> dict[str, Any]:
     return {"status": "ok", "result": {"markdown": "```\n" + out.getvalue().strip() + "\n```"}}
 
 
-def child_entry(name: str, quick: bool = False) -> dict[str, Any]:
+def child_entry(name: str, quick: bool = False, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run call_benchmark and turn an exception into a failed status with its traceback tail."""
     try:
-        return call_benchmark(name, quick)
+        return call_benchmark(name, quick, options)
     except Exception as exc:
         tail = "".join(traceback.format_exception(exc)[-6:])
         return {"status": "failed", "reason": f"{type(exc).__name__}: {exc}", "traceback": tail}
 
 
-def run_benchmark(name: str, quick: bool, command: str) -> Record:
+def run_benchmark(
+    name: str,
+    quick: bool,
+    command: str,
+    options: dict[str, Any] | None = None,
+    timeout: float = CHILD_TIMEOUT_S,
+) -> Record:
     """Run one benchmark in a child process and record the outcome, crash or not."""
     start = time.perf_counter()
+    load_at_start = round(os.getloadavg()[0], 2)
+    kwargs = {"name": name, "quick": quick} | ({"options": options} if options else {})
     try:
-        outcome = run_child("bench.runner:child_entry", {"name": name, "quick": quick}, CHILD_TIMEOUT_S)
+        outcome = run_child("bench.runner:child_entry", kwargs, timeout)
     except Exception as exc:
         outcome = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"}
     reason = outcome.get("reason")
@@ -130,7 +148,7 @@ def run_benchmark(name: str, quick: bool, command: str) -> Record:
         seconds=round(time.perf_counter() - start, 1),
         command=command,
         quick=quick,
-        machine=machine_info(),
+        machine=machine_info() | {"load_average_1m_at_start": load_at_start},
         result=outcome.get("result"),
         reason=reason,
     )
