@@ -150,6 +150,20 @@ class PgLibrary:
             ).fetchall()
         return [Page(index=i, label=label, text=text) for i, label, text in rows]
 
+    def first_pages(self, limit: int) -> dict[str, list[Page]]:
+        """The first ``limit`` pages of every document, by doc_id (one query, not one per document)."""
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT doc_id, page_index, label, text FROM (SELECT p.*, ROW_NUMBER() OVER "
+                "(PARTITION BY doc_id ORDER BY page_index) AS n FROM footnote_pages p) AS numbered "
+                "WHERE n <= %s ORDER BY doc_id, page_index",
+                (limit,),
+            ).fetchall()
+        found: dict[str, list[Page]] = {}
+        for doc_id, i, label, text in rows:
+            found.setdefault(doc_id, []).append(Page(index=i, label=label, text=text))
+        return found
+
     def pdf_bytes(self, doc_id: str) -> bytes:
         """The stored PDF; FileNotFoundError when the document is gone (as the local library)."""
         with self._connect() as conn:

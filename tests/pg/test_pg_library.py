@@ -37,3 +37,15 @@ def test_dense_search_returns_as_many_candidates_as_asked_beyond_ef_search(pg_ur
     library.add_pdf(make_pdf(GARDEN * 4 + ENGINES * 4, "Long guide"), "long.pdf")
     assert library.chunk_count() >= 8
     assert len(library.search_vector(library.embeddings.embed_query("compost"), 8)) == 8
+
+
+def test_first_pages_are_each_documents_first_pages_in_one_query(pg_url: str) -> None:
+    from rag.documents import PROFILE_PAGES
+
+    library = open_pg(pg_url)
+    library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
+    library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
+    expected = {d.doc_id: library.pages(d.doc_id)[:PROFILE_PAGES] for d in library.documents()}
+    assert library.first_pages(PROFILE_PAGES) == expected
+    assert all(len(pages) == PROFILE_PAGES for pages in expected.values())
+    assert library.first_pages(1) == {d: pages[:1] for d, pages in expected.items()}
