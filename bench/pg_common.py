@@ -92,19 +92,7 @@ def bulk_load(
             "warnings, pdf) FROM STDIN"
         ) as copy:
             for doc, pages, pdf in documents:
-                copy.write_row(
-                    (
-                        doc.doc_id,
-                        doc.title,
-                        doc.file_name,
-                        doc.pages,
-                        doc.size_bytes,
-                        doc.chunks,
-                        doc.added_at,
-                        Jsonb(list(doc.warnings)),
-                        pdf,
-                    )
-                )
+                copy.write_row(pg_store.document_row(doc, pdf))
                 pages_rows += [(doc.doc_id, p.index, p.label, p.text) for p in pages]
         with cur.copy("COPY footnote_pages (doc_id, page_index, label, text) FROM STDIN") as page_copy:
             for row in pages_rows:

@@ -269,6 +269,21 @@ def create_hnsw_index(conn: psycopg.Connection, hnsw: HnswSettings) -> None:
     )
 
 
+def document_row(doc: Document, pdf: bytes) -> tuple:
+    """A footnote_documents row, in the table's column order (doc_id ... warnings, pdf)."""
+    return (
+        doc.doc_id,
+        doc.title,
+        doc.file_name,
+        doc.pages,
+        doc.size_bytes,
+        doc.chunks,
+        doc.added_at,
+        Jsonb(list(doc.warnings)),
+        pdf,
+    )
+
+
 def insert_document(
     conn, doc: Document, pages: Sequence[Page], chunks: Sequence[Chunk], matrix: np.ndarray, pdf: bytes
 ) -> None:
@@ -276,17 +291,7 @@ def insert_document(
     conn.execute(
         "INSERT INTO footnote_documents (doc_id, title, file_name, pages, size_bytes, chunks, added_at, "
         "warnings, pdf) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        (
-            doc.doc_id,
-            doc.title,
-            doc.file_name,
-            doc.pages,
-            doc.size_bytes,
-            doc.chunks,
-            doc.added_at,
-            Jsonb(list(doc.warnings)),
-            pdf,
-        ),
+        document_row(doc, pdf),
     )
     insert_pages(conn, doc.doc_id, pages)
     insert_chunks(conn, chunks, matrix)

@@ -14,7 +14,6 @@ from bench.pg_common import new_database
 from ingest.embeddings import HashEmbeddings
 from ingest.library import Library
 from ingest.pg_library import PgLibrary
-from tests.pg.conftest import pg_server  # noqa: F401  (the suite's real server fixture)
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf
 
 HARBOUR = [
@@ -62,7 +61,7 @@ def test_split_gives_every_file_once_largest_first_to_the_lighter_worker(pdfs: l
     assert [largest] in groups  # the largest alone, the other two together
 
 
-def test_two_workers_store_every_file_once_and_a_reingest_skips(pg_server, pdfs: list[Path]) -> None:  # noqa: F811
+def test_two_workers_store_every_file_once_and_a_reingest_skips(pg_server, pdfs: list[Path]) -> None:
     url = new_database(pg_server)
     done = pg_ingest.run_workers(url, pg_ingest.split(pdfs, 2), provider="fake")
     assert done["statuses"] == {p.name: "ok" for p in pdfs}
@@ -72,7 +71,7 @@ def test_two_workers_store_every_file_once_and_a_reingest_skips(pg_server, pdfs:
     assert set(again["statuses"].values()) == {"skipped"} and pg_ingest.library_contents(url) == contents
 
 
-def test_app_processes_answer_every_users_questions(pg_server, pdfs: list[Path]) -> None:  # noqa: F811
+def test_app_processes_answer_every_users_questions(pg_server, pdfs: list[Path]) -> None:
     url = new_database(pg_server)
     pg_ingest.run_workers(url, [pdfs], provider="fake")
     questions = [["When is the tomato plant staked?"], ["Who improved the condenser?"]]
@@ -81,7 +80,7 @@ def test_app_processes_answer_every_users_questions(pg_server, pdfs: list[Path])
     assert result["done_p95_s"] >= result["done_p50_s"] > 0 and result["with_footnotes"] == 2
 
 
-def test_copy_to_postgres_holds_the_local_library(pg_server, pdfs: list[Path], tmp_path: Path) -> None:  # noqa: F811
+def test_copy_to_postgres_holds_the_local_library(pg_server, pdfs: list[Path], tmp_path: Path) -> None:
     local = Library.open(tmp_path / "data", HashEmbeddings(384), **FAKE)
     for path in pdfs:
         local.add_pdf(path.read_bytes(), path.name)
