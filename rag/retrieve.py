@@ -268,6 +268,11 @@ def lexical_index(library: Any) -> Any:
     return _lexical(library)
 
 
+def document_profiles(library: Any) -> Any:
+    """The document profiles questions use for library's current generation, read or built."""
+    return _DEFAULT_PROFILES.get(library)
+
+
 def retrieve(
     library: Any, question: str, *, k: int, doc_ids: Sequence[str] | None = None, **options: Any
 ) -> tuple[Evidence, ...]:
