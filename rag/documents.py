@@ -55,31 +55,61 @@ def profile_text(title: str, file_name: str, first_pages: Sequence[str]) -> str:
 
 
 class DocumentProfiles:
-    """The profiles of one library generation's documents, as sets of index terms."""
+    """The profiles of one library generation's documents, as postings: each index term and the
+    positions (in doc_ids) of the documents whose profile has it."""
 
     def __init__(self, profiles: dict[str, str], generation: Any = None) -> None:
-        self.generation = generation
-        self.terms = {doc_id: frozenset(tokenize(text)) for doc_id, text in profiles.items()}
-        self.df = Counter(t for terms in self.terms.values() for t in terms)
-        self.saved = False  # True when read from the library's saved profiles, not built
+        postings: dict[str, list[int]] = {}
+        for position, text in enumerate(profiles.values()):
+            for term in dict.fromkeys(tokenize(text)):
+                postings.setdefault(term, []).append(position)
+        self._set(tuple(profiles), {t: tuple(p) for t, p in postings.items()}, generation, saved=False)
 
     @classmethod
-    def from_terms(cls, terms: Mapping[str, frozenset[str]], generation: Any = None) -> DocumentProfiles:
-        """Profiles whose terms are already known (read from the saved copy)."""
-        profiles = cls({}, generation)
-        profiles.terms = dict(terms)
-        profiles.df = Counter(t for words in profiles.terms.values() for t in words)
-        profiles.saved = True
+    def from_postings(
+        cls, doc_ids: Sequence[str], postings: Mapping[str, Sequence[int]], generation: Any = None
+    ) -> DocumentProfiles:
+        """Profiles whose postings are already known (read from the saved copy)."""
+        profiles = cls.__new__(cls)
+        profiles._set(tuple(doc_ids), {t: tuple(p) for t, p in postings.items()}, generation, saved=True)
         return profiles
+
+    def _set(
+        self, doc_ids: tuple[str, ...], postings: dict[str, tuple[int, ...]], generation: Any, saved: bool
+    ) -> None:
+        self.generation = generation
+        self.doc_ids = doc_ids
+        self.postings = postings
+        self.saved = saved  # True when read from the library's saved profiles, not built
+        self._position = {d: i for i, d in enumerate(doc_ids)}
+
+    @property
+    def terms(self) -> dict[str, frozenset[str]]:
+        """Each document's profile terms, by doc_id."""
+        found: dict[str, set[str]] = {d: set() for d in self.doc_ids}
+        for term, positions in self.postings.items():
+            for i in positions:
+                found[self.doc_ids[i]].add(term)
+        return {d: frozenset(t) for d, t in found.items()}
+
+    @property
+    def df(self) -> Counter[str]:
+        """How many profiles have each term."""
+        return Counter({t: len(p) for t, p in self.postings.items()})
 
     def pick(self, question: str, doc_ids: Sequence[str] | None = None) -> DocumentPick | None:
         """The documents the question's naming words pick (among doc_ids), or None."""
-        docs = [d for d in (doc_ids if doc_ids is not None else self.terms) if d in self.terms]
+        docs = [d for d in (doc_ids if doc_ids is not None else self.doc_ids) if d in self._position]
         if len(docs) <= MAX_PICKED:
             return None
-        n = len(self.terms)
-        naming = {t for t in tokenize(question) if 0 < self.df[t] <= NAMING_SHARE * n}
-        scores = {d: sum(math.log(n / self.df[t]) for t in naming & self.terms[d]) for d in docs}
+        n = len(self.doc_ids)
+        naming = {t for t in tokenize(question) if 0 < len(self.postings.get(t, ())) <= NAMING_SHARE * n}
+        scores = dict.fromkeys(docs, 0.0)
+        for term in sorted(naming):  # a fixed order: equal sets of words give exactly equal sums
+            idf = math.log(n / len(self.postings[term]))
+            for i in self.postings[term]:
+                if self.doc_ids[i] in scores:
+                    scores[self.doc_ids[i]] += idf
         best = max(scores.values(), default=0.0)
         if best <= 0:
             return None
@@ -91,7 +121,8 @@ class DocumentProfiles:
             picked += tied
         if not picked:
             return None
-        words = tuple(sorted(t for t in naming if any(t in self.terms[d] for d in picked)))
+        chosen = {self._position[d] for d in picked}
+        words = tuple(sorted(t for t in naming if chosen.intersection(self.postings[t])))
         return DocumentPick(picked, words)
 
 
@@ -115,12 +146,12 @@ def profiles_for(library: Any) -> DocumentProfiles:
         return build_profiles(library)
     generation = library.generation
     documents = library.documents()
-    terms = profile_store.load(data_dir, generation, documents, PROFILE_PAGES)
-    if terms is not None:
-        return DocumentProfiles.from_terms(terms, generation)
+    postings = profile_store.load(data_dir, generation, documents, PROFILE_PAGES)
+    if postings is not None:
+        return DocumentProfiles.from_postings([d.doc_id for d in documents], postings, generation)
     profiles = build_profiles(library, documents)
     if profiles.generation == generation == library.generation:  # nothing added or deleted meanwhile
-        profile_store.save(data_dir, generation, documents, PROFILE_PAGES, profiles.terms)
+        profile_store.save(data_dir, generation, documents, PROFILE_PAGES, profiles.postings)
     return profiles
 
 

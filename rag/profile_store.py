@@ -1,12 +1,15 @@
 """The document profiles saved with a library, so reopening a large library does not re-read and
 re-tokenize every document's first pages (rag/documents.py).
 
-Layout: ``data_dir/profiles/<generation>.json`` holds, for one library generation, each document's
-profile terms plus what they were made with: the format, the generation, the number of first pages
-read, a fingerprint of the tokenizer (rag/lexical_store.py's) and one of the ready documents (ids,
-titles, file names, page counts, in order). A saved file is used only when all of these match the
-documents just read and every document has its terms; anything else (another generation, a file
-that cannot be read or parsed, a wrong shape) is logged and rebuilt, never trusted. JSON only.
+Layout: ``data_dir/profiles/<generation>.json`` holds, for one library generation, the profiles'
+postings (each term and the positions, in ``docs``, of the documents whose profile has it), the
+ready documents' ids in order, and what the postings were made with: the format, the generation,
+the number of first pages read, a fingerprint of the tokenizer (rag/lexical_store.py's) and one of
+the ready documents (ids, titles, file names, page counts, in order). A saved file is used only
+when all of these match the documents just read and the postings are well formed; anything else
+(another generation, a file that cannot be read or parsed, a wrong shape) is logged and rebuilt,
+never trusted. JSON only. Postings rather than each document's words: reading them back needs
+no set per document, which was most of the time a reopen spent on the saved copy.
 
 Who writes: as for the BM25 index, the reader that first needs the profiles of a generation builds
 them and saves them here (a temporary file renamed into place) when data_dir is writable; otherwise
@@ -23,8 +26,11 @@ import os
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ingest.types import Document
 from rag.lexical_store import STALE_TEMP_S, tokenizer_signature
@@ -62,9 +68,9 @@ def path_for(data_dir: Path, generation: int) -> Path:
 
 def load(
     data_dir: Path, generation: int, documents: Sequence[Document], pages: int
-) -> dict[str, frozenset[str]] | None:
-    """The saved terms of exactly these documents at this generation, by doc_id; None when there
-    are none, they are for something else, or the file cannot be read (the caller then builds)."""
+) -> dict[str, list[int]] | None:
+    """The saved postings of exactly these documents at this generation; None when there are
+    none, they are for something else, or the file cannot be read (the caller then builds them)."""
     path = path_for(data_dir, generation)
     if not path.is_file():
         return None
@@ -73,25 +79,33 @@ def load(
         if not isinstance(saved, dict) or saved.get("meta") != expected_meta(generation, documents, pages):
             logger.info("the saved document profiles in %s are for other documents; rebuilding them", path)
             return None
-        terms = _terms(saved.get("terms"), [d.doc_id for d in documents])
+        if saved.get("docs") != [d.doc_id for d in documents]:
+            raise ValueError("the saved profiles are not those of the library's documents")
+        postings = saved["postings"]
+        _check(postings, len(documents))
     except Exception as exc:  # whatever is wrong with a saved copy, the library still opens: rebuild
         logger.warning("the saved document profiles in %s are unreadable (%s); rebuilding them", path, exc)
         return None
     logger.info("read the saved document profiles of generation %s from %s", generation, path)
-    return terms
+    return postings
 
 
-def _terms(found: Any, doc_ids: Sequence[str]) -> dict[str, frozenset[str]]:
-    """The terms by doc_id, or ValueError unless found maps exactly these ids to lists of strings."""
-    if not isinstance(found, dict) or set(found) != set(doc_ids) or len(found) != len(doc_ids):
-        raise ValueError("the saved profiles are not those of the library's documents")
-    terms = {}
-    for doc_id in doc_ids:
-        words = found[doc_id]
-        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-            raise ValueError(f"the saved profile of {doc_id} is not a list of words")
-        terms[doc_id] = frozenset(words)
-    return terms
+def _check(postings: Any, count: int) -> None:
+    """ValueError unless postings maps words to increasing, non-empty lists of positions < count."""
+    if not isinstance(postings, dict):
+        raise ValueError("the saved postings are not a mapping")
+    lists = list(postings.values())
+    if not all(isinstance(t, str) for t in postings) or not all(type(p) is list and p for p in lists):
+        raise ValueError("the saved postings are not lists of documents by word")
+    if not lists:
+        return  # no document has a word (or there are none): nothing more to check
+    flat = np.array(list(chain.from_iterable(lists)))  # numpy: one pass in C over every position
+    if flat.dtype.kind not in "iu" or int(flat.min()) < 0 or int(flat.max()) >= count:
+        raise ValueError("the saved postings hold something other than document positions")
+    steps = np.diff(flat)
+    steps[np.cumsum([len(p) for p in lists])[:-1] - 1] = 1  # where one word's list ends and the next begins
+    if np.any(steps <= 0):
+        raise ValueError("the saved postings are out of order or repeat a document")
 
 
 def save(
@@ -99,17 +113,18 @@ def save(
     generation: int,
     documents: Sequence[Document],
     pages: int,
-    terms: Mapping[str, frozenset[str]],
+    postings: Mapping[str, Sequence[int]],
 ) -> Path | None:
-    """Save the profiles of this generation atomically (temporary file, then rename); returns the
-    path, or None when data_dir is not writable or saving failed (the profiles stay in memory)."""
+    """Save the profiles' postings of this generation atomically (temporary file, then rename);
+    returns the path, or None when data_dir is not writable or saving failed (they stay in memory)."""
     root = Path(data_dir) / FOLDER
     if not os.access(data_dir, os.W_OK) or (root.exists() and not os.access(root, os.W_OK)):
         return None
     target = path_for(data_dir, generation)
     body = {
         "meta": expected_meta(generation, documents, pages),
-        "terms": {d.doc_id: sorted(terms[d.doc_id]) for d in documents},
+        "docs": [d.doc_id for d in documents],
+        "postings": {term: list(positions) for term, positions in postings.items()},
     }
     try:
         root.mkdir(exist_ok=True)

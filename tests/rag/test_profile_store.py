@@ -100,12 +100,11 @@ def _rewrite(change):
 
 
 def _drop_one(saved: dict) -> None:
-    saved["terms"].pop(next(iter(saved["terms"])))
+    saved["docs"].pop()
 
 
-def _numbers(saved: dict) -> None:
-    first = next(iter(saved["terms"]))
-    saved["terms"][first] = [1, 2, 3]
+def _first(saved: dict) -> str:
+    return next(iter(saved["postings"]))
 
 
 DAMAGE = {
@@ -115,9 +114,15 @@ DAMAGE = {
     "not an object": lambda path: path.write_text("[1, 2, 3]"),
     "nested too deep": lambda path: path.write_text("[" * 100_000 + "]" * 100_000),
     "a document missing": _rewrite(_drop_one),
-    "terms not words": _rewrite(_numbers),
-    "terms not a list": _rewrite(lambda saved: saved.update(terms="everything")),
-    "no terms": _rewrite(lambda saved: saved.pop("terms")),
+    "documents reordered": _rewrite(lambda saved: saved["docs"].reverse()),
+    "positions not numbers": _rewrite(lambda saved: saved["postings"].update({_first(saved): ["a"]})),
+    "a position past the last document": _rewrite(
+        lambda saved: saved["postings"].update({_first(saved): [len(saved["docs"])]})
+    ),
+    "positions repeated": _rewrite(lambda saved: saved["postings"].update({_first(saved): [0, 0]})),
+    "a term without documents": _rewrite(lambda saved: saved["postings"].update({_first(saved): []})),
+    "postings not a mapping": _rewrite(lambda saved: saved.update(postings="everything")),
+    "no postings": _rewrite(lambda saved: saved.pop("postings")),
     "a folder in its place": lambda path: (path.unlink(), path.mkdir()),
 }
 
@@ -136,11 +141,19 @@ def test_a_damaged_file_is_rebuilt_not_a_crash(library, damage: str, caplog) -> 
         assert profiles_for(library).saved  # the rebuilt profiles were saved in its place
 
 
+def test_an_empty_library_reads_its_saved_profiles_too(tmp_path: Path) -> None:
+    empty = open_hash_library(tmp_path / "empty")
+    assert not profiles_for(empty).saved
+    again = profiles_for(empty)
+    assert again.saved and again.pick(QUESTION) is None
+
+
 def test_the_file_is_plain_json(library) -> None:
     profiles_for(library)
     saved = json.loads(_saved(library).read_text(encoding="utf-8"))
-    assert set(saved) == {"meta", "terms"} and saved["meta"]["generation"] == library.generation
-    assert all(isinstance(w, str) for words in saved["terms"].values() for w in words)
+    assert set(saved) == {"meta", "docs", "postings"} and saved["meta"]["generation"] == library.generation
+    assert saved["docs"] == [d.doc_id for d in library.documents()]
+    assert all(isinstance(i, int) for positions in saved["postings"].values() for i in positions)
 
 
 def test_a_read_only_folder_keeps_the_profiles_in_memory(library, monkeypatch) -> None:
