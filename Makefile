@@ -42,9 +42,11 @@ $(DEV_STAMP): $(APP_STAMP) requirements-dev.txt
 	$(PIP) install -r requirements-dev.txt
 	@touch $@
 
-# torch and sentence-transformers, for the ingest benchmark's baseline only (not for tests).
+# torch, sentence-transformers and langchain-community, for the ingest benchmark's baseline only
+# (not for tests). Resolved together with the app's and the tests' pins as requirements: pip refuses
+# them as -c constraints ("Constraints cannot have extras": psycopg[binary]).
 $(BENCH_STAMP): $(DEV_STAMP) requirements-bench.txt
-	$(PIP) install -r requirements-bench.txt -c requirements.txt -c requirements-dev.txt
+	$(PIP) install -r requirements.txt -r requirements-dev.txt -r requirements-bench.txt
 	@touch $@
 
 clean-venv:

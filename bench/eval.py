@@ -1,7 +1,8 @@
 """`python -m bench eval`: answer quality on squad-dev's 80-question sample and on generated filings.
 
 For our retrieval (dense + BM25, fused, merged) and for the plain LangChain dense retriever
-(langchain_community FAISS over the same chunks with the same embeddings and k), both answered by
+(langchain-core's InMemoryVectorStore over the same chunks with the same embeddings and k, its
+as_retriever()), both answered by
 the offline extractive model: the question's document and its gold page (hit@k) among the
 retrieved evidence, cited-page precision, share of answerable questions whose gold page is cited,
 share of answers holding the gold answer text (every gold value, for filings), answerable questions
@@ -18,7 +19,6 @@ import random
 import sys
 import tempfile
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -70,24 +70,21 @@ def open_corpus_library(
 
 
 def langchain_retriever(library: Any, k: int) -> Retriever:
-    """The plain recipe: FAISS.from_texts over the library's chunks, similarity_search(k)."""
-    with warnings.catch_warnings():
-        # The baseline is the plain recipe as people still write it; the package warns that it is
-        # being sunset. SEE: https://github.com/langchain-ai/langchain-community/issues/674
-        warnings.filterwarnings(
-            "ignore", message="`langchain-community` is being sunset", category=DeprecationWarning
-        )
-        from langchain_community.vectorstores import FAISS
+    """The plain recipe: a LangChain vector store over the library's chunks, as_retriever(k).
+
+    langchain-core's InMemoryVectorStore ranks by exact cosine similarity, as an exact FAISS index
+    does on these unit-length vectors, so it needs no package beyond langchain-core."""
+    from langchain_core.vectorstores import InMemoryVectorStore
 
     chunks = library.chunks()
-    store = FAISS.from_texts(
-        [c.text for c in chunks], library.embeddings, metadatas=[{"chunk_id": c.chunk_id} for c in chunks]
-    )
+    store = InMemoryVectorStore(library.embeddings)
+    store.add_texts([c.text for c in chunks], metadatas=[{"chunk_id": c.chunk_id} for c in chunks])
+    retriever = store.as_retriever(search_kwargs={"k": k})
     by_id = {c.chunk_id: c for c in chunks}
     docs = {d.doc_id: d for d in library.documents()}
 
     def search(question: str) -> Retrieval:
-        found = [by_id[d.metadata["chunk_id"]] for d in store.similarity_search(question, k=k)]
+        found = [by_id[d.metadata["chunk_id"]] for d in retriever.invoke(question)]
         return Retrieval(build_evidence([(c, docs[c.doc_id], 1.0) for c in found]))
 
     return search
@@ -281,7 +278,7 @@ def render(result: dict[str, Any]) -> str:
         f"{result.get('documents', '?')} documents ({result.get('chunks', '?')} chunks) in one library, "
         f"k={result['k']}, offline extractive answerer; ingest {result['ingest_s']} s",
         "",
-        "| figure | hybrid (ours) | LangChain FAISS dense |",
+        "| figure | hybrid (ours) | LangChain dense retriever |",
         "|---|---|---|",
     ]
     lines += [f"| {label} | {ours.get(key)} | {base.get(key)} |" for key, label in LABELS]

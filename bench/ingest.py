@@ -194,6 +194,10 @@ def run(quick: bool = False) -> dict[str, Any]:
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         raise FileNotFoundError(f"corpus files missing: {missing}")
+    if importlib.util.find_spec("langchain_community") is None:
+        raise ModuleNotFoundError(
+            "the LangChain recipe needs langchain-community: `make bench` installs requirements-bench.txt"
+        )
     targets = {k: v for k, v in PIPELINES.items() if not (k == "langchain_torch" and torch_missing())}
     rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in targets}
     parts: list[dict[str, Any]] = []

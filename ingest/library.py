@@ -1,7 +1,8 @@
 """The persistent library: SQLite rows, FAISS vectors and the original PDFs in one folder.
 
 Layout of ``data_dir``: ``library.sqlite3``, ``index.faiss``, ``files/<doc_id>.pdf``, ``.lock``, and
-``lexical/<generation>/``: a saved BM25 index that rag (the reader) writes and checks, never ingest.
+``lexical/<generation>/`` and ``profiles/<generation>.json``: the saved BM25 index and document
+profiles, which rag (the reader) writes and checks, never ingest.
 
 Crash safety comes from the write order. Reading, chunking and embedding happen in memory
 (no lock held, so two sessions can embed at once); then, under the folder's file lock:

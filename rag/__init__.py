@@ -10,9 +10,10 @@ rag.library_search (search_library: words and phrases).
 A question's hops through the core (the Streamlit side is in ``components/__init__.py``):
 
 1. rag/answer.py:retrieval_query - the question, preceded by the previous one for a short follow-up.
-2. rag/retrieve.py:search_evidence - dense (ingest/library.py:Library.search_vector) and BM25
-   (rag/lexical.py) rankings fused; the top k chunks become Evidence with short ids
-   (rag/evidence.py:build_evidence) in a Retrieval.
+2. rag/retrieve.py:search_evidence - the documents the question names (rag/documents.py, profiles
+   saved by rag/profile_store.py), then dense (ingest/library.py:Library.search_vector) and BM25
+   (rag/lexical.py, saved by rag/lexical_store.py) rankings fused; the top k chunks become
+   Evidence with short ids (rag/evidence.py:build_evidence) in a Retrieval.
 3. rag/answer.py:stream_answer - Retrieval.is_relevant gates it; rag/prompts.py:build_messages;
    rag/model_stream.py:model_deltas streams the model's text (retries, timeouts, limits).
 4. rag/answer.py:AnswerCitations.feed - the one parse: rag/citations.py:CitationStream.feed finds

@@ -24,6 +24,9 @@ A question that writes a naming word with a capital (past its first word) writes
 then a naming word it writes only in lower case is an ordinary word, not a name ("any material
 legal proceedings" does not name Kestrel Bay Materials; "Kestrel Bay Materials' revenue" does).
 A question typed all in lower case keeps every naming word.
+
+The profiles of a library generation are saved with a local library (rag/profile_store.py), so
+that reopening one does not read and tokenize every document's first pages again.
 """
 
 from __future__ import annotations
@@ -32,10 +35,12 @@ import math
 import re
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from rag import profile_store
 from rag.lexical import tokenize
 from rag.types import Answer
 
@@ -62,29 +67,62 @@ def profile_text(title: str, file_name: str, first_pages: Sequence[str]) -> str:
 
 
 class DocumentProfiles:
-    """The profiles of one library generation's documents, as sets of index terms."""
+    """The profiles of one library generation's documents, as postings: each index term and the
+    positions (in doc_ids) of the documents whose profile has it."""
 
     def __init__(self, profiles: dict[str, str], generation: Any = None) -> None:
+        postings: dict[str, list[int]] = {}
+        for position, text in enumerate(profiles.values()):
+            for term in dict.fromkeys(tokenize(text)):
+                postings.setdefault(term, []).append(position)
+        self._set(tuple(profiles), {t: tuple(p) for t, p in postings.items()}, generation, saved=False)
+
+    @classmethod
+    def from_postings(
+        cls, doc_ids: Sequence[str], postings: Mapping[str, Sequence[int]], generation: Any = None
+    ) -> DocumentProfiles:
+        """Profiles whose postings are already known (read from the saved copy)."""
+        profiles = cls.__new__(cls)
+        profiles._set(tuple(doc_ids), {t: tuple(p) for t, p in postings.items()}, generation, saved=True)
+        return profiles
+
+    def _set(
+        self, doc_ids: tuple[str, ...], postings: dict[str, tuple[int, ...]], generation: Any, saved: bool
+    ) -> None:
         self.generation = generation
-        self.terms = {doc_id: frozenset(tokenize(text)) for doc_id, text in profiles.items()}
-        self.df = Counter(t for terms in self.terms.values() for t in terms)
+        self.doc_ids = doc_ids
+        self.postings = postings
+        self.saved = saved  # True when read from the library's saved profiles, not built
+        self._position = {d: i for i, d in enumerate(doc_ids)}
+
+    @property
+    def terms(self) -> dict[str, frozenset[str]]:
+        """Each document's profile terms, by doc_id."""
+        found: dict[str, set[str]] = {d: set() for d in self.doc_ids}
+        for term, positions in self.postings.items():
+            for i in positions:
+                found[self.doc_ids[i]].add(term)
+        return {d: frozenset(t) for d, t in found.items()}
+
+    @property
+    def df(self) -> Counter[str]:
+        """How many profiles have each term."""
+        return Counter({t: len(p) for t, p in self.postings.items()})
 
     def pick(self, question: str, doc_ids: Sequence[str] | None = None) -> DocumentPick | None:
         """The documents the question's naming words pick (among doc_ids), or None."""
-        docs = [d for d in (doc_ids if doc_ids is not None else self.terms) if d in self.terms]
+        docs = [d for d in (doc_ids if doc_ids is not None else self.doc_ids) if d in self._position]
         if len(docs) <= MAX_PICKED:
             return None
-        n = len(self.terms)
-        naming = _as_written({t for t in tokenize(question) if 0 < self.df[t] <= NAMING_SHARE * n}, question)
+        n = len(self.doc_ids)
+        naming = _as_written(
+            {t for t in tokenize(question) if 0 < len(self.postings.get(t, ())) <= NAMING_SHARE * n}, question
+        )
         years = {t for t in naming if _YEAR.fullmatch(t)}
         names = naming - years
-        if not any(names & self.terms[d] for d in docs):
+        if not any(self._scores(docs, names).values()):
             names, years = years, set()
-
-        def score(doc_id: str, terms: set[str]) -> float:
-            return sum(math.log(n / self.df[t]) for t in terms & self.terms[doc_id])
-
-        scores = {d: score(d, names) for d in docs}
+        scores = self._scores(docs, names)
         best = max(scores.values(), default=0.0)
         if best <= 0:
             return None
@@ -92,7 +130,7 @@ class DocumentProfiles:
         for value in sorted({s for s in scores.values() if s >= PICK_SHARE * best}, reverse=True):
             tied = tuple(d for d in docs if scores[d] == value)
             if len(tied) > 1 and years:  # the year picks among them, best first
-                by_year = {d: score(d, years) for d in tied}
+                by_year = self._scores(tied, years)
                 tied = tuple(sorted(tied, key=lambda d: -by_year[d]))
                 top = by_year[tied[0]]
                 if top > 0 and len(picked) + len(tied) > MAX_PICKED:
@@ -102,8 +140,20 @@ class DocumentProfiles:
             picked += tied
         if not picked:
             return None
-        words = tuple(sorted(t for t in naming if any(t in self.terms[d] for d in picked)))
+        chosen = {self._position[d] for d in picked}
+        words = tuple(sorted(t for t in naming if chosen.intersection(self.postings[t])))
         return DocumentPick(picked, words)
+
+    def _scores(self, docs: Sequence[str], terms: set[str]) -> dict[str, float]:
+        """Each of docs' summed idf of the terms its profile has."""
+        n = len(self.doc_ids)
+        scores = dict.fromkeys(docs, 0.0)
+        for term in sorted(terms):  # a fixed order: equal sets of words give exactly equal sums
+            idf = math.log(n / len(self.postings[term]))
+            for i in self.postings[term]:
+                if self.doc_ids[i] in scores:
+                    scores[self.doc_ids[i]] += idf
+        return scores
 
 
 def _as_written(naming: set[str], question: str) -> set[str]:
@@ -121,19 +171,37 @@ def _as_written(naming: set[str], question: str) -> set[str]:
     return {t for t in naming if t in capital or t not in lower}
 
 
-def build_profiles(library: Any) -> DocumentProfiles:
-    """Profiles of every ready document of the library, for its current generation."""
+def build_profiles(library: Any, documents: Sequence[Any] | None = None) -> DocumentProfiles:
+    """Profiles of every ready document of the library (or of these, read from it just before),
+    for its current generation."""
     generation = library.generation
     profiles = {}
     first = library.first_pages(PROFILE_PAGES) if hasattr(library, "first_pages") else None
-    for doc in library.documents():
+    for doc in library.documents() if documents is None else documents:
         found = first.get(doc.doc_id, []) if first is not None else library.pages(doc.doc_id)[:PROFILE_PAGES]
         profiles[doc.doc_id] = profile_text(doc.title, doc.file_name, [p.text for p in found])
     return DocumentProfiles(profiles, generation)
 
 
+def profiles_for(library: Any) -> DocumentProfiles:
+    """The profiles of library's current generation: its saved copy when that matches the
+    documents, else built (and saved when data_dir is a writable folder)."""
+    data_dir = getattr(library, "data_dir", None)
+    if not isinstance(data_dir, Path):  # PostgreSQL's data_dir is the masked URL: nowhere to save
+        return build_profiles(library)
+    generation = library.generation
+    documents = library.documents()
+    postings = profile_store.load(data_dir, generation, documents, PROFILE_PAGES)
+    if postings is not None:
+        return DocumentProfiles.from_postings([d.doc_id for d in documents], postings, generation)
+    profiles = build_profiles(library, documents)
+    if profiles.generation == generation == library.generation:  # nothing added or deleted meanwhile
+        profile_store.save(data_dir, generation, documents, PROFILE_PAGES, profiles.postings)
+    return profiles
+
+
 class ProfileCache:
-    """Holds the DocumentProfiles of one library, rebuilt when library.generation changes."""
+    """Holds the DocumentProfiles of one library, read or rebuilt when library.generation changes."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -146,7 +214,7 @@ class ProfileCache:
         with self._lock:
             found = self._profiles
             if found is None or self._owner is not library or found.generation != generation:
-                found = build_profiles(library)
+                found = profiles_for(library)
                 self._profiles, self._owner = found, library
             return found
 

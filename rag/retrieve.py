@@ -262,3 +262,8 @@ def warm_lexical(library: Any) -> Any:
 def lexical_index(library: Any) -> Any:
     """The lexical index questions use for library's current generation, built if needed."""
     return _lexical(library)
+
+
+def document_profiles(library: Any) -> Any:
+    """The document profiles questions use for library's current generation, read or built."""
+    return _DEFAULT_PROFILES.get(library)

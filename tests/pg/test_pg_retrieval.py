@@ -44,3 +44,21 @@ def test_same_evidence_table_on_both_backends(pg_url: str, tmp_path: Path) -> No
     assert "1987" in tables[1][0].text
     within = search_evidence(shared, QUESTION, k=3, doc_ids=[tables[1][0].doc_id]).evidence
     assert within and {e.doc_id for e in within} == {tables[1][0].doc_id}
+
+
+def test_document_profiles_on_postgres_are_built_and_never_saved_to_a_folder(
+    pg_url: str, tmp_path: Path, monkeypatch
+) -> None:
+    from rag import profile_store
+    from rag.documents import build_profiles, profiles_for
+
+    monkeypatch.chdir(tmp_path)  # PgLibrary.data_dir is the masked URL: it must not become a folder
+    shared = PgLibrary.open(
+        pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400, chunk_overlap=60
+    )
+    fill(shared)
+    found = profiles_for(shared)
+    assert not found.saved and set(found.terms) == {d.doc_id for d in shared.documents()}
+    assert found.terms == build_profiles(shared).terms and all(found.terms.values())
+    assert not profiles_for(shared).saved
+    assert list(tmp_path.iterdir()) == [] and not Path(profile_store.FOLDER).exists()
