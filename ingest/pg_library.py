@@ -38,6 +38,14 @@ _DOC = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
 _CHUNK = "c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context"
 
 
+_INCOMPLETE = """
+SELECT doc_id FROM footnote_documents d
+WHERE d.pages <> (SELECT COUNT(*) FROM footnote_pages p WHERE p.doc_id = d.doc_id)
+   OR d.chunks <> (SELECT COUNT(*) FROM footnote_chunks c WHERE c.doc_id = d.doc_id)
+ORDER BY d.seq
+"""
+
+
 class NoPgLibrary(NoLibrary):
     """A reader found no Footnote tables in the database (readers never create them)."""
 
@@ -294,12 +302,7 @@ class PgLibrary:
             chunks = chunk_pages(
                 doc.doc_id, self.pages(doc.doc_id), self.config.chunk_size, self.config.chunk_overlap
             )
-            matrix = self._embed(
-                doc.file_name,
-                [indexed_text(c.context, c.text) for c in chunks],
-                lambda d, t, name=doc.file_name: report(IngestProgress(name, "embed", d, t)),
-            )
-            plans.append((doc, chunks, matrix))
+            plans.append((doc, chunks, self.embed_chunks(doc.file_name, chunks, report)))
         with self._connect() as conn, conn.transaction():
             self._lock_writers(conn)
             conn.execute("DELETE FROM footnote_chunks")
@@ -319,6 +322,46 @@ class PgLibrary:
                 )
             pg_store.bump_generation(conn)
         return sum(len(c) for _, c, _ in plans)
+
+    def embed_chunks(self, file_name: str, chunks: Sequence[Chunk], report: ProgressFn) -> np.ndarray:
+        """The chunks' vectors (context and text, as stored), reporting embed progress."""
+        return self._embed(
+            file_name,
+            [indexed_text(c.context, c.text) for c in chunks],
+            lambda d, t: report(IngestProgress(file_name, "embed", d, t)),
+        )
+
+    def incomplete_documents(self) -> list[Document]:
+        """Documents whose page or chunk rows do not add up to what their row records (a change
+        from outside: a partial restore, rows deleted by hand)."""
+        with self._connect() as conn:
+            ids = [r[0] for r in conn.execute(_INCOMPLETE)]
+        return [d for d in (self.document(i) for i in ids) if d is not None]
+
+    def replace_rows(
+        self, doc_id: str, pages: Sequence[Page], chunks: Sequence[Chunk], matrix: np.ndarray
+    ) -> bool:
+        """Replace a document's pages and chunks in one transaction under the write lock; False
+        when the document is gone."""
+        self._writable()
+        with self._connect() as conn, conn.transaction():
+            self._lock_writers(conn)
+            if (
+                conn.execute("SELECT 1 FROM footnote_documents WHERE doc_id = %s", (doc_id,)).fetchone()
+                is None
+            ):
+                return False
+            self._verify_settings(conn, matrix.shape[1])
+            conn.execute("DELETE FROM footnote_chunks WHERE doc_id = %s", (doc_id,))
+            conn.execute("DELETE FROM footnote_pages WHERE doc_id = %s", (doc_id,))
+            pg_store.insert_pages(conn, doc_id, pages)
+            pg_store.insert_chunks(conn, chunks, matrix)
+            conn.execute(
+                "UPDATE footnote_documents SET pages = %s, chunks = %s WHERE doc_id = %s",
+                (len(pages), len(chunks), doc_id),
+            )
+            pg_store.bump_generation(conn)
+        return True
 
     def check(self, progress: ProgressFn | None = None) -> list[str]:
         """Every document is committed whole, vectors included; re-derive from its stored PDF any

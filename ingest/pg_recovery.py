@@ -13,25 +13,37 @@ A stored PDF that cannot be read is reported and left as it is: nothing is delet
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from ingest import pg_store
+import numpy as np
+
 from ingest.chunking import chunk_pages
-from ingest.context import indexed_text
 from ingest.errors import IngestError, LibraryError
 from ingest.reader import read_pdf
-from ingest.types import Document, IngestProgress, ProgressFn
+from ingest.types import Chunk, Document, Page, ProgressFn
 
-if TYPE_CHECKING:
-    from ingest.pg_library import PgLibrary
 
-_INCOMPLETE = """
-SELECT doc_id FROM footnote_documents d
-WHERE d.pages <> (SELECT COUNT(*) FROM footnote_pages p WHERE p.doc_id = d.doc_id)
-   OR d.chunks <> (SELECT COUNT(*) FROM footnote_chunks c WHERE c.doc_id = d.doc_id)
-ORDER BY d.seq
-"""
+class PgRepairable(Protocol):
+    """What recovery reads and calls on a PostgreSQL library (ingest.pg_library.PgLibrary)."""
+
+    data_dir: str
+    config: object  # LibrarySettings: chunk_size, chunk_overlap
+
+    def incomplete_documents(self) -> list[Document]:
+        """Documents whose page or chunk rows do not add up to what their row records."""
+
+    def pdf_bytes(self, doc_id: str) -> bytes:
+        """The stored PDF; FileNotFoundError when the document is gone."""
+
+    def embed_chunks(self, file_name: str, chunks: Sequence[Chunk], report: ProgressFn) -> np.ndarray:
+        """The chunks' vectors (context and text), reporting embed progress."""
+
+    def replace_rows(
+        self, doc_id: str, pages: Sequence[Page], chunks: Sequence[Chunk], matrix: np.ndarray
+    ) -> bool:
+        """Replace a document's pages and chunks in one transaction; False when it is gone."""
 
 
 @dataclass(frozen=True)
@@ -53,18 +65,11 @@ class PgRecoveryReport:
         return out + list(self.unreadable)
 
 
-def incomplete_documents(library: PgLibrary) -> list[Document]:
-    """Documents whose page or chunk rows do not add up to what their row records."""
-    with library._connect() as conn:
-        ids = [r[0] for r in conn.execute(_INCOMPLETE)]
-    return [d for d in (library.document(i) for i in ids) if d is not None]
-
-
-def rebuild_incomplete(library: PgLibrary, progress: ProgressFn | None = None) -> PgRecoveryReport:
+def rebuild_incomplete(library: PgRepairable, progress: ProgressFn | None = None) -> PgRecoveryReport:
     """Re-read, re-chunk and re-embed every incomplete document (see the module docstring)."""
     report = progress or (lambda _: None)
     rebuilt, unreadable, chunks_done = [], [], 0
-    for doc in incomplete_documents(library):
+    for doc in library.incomplete_documents():
         try:
             read = read_pdf(library.pdf_bytes(doc.doc_id), doc.file_name)  # stored decrypted
         except IngestError as exc:
@@ -76,37 +81,18 @@ def rebuild_incomplete(library: PgLibrary, progress: ProgressFn | None = None) -
             continue  # deleted meanwhile
         cfg = library.config
         chunks = chunk_pages(doc.doc_id, read.pages, cfg.chunk_size, cfg.chunk_overlap)
-        matrix = library._embed(
-            doc.file_name,
-            [indexed_text(c.context, c.text) for c in chunks],
-            lambda d, t, name=doc.file_name: report(IngestProgress(name, "embed", d, t)),
-        )
-        with library._connect() as conn, conn.transaction():
-            library._lock_writers(conn)
-            if (
-                conn.execute("SELECT 1 FROM footnote_documents WHERE doc_id = %s", (doc.doc_id,)).fetchone()
-                is None
-            ):
-                continue  # deleted while it was being embedded
-            library._verify_settings(conn, matrix.shape[1])
-            conn.execute("DELETE FROM footnote_chunks WHERE doc_id = %s", (doc.doc_id,))
-            conn.execute("DELETE FROM footnote_pages WHERE doc_id = %s", (doc.doc_id,))
-            pg_store.insert_pages(conn, doc.doc_id, read.pages)
-            pg_store.insert_chunks(conn, chunks, matrix)
-            conn.execute(
-                "UPDATE footnote_documents SET pages = %s, chunks = %s WHERE doc_id = %s",
-                (len(read.pages), len(chunks), doc.doc_id),
-            )
-            pg_store.bump_generation(conn)
+        matrix = library.embed_chunks(doc.file_name, chunks, report)
+        if not library.replace_rows(doc.doc_id, read.pages, chunks, matrix):
+            continue  # deleted while it was being embedded
         rebuilt.append(doc.file_name)
         chunks_done += len(chunks)
     return PgRecoveryReport(tuple(rebuilt), chunks_done, tuple(unreadable))
 
 
-def recover(library: PgLibrary, progress: ProgressFn | None = None) -> PgRecoveryReport:
+def recover(library: PgRepairable, progress: ProgressFn | None = None) -> PgRecoveryReport:
     """``python -m ingest recover`` on PostgreSQL; LibraryError ("nothing to recover", as the local
     command says of a readable library) when every document is complete."""
-    if not incomplete_documents(library):
+    if not library.incomplete_documents():
         raise LibraryError(
             library.data_dir,
             f"every document in {library.data_dir} has all its pages and chunks: nothing to recover "
