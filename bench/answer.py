@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -254,35 +255,41 @@ def _round_ms(seconds: float) -> float:
     return round(seconds * 1000, 1)
 
 
-def run(quick: bool = False) -> dict[str, Any]:
-    """Each library size in its own child process; the result dict the README is written from."""
+def rows_on_base(
+    target: str,
+    sizes: Sequence[int],
+    quick: bool,
+    options: Callable[[int], dict[str, Any]],
+    timeout: float = 900,
+) -> list[dict[str, Any]]:
+    """Ingest the squad-dev PDFs once into a base library, then measure each size on it in a child
+    process of its own (``target`` is MODULE:FUNCTION, called with n, base_dir and options(n));
+    each row carries the base's figures too."""
     import tempfile
 
     from bench.common import run_child
 
     if not (SQUAD / "questions.jsonl").exists():
         raise FileNotFoundError(f"the squad-dev corpus is missing at {SQUAD}")
-    sizes = QUICK_SIZES if quick else SIZES
-    q, r = (QUICK_QUESTIONS, QUICK_ROUNDS) if quick else (QUESTIONS, ROUNDS)
     with tempfile.TemporaryDirectory(prefix="footnote-bench-base-") as base:
-        pdfs = QUICK_PDFS if quick else None
-        built = run_child("bench.answer:build_base", {"data_dir": base, "pdfs": pdfs})
-        rows = [
-            {
-                **built,
-                **run_child(
-                    "bench.answer:measure_size",
-                    {
-                        "n": n,
-                        "base_dir": base,
-                        "questions": q,
-                        "rounds": r,
-                        "cold_runs": QUICK_COLD_RUNS if quick else COLD_RUNS[n],
-                    },
-                ),
-            }
+        built = run_child(
+            "bench.answer:build_base", {"data_dir": base, "pdfs": QUICK_PDFS if quick else None}
+        )
+        return [
+            {**built, **run_child(target, {"n": n, "base_dir": base, **options(n)}, timeout=timeout)}
             for n in sizes
         ]
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    """Each library size in its own child process; the result dict the README is written from."""
+    q, r = (QUICK_QUESTIONS, QUICK_ROUNDS) if quick else (QUESTIONS, ROUNDS)
+    rows = rows_on_base(
+        "bench.answer:measure_size",
+        QUICK_SIZES if quick else SIZES,
+        quick,
+        lambda n: {"questions": q, "rounds": r, "cold_runs": QUICK_COLD_RUNS if quick else COLD_RUNS[n]},
+    )
     return {"rows": rows, "k": K, "markdown": render(rows)}
 
 

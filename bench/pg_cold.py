@@ -167,26 +167,15 @@ def _ms(seconds: float) -> float:
 
 def run(quick: bool = False) -> dict[str, Any]:
     """Each size in its own child process; the result dict the README is written from."""
-    from bench.answer import QUICK_PDFS, SQUAD
-    from bench.common import run_child
+    from bench.answer import rows_on_base
 
-    if not (SQUAD / "questions.jsonl").exists():
-        raise FileNotFoundError(f"the squad-dev corpus is missing at {SQUAD}")
-    with tempfile.TemporaryDirectory(prefix="footnote-bench-base-") as base:
-        built = run_child(
-            "bench.answer:build_base", {"data_dir": base, "pdfs": QUICK_PDFS if quick else None}
-        )
-        rows = [
-            {
-                **built,
-                **run_child(
-                    "bench.pg_cold:measure_size",
-                    {"n": n, "base_dir": base, "runs": QUICK_RUNS if quick else RUNS},
-                    timeout=1800,
-                ),
-            }
-            for n in (QUICK_SIZES if quick else SIZES)
-        ]
+    rows = rows_on_base(
+        "bench.pg_cold:measure_size",
+        QUICK_SIZES if quick else SIZES,
+        quick,
+        lambda n: {"runs": QUICK_RUNS if quick else RUNS},
+        timeout=1800,
+    )
     return {"rows": rows, "markdown": render(rows)}
 
 
