@@ -49,12 +49,17 @@ def _write(company: Company, fin: Financials) -> FilingPDF:
     part2.notes(pdf, fin)
     extra.more_notes(pdf)
     part2.closing(pdf)
+    write_contents(pdf)
+    return pdf
+
+
+def write_contents(pdf: FilingPDF) -> None:
+    """Go back to the contents page, left blank until now, and list every section's page label."""
     last = pdf.page
     pdf.page = CONTENTS_PAGE
     pdf.set_xy(pdf.l_margin, pdf.t_margin + 10)
     part1.contents(pdf, pdf.sections)
     pdf.page = last
-    return pdf
 
 
 def render(company: Company) -> tuple[bytes, list[Question]]:

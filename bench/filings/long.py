@@ -261,7 +261,7 @@ def restructuring_reserve(pdf: FilingPDF, fin: Financials) -> None:
 
 
 def _write_long(company: Company, fin: Financials) -> FilingPDF:
-    from bench.filings import CONTENTS_PAGE
+    from bench.filings import write_contents
 
     rng = random.Random(company.seed)
     pdf = FilingPDF(company)
@@ -287,11 +287,7 @@ def _write_long(company: Company, fin: Financials) -> FilingPDF:
     more_long_notes(pdf, fin, rng)
     part2.closing(pdf)
     subsidiaries(pdf, rng)
-    last = pdf.page
-    pdf.page = CONTENTS_PAGE
-    pdf.set_xy(pdf.l_margin, pdf.t_margin + 10)
-    part1.contents(pdf, pdf.sections)
-    pdf.page = last
+    write_contents(pdf)
     return pdf
 
 
