@@ -1,10 +1,8 @@
 """pgvector HNSW recall@10 and latency against exact search, for the team-mode index settings.
 
-``python -m bench.pg_hnsw [N] [NOISE]`` (defaults 50000 and 2.0): N synthetic 384-dimensional
-unit vectors around 500 random centres (a centre plus NOISE times Gaussian noise per
-coordinate: 2.0 puts a point at cosine about 0.45 to its centre, so neighbours are not trivially
-apart), 200 queries from the same mixture, in a PostgreSQL started by pgserver in a temporary
-folder. Prints the index build time, then recall@10 and recall@24 (retrieval's candidate count
+``python -m bench.pg_hnsw [N] [GENERATOR]`` (defaults 50000 and library-like; or isotropic):
+N synthetic 384-dimensional unit vectors from bench/synthetic.py and 200 more as queries, in a
+PostgreSQL started by pgserver in a temporary folder. Prints the index build time, then recall@10 and recall@24 (retrieval's candidate count
 at k=6) against exact inner product, and p50/p95 query times, per ef_search.
 """
 
@@ -20,15 +18,11 @@ import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 
+from bench.pg_search import LIBRARY_LIKE, synthetic_vectors
+from bench.synthetic import DIM
 from ingest.pg_store import HnswSettings
 
-DIM, QUERIES, CENTRES = 384, 200, 500
-
-
-def sample(rng: np.random.Generator, centres: np.ndarray, n: int, noise: float) -> np.ndarray:
-    """n unit vectors, each a random centre plus Gaussian noise."""
-    x = centres[rng.integers(0, len(centres), n)] + noise * rng.normal(size=(n, DIM)).astype(np.float32)
-    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+QUERIES = 200
 
 
 def measure(conn: psycopg.Connection, data: np.ndarray, queries: np.ndarray, hnsw: HnswSettings) -> None:
@@ -63,11 +57,9 @@ def measure(conn: psycopg.Connection, data: np.ndarray, queries: np.ndarray, hns
         )
 
 
-def main(n: int = 50_000, noise: float = 2.0) -> None:
+def main(n: int = 50_000, generator: str = LIBRARY_LIKE) -> None:
     """Run the measurement on a throw-away server."""
-    rng = np.random.default_rng(0)
-    centres = rng.normal(size=(CENTRES, DIM)).astype(np.float32)
-    data, queries = sample(rng, centres, n, noise), sample(rng, centres, QUERIES, noise)
+    data, queries = synthetic_vectors(n, QUERIES, generator)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pgserver's RuntimeDirWarning (see tests/pg/conftest.py)
         import pgserver
@@ -83,6 +75,4 @@ def main(n: int = 50_000, noise: float = 2.0) -> None:
 
 
 if __name__ == "__main__":
-    main(
-        *(int(sys.argv[1]),) if len(sys.argv) > 1 else (), *(float(sys.argv[2]),) if len(sys.argv) > 2 else ()
-    )
+    main(*(int(sys.argv[1]),) if len(sys.argv) > 1 else (), *sys.argv[2:3])

@@ -41,7 +41,7 @@ def test_search_bench_finds_the_exact_neighbours_in_both_indexes() -> None:
     assert methods["pg_sql_ef200"]["recall_at_10"] >= 0.8 and methods["pg_product"]["recall_at_10"] >= 0.8
     assert all(m["p95_ms"] >= m["p50_ms"] > 0 for m in methods.values())
     assert row["index_build_s"] >= 0 and row["pg_index_mib"] > 0 and row["pgvector"].startswith("0.")
-    assert "| 600 | local FAISS flat" in pg_search.render([row])
+    assert "| 600 | library-like | local FAISS flat" in pg_search.render([row])
 
 
 @pytest.fixture
