@@ -1,6 +1,7 @@
 """pgvector HNSW recall@10 and latency against exact search, for the team-mode index settings.
 
-``python -m bench.pg_hnsw [N] [GENERATOR]`` (defaults 50000 and library-like; or isotropic):
+``python -m bench.pg_hnsw [N] [GENERATOR] [M] [EF_CONSTRUCTION]`` (defaults 50000, library-like
+(or isotropic), and the settings' defaults):
 N synthetic 384-dimensional unit vectors from bench/synthetic.py and 200 more as queries, in a
 PostgreSQL started by pgserver in a temporary folder. Prints the index build time, then recall@10 and recall@24 (retrieval's candidate count
 at k=6) against exact inner product, and p50/p95 query times, per ef_search.
@@ -18,6 +19,7 @@ import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 
+from bench.pg_common import MAINTENANCE_WORK_MEM
 from bench.pg_search import LIBRARY_LIKE, synthetic_vectors
 from bench.synthetic import DIM
 from ingest.pg_store import HnswSettings
@@ -32,6 +34,7 @@ def measure(conn: psycopg.Connection, data: np.ndarray, queries: np.ndarray, hns
         copy.set_types(["int4", "vector"])
         for i, row in enumerate(data):
             copy.write_row((i, row))
+    conn.execute(f"SET maintenance_work_mem = '{MAINTENANCE_WORK_MEM}'")
     started = time.perf_counter()
     conn.execute(
         f"CREATE INDEX ON v USING hnsw (e vector_ip_ops) WITH (m = {hnsw.m}, "
@@ -42,7 +45,7 @@ def measure(conn: psycopg.Connection, data: np.ndarray, queries: np.ndarray, hns
         f"build {time.perf_counter() - started:.1f} s"
     )
     exact = np.argsort(-(queries @ data.T), axis=1)
-    for ef in (40, 64, 100, 200):
+    for ef in (40, 100, 200, 400):
         conn.execute(f"SET hnsw.ef_search = {ef}")
         times, r10, r24 = [], [], []
         for q, truth in zip(queries, exact):
@@ -57,7 +60,9 @@ def measure(conn: psycopg.Connection, data: np.ndarray, queries: np.ndarray, hns
         )
 
 
-def main(n: int = 50_000, generator: str = LIBRARY_LIKE) -> None:
+def main(
+    n: int = 50_000, generator: str = LIBRARY_LIKE, m: int | None = None, ef_construction: int | None = None
+) -> None:
     """Run the measurement on a throw-away server."""
     data, queries = synthetic_vectors(n, QUERIES, generator)
     with warnings.catch_warnings():
@@ -69,10 +74,18 @@ def main(n: int = 50_000, generator: str = LIBRARY_LIKE) -> None:
             with psycopg.connect(server.get_uri(), autocommit=True) as conn:
                 conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
                 register_vector(conn)
-                measure(conn, data, queries, HnswSettings())
+                defaults = HnswSettings()
+                hnsw = HnswSettings(
+                    m or defaults.m, ef_construction or defaults.ef_construction, defaults.ef_search
+                )
+                measure(conn, data, queries, hnsw)
         finally:
             server.cleanup()
 
 
 if __name__ == "__main__":
-    main(*(int(sys.argv[1]),) if len(sys.argv) > 1 else (), *sys.argv[2:3])
+    main(
+        *(int(sys.argv[1]),) if len(sys.argv) > 1 else (),
+        *sys.argv[2:3],
+        *(int(a) for a in sys.argv[3:5]),
+    )
