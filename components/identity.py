@@ -73,14 +73,26 @@ def _ask_to_log_in() -> None:
         auth = st.secrets.get("auth", {})
     except FileNotFoundError:  # the login is configured some other way (a hosting platform)
         auth = {}
-    providers = [name for name, value in auth.items() if isinstance(value, Mapping)]
-    for name in providers:  # [auth.<name>] sections: one identity provider each
-        st.button(
-            f"Log in with {escape_markdown(name)}", key=f"login_{name}", on_click=st.login, args=(name,)
-        )
-    if not providers:
-        st.button("Log in", key="login", on_click=st.login)
+    for provider in _login_providers(auth):
+        if provider is None:
+            st.button("Log in", key="login", on_click=st.login)
+        else:
+            label = f"Log in with {escape_markdown(provider)}"
+            st.button(label, key=f"login_{provider}", on_click=st.login, args=(provider,))
     st.stop()
+
+
+def _login_providers(auth: Mapping[str, object]) -> list[str | None]:
+    """The identity providers an [auth] section offers st.login: None for the default one (its
+    keys in [auth] itself, or nothing recognisable at all), then each [auth.<name>] table."""
+    named = [name for name, value in auth.items() if isinstance(value, Mapping) and _is_provider(value)]
+    return ([None] if _is_provider(auth) or not named else []) + named
+
+
+def _is_provider(section: Mapping[str, object]) -> bool:
+    # A table without these is a provider's options, such as [auth.client_kwargs] (prompt, scope).
+    # SEE: streamlit/auth_util.py (validate_auth_credentials, generate_default_provider_section)
+    return any(key in section for key in ("client_id", "client_secret", "server_metadata_url"))
 
 
 def _refuse(message: str) -> None:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -48,8 +48,9 @@ def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout_s: float 
 
 
 @contextmanager
-def run_app(env: dict[str, str], log: Path) -> Iterator[str]:
-    """Run the app with extra environment (FOOTNOTE_*); yield its base URL; stop it afterwards."""
+def run_app(env: dict[str, str], log: Path, options: Sequence[str] = ()) -> Iterator[str]:
+    """Run the app with extra environment (FOOTNOTE_*) and Streamlit options (`--secrets.files`,
+    ...); yield its base URL; stop it afterwards."""
     port = free_port()
     cmd = [
         sys.executable,
@@ -67,6 +68,7 @@ def run_app(env: dict[str, str], log: Path) -> Iterator[str]:
         "none",
         "--browser.gatherUsageStats",
         "false",
+        *options,
     ]
     with log.open("w") as out:
         proc = subprocess.Popen(

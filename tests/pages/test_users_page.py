@@ -154,3 +154,35 @@ def test_the_header_names_a_user_only_when_sent_once_with_a_value() -> None:
     assert header_user([" ann@example.com "]) == "ann@example.com"
     assert header_user([]) is None and header_user(["  "]) is None and header_user(["x" * 256]) is None
     assert header_user(["mallory@example.com", "ann@example.com"]) is None
+
+
+# What st.login needs for the default provider ([auth]'s own keys) or a named one ([auth.<name>]).
+_PROVIDER = {"client_id": "c", "client_secret": "s", "server_metadata_url": "https://idp.example/.well-known"}
+_AUTH = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "x" * 32}
+
+
+@pytest.mark.parametrize(
+    ("auth", "buttons"),
+    [
+        # client_kwargs is the default provider's options (Streamlit's docs: prompt, scope), not a
+        # provider: a "Log in with client_kwargs" button would call st.login("client_kwargs"), which
+        # refuses a name with an underscore.
+        ({**_AUTH, **_PROVIDER, "client_kwargs": {"prompt": "login"}}, ["Log in"]),
+        (
+            {**_AUTH, "google": _PROVIDER, "okta": {**_PROVIDER, "client_kwargs": {"prompt": "login"}}},
+            ["Log in with google", "Log in with okta"],
+        ),
+        ({**_AUTH, **_PROVIDER, "okta": _PROVIDER}, ["Log in", "Log in with okta"]),
+        ({**_AUTH}, ["Log in"]),  # configured some other way: st.login says what is missing
+    ],
+)
+def test_the_login_page_offers_each_configured_provider_once(
+    app_env: Path, auth: dict, buttons: list
+) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.user = {"is_logged_in": False}
+    at.secrets["auth"] = auth
+    at.run()
+    assert not at.exception, at.exception
+    assert [b.label.replace("\\", "") for b in at.button] == buttons
+    assert not at.chat_input
