@@ -104,6 +104,7 @@ def measure_size(n: int, base_dir: str, runs: int) -> dict[str, Any]:
 
     from bench.answer import build_library, load_questions
     from bench.pg_common import new_database, pg_server, relation_mib, server_versions
+    from ingest import pg_store
     from ingest.backend import library_class
     from ingest.library import Library
     from wiring import make_embeddings
@@ -140,6 +141,7 @@ def measure_size(n: int, base_dir: str, runs: int) -> dict[str, Any]:
         **info,
         "runs": runs,
         "copy_s": round(copy_s, 1),
+        "hnsw": {"m": pg_store.DEFAULT_HNSW.m, "ef_construction": pg_store.DEFAULT_HNSW.ef_construction},
         **built,
         "pg_chunks_mib": db_mib,
         **versions,
@@ -197,6 +199,7 @@ def render(rows: list[dict[str, Any]]) -> str:
             f"**{r['pg_done_ms'] / r['local_done_ms']:.2f}x** |"
         )
     first = rows[0]
+    hnsw = first.get("hnsw", {"m": 16, "ef_construction": 64})  # results from before it was recorded: 16/64
 
     def each(key: str) -> str:
         return ", ".join(f"{r[key]:,.0f} ms" for r in rows)
@@ -219,7 +222,7 @@ def render(rows: list[dict[str, Any]]) -> str:
         f"{each('first_local_done_ms')} (builds and saves its BM25 index), PostgreSQL {each('first_pg_done_ms')}. "
         f"The {first['real_chunks']} real chunks are squad-dev PDFs ingested for real; the rest is synthetic "
         "filler made as in `bench/answer.py`; the copy into PostgreSQL (COPY of every row, then the HNSW "
-        f"index, m 16, ef_construction 64) took {seconds('copy_s')}, of which the "
+        f"index, m {hnsw['m']}, ef_construction {hnsw['ef_construction']}) took {seconds('copy_s')}, of which the "
         f"index {seconds('index_build_s')}; PostgreSQL "
         f"{first.get('postgresql')} + pgvector {first.get('pgvector')} (pgserver, unix socket)."
     )

@@ -20,7 +20,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from bench.pg_common import MAINTENANCE_WORK_MEM
-from bench.pg_search import LIBRARY_LIKE, synthetic_vectors
+from bench.pg_search import LIBRARY_LIKE, MILLION_WORK_MEM, synthetic_vectors
 from bench.synthetic import DIM
 from ingest.pg_store import HnswSettings
 
@@ -34,7 +34,9 @@ def measure(conn: psycopg.Connection, data: np.ndarray, queries: np.ndarray, hns
         copy.set_types(["int4", "vector"])
         for i, row in enumerate(data):
             copy.write_row((i, row))
-    conn.execute(f"SET maintenance_work_mem = '{MAINTENANCE_WORK_MEM}'")
+    conn.execute(
+        f"SET maintenance_work_mem = '{MILLION_WORK_MEM if len(data) >= 500_000 else MAINTENANCE_WORK_MEM}'"
+    )
     started = time.perf_counter()
     conn.execute(
         f"CREATE INDEX ON v USING hnsw (e vector_ip_ops) WITH (m = {hnsw.m}, "

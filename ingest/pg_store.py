@@ -58,9 +58,9 @@ CREATE INDEX IF NOT EXISTS footnote_chunks_tsv ON footnote_chunks USING gin (tsv
 class HnswSettings:
     """pgvector HNSW parameters (see settings.py for what they trade)."""
 
-    m: int = 16
-    ef_construction: int = 64
-    ef_search: int = 100  # the settings default (settings.py says how it was measured)
+    m: int = 24
+    ef_construction: int = 100
+    ef_search: int = 600  # the settings' defaults (settings.py says how they were measured)
 
 
 DEFAULT_HNSW = HnswSettings()
