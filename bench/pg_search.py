@@ -100,7 +100,7 @@ def measure_size(n: int, queries: int, rounds: int) -> dict[str, Any]:
     )
     from bench.pg_hnsw import CENTRES, DIM, sample
     from bench.retrieval import build_flat_index
-    from ingest import pg_store, vectors
+    from ingest import pg_connect, vectors
     from ingest.embeddings import HashEmbeddings
     from ingest.pg_library import PgLibrary
     from ingest.pg_store import DEFAULT_HNSW
@@ -129,7 +129,7 @@ def measure_size(n: int, queries: int, rounds: int) -> dict[str, Any]:
         def product_search(q: np.ndarray) -> list[int]:
             return [int(c.chunk_id[1:]) for c, _ in library.search_vector(q, K)]
 
-        with pg_store.connect(url, read_only=True) as conn:
+        with pg_connect.connect(url, read_only=True) as conn:
 
             def sql_search(ef: int) -> Any:
                 def search(q: np.ndarray) -> list[int]:
@@ -152,7 +152,7 @@ def measure_size(n: int, queries: int, rounds: int) -> dict[str, Any]:
             connect_ms = []
             for _ in range(rounds * 20):  # what the product pays per search besides the SQL
                 started = time.perf_counter()
-                with pg_store.connect(url, read_only=True):
+                with pg_connect.connect(url, read_only=True):
                     pass
                 connect_ms.append((time.perf_counter() - started) * 1000)
             versions = server_versions(url)

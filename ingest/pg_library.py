@@ -16,7 +16,7 @@ import numpy as np
 import psycopg
 from langchain_core.embeddings import Embeddings
 
-from ingest import pg_store, vectors
+from ingest import pg_connect, pg_store, vectors
 from ingest.chunking import chunk_pages
 from ingest.context import indexed_text
 from ingest.errors import IndexMismatch, LibraryBusy, NoLibrary, ReadOnlyLibrary
@@ -72,7 +72,7 @@ class PgLibrary:
         lock_timeout: float = LOCK_TIMEOUT_S,
     ) -> None:
         self.url = url
-        self.data_dir = pg_store.masked(url)  # a cache key and a name for messages, never the password
+        self.data_dir = pg_connect.masked(url)  # a cache key and a name for messages, never the password
         self.embeddings, self.config, self.hnsw, self.read_only = embeddings, config, hnsw, read_only
         self.lock_timeout = lock_timeout
         self.open_report: list[str] = []  # transactions leave nothing to repair
@@ -390,7 +390,7 @@ class PgLibrary:
     _embed = Library._embed
 
     def _connect(self):
-        return pg_store.connect(self.url, read_only=self.read_only)
+        return pg_connect.connect(self.url, read_only=self.read_only)
 
     def _lock_writers(self, conn: psycopg.Connection) -> None:
         """Take the database-wide write lock for the rest of conn's transaction, waiting at most
