@@ -20,16 +20,8 @@ import psycopg
 from pgvector.psycopg import register_vector
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from ingest.errors import LibraryError
+from ingest.errors import DatabaseUnavailable, NoVectorExtension
 from ingest.pg_store import SCHEMA_LOCK
-
-
-class DatabaseUnavailable(LibraryError):
-    """The PostgreSQL server cannot be reached, or refuses the connection."""
-
-
-class NoVectorExtension(LibraryError):
-    """The database has no pgvector extension and it could not be created."""
 
 
 def masked(url: str) -> str:

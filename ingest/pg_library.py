@@ -19,7 +19,7 @@ from langchain_core.embeddings import Embeddings
 from ingest import pg_connect, pg_store, vectors
 from ingest.chunking import chunk_pages
 from ingest.context import indexed_text
-from ingest.errors import IndexMismatch, LibraryBusy, NoLibrary, ReadOnlyLibrary
+from ingest.errors import IndexMismatch, LibraryBusy, NoPgLibrary, ReadOnlyLibrary
 from ingest.ids import doc_id_for
 from ingest.library import (
     LOCK_TIMEOUT_S,
@@ -44,18 +44,6 @@ WHERE d.pages <> (SELECT COUNT(*) FROM footnote_pages p WHERE p.doc_id = d.doc_i
    OR d.chunks <> (SELECT COUNT(*) FROM footnote_chunks c WHERE c.doc_id = d.doc_id)
 ORDER BY d.seq
 """
-
-
-class NoPgLibrary(NoLibrary):
-    """A reader found no Footnote tables in the database (readers never create them)."""
-
-    def __init__(self, where: str) -> None:
-        Exception.__init__(
-            self,
-            f"no Footnote library in the database at {where} "
-            "(`python -m ingest PDF...` with FOOTNOTE_DATABASE_URL set creates one)",
-        )
-        self.file_name, self.detail = where, None
 
 
 class PgLibrary:
