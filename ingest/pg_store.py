@@ -1,5 +1,7 @@
-"""PostgreSQL half of team mode: the schema, its meta values, the vector index and row inserts
-(connections are ingest.pg_connect's).
+"""PostgreSQL half of team mode: the schema, its meta values and recorded settings, the vector
+index, and the writes (inserts, replacements, deletes, the write lock), each on a connection the
+caller opened, inside the caller's transaction where it writes. Connections are ingest.pg_connect's,
+the library's queries ingest.pg_read's.
 
 Tables carry a ``footnote_`` prefix so that the library can share a database with other
 applications. Vectors live in a pgvector column; its dimension is fixed (and the HNSW index
@@ -9,6 +11,7 @@ generated ``tsvector`` with a GIN index, the lexical side of retrieval.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,7 +19,8 @@ import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ingest.types import Chunk, Document, Page, PageLocator
+from ingest.errors import IndexMismatch, LibraryBusy
+from ingest.types import Chunk, Document, LibrarySettings, Page, PageLocator
 
 # Any 64-bit number of our own: pg_advisory_xact_lock keys that serialise writers of one database.
 SCHEMA_LOCK = 0x666F6F746E6F7465  # "footnote"
@@ -90,6 +94,54 @@ def bump_generation(conn: psycopg.Connection) -> None:
     conn.execute("UPDATE footnote_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
 
 
+def settings_meta(config: LibrarySettings) -> dict[str, object]:
+    """The settings (ingest.types.LibrarySettings) a library records in its meta and checks on writes."""
+    return {
+        "embedding_name": config.embedding_name,
+        "chunk_size": config.chunk_size,
+        "chunk_overlap": config.chunk_overlap,
+    }
+
+
+def lock_writers(conn: psycopg.Connection, timeout: float, where: str) -> None:
+    """Take the database-wide write lock for the rest of conn's transaction, waiting at most
+    ``timeout`` seconds (as the local library's file lock: 0 tries once, below 0 waits for ever);
+    LibraryBusy naming ``where`` when another writer holds it that long."""
+    if timeout >= 0:
+        conn.execute(f"SET LOCAL lock_timeout = {max(1, math.ceil(timeout * 1000))}")
+    try:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+    except psycopg.errors.LockNotAvailable as exc:
+        raise LibraryBusy(where) from exc
+    conn.execute("SET LOCAL lock_timeout = DEFAULT")  # only the wait for other writers is bounded
+
+
+def verify_settings(
+    conn: psycopg.Connection,
+    wanted: dict[str, object],
+    dim: int | None,
+    hnsw: HnswSettings,
+    *,
+    where: str,
+    record: bool,
+) -> None:
+    """Refuse to mix settings (IndexMismatch naming ``where``); an empty library takes ``wanted``
+    when ``record`` and ``dim`` are given (and fixes the dimension)."""
+    meta = read_meta(conn)
+    if conn.execute("SELECT 1 FROM footnote_chunks LIMIT 1").fetchone() is not None:
+        differs = [f"{k}: library {meta.get(k)}, now {v}" for k, v in wanted.items() if str(v) != meta.get(k)]
+        if dim is not None and meta.get("dim") and int(meta["dim"]) != dim:
+            differs.append(f"dimension: library {meta['dim']}, now {dim}")
+        if differs:
+            raise IndexMismatch(where, "; ".join(differs))
+        return
+    if dim is None or not record:
+        return  # the first document records the settings, in its own transaction
+    if meta.get("dim") != str(dim):
+        fix_dimension(conn, dim, hnsw)
+    write_meta(conn, wanted | {"dim": dim})
+
+
 def fix_dimension(conn: psycopg.Connection, dim: int, hnsw: HnswSettings) -> None:
     """Give the empty vector column its dimension and build the HNSW index (inner product on
     unit vectors = cosine)."""
@@ -151,6 +203,35 @@ def insert_chunks(conn, chunks: Sequence[Chunk], matrix: np.ndarray) -> None:
             (c.chunk_id, c.doc_id, c.ordinal, c.text, _locators_json(c.locators), c.context, row)
             for c, row in zip(chunks, matrix)
         ],
+    )
+
+
+def delete_document(conn: psycopg.Connection, doc_id: str) -> bool:
+    """Remove a document's row, and with it its pages and chunks; False when it was not there."""
+    return bool(conn.execute("DELETE FROM footnote_documents WHERE doc_id = %s", (doc_id,)).rowcount)
+
+
+def delete_all_chunks(conn: psycopg.Connection) -> None:
+    """Remove every chunk and its vector (a re-index writes them again in the same transaction)."""
+    conn.execute("DELETE FROM footnote_chunks")
+
+
+def set_chunk_count(conn: psycopg.Connection, doc_id: str, chunks: int) -> None:
+    """Record on a document's row how many chunks it has (after its chunks were replaced)."""
+    conn.execute("UPDATE footnote_documents SET chunks = %s WHERE doc_id = %s", (chunks, doc_id))
+
+
+def replace_document_rows(
+    conn: psycopg.Connection, doc_id: str, pages: Sequence[Page], chunks: Sequence[Chunk], matrix: np.ndarray
+) -> None:
+    """Swap a document's pages and chunks for these, and its row's counts (inside the caller's transaction)."""
+    conn.execute("DELETE FROM footnote_chunks WHERE doc_id = %s", (doc_id,))
+    conn.execute("DELETE FROM footnote_pages WHERE doc_id = %s", (doc_id,))
+    insert_pages(conn, doc_id, pages)
+    insert_chunks(conn, chunks, matrix)
+    conn.execute(
+        "UPDATE footnote_documents SET pages = %s, chunks = %s WHERE doc_id = %s",
+        (len(pages), len(chunks), doc_id),
     )
 
 
