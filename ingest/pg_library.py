@@ -23,18 +23,10 @@ from ingest.chunking import chunk_pages
 from ingest.context import indexed_text
 from ingest.errors import NoPgLibrary, ReadOnlyLibrary
 from ingest.ids import doc_id_for
-from ingest.library import (
-    LOCK_TIMEOUT_S,
-    IngestProgress,
-    IngestResult,
-    Library,
-    LibrarySettings,
-    ProgressFn,
-    _skipped,
-    prepare_pdf,
-)
+from ingest.library import LOCK_TIMEOUT_S, Library
 from ingest.pg_store import DEFAULT_HNSW, HnswSettings
-from ingest.types import Chunk, Document, Page
+from ingest.prepare import prepare_pdf, skipped
+from ingest.types import Chunk, Document, IngestProgress, IngestResult, LibrarySettings, Page, ProgressFn
 
 
 class PgLibrary:
@@ -174,14 +166,14 @@ class PgLibrary:
         doc_id = doc_id_for(data)
         existing = self.document(doc_id)
         if existing is not None:
-            return _skipped(existing)
+            return skipped(existing)
         prepared = prepare_pdf(self.config, self._embed, data, file_name, password, report)
         doc = prepared.doc
         stored = self.store_document(
             doc, prepared.pages, prepared.chunks, prepared.matrix, prepared.pdf, report
         )
         if stored is not doc:  # another worker stored the same file while this one embedded it
-            return _skipped(stored)
+            return skipped(stored)
         return IngestResult("ok", doc, doc.chunks, doc.warnings)
 
     def store_document(
@@ -234,7 +226,7 @@ class PgLibrary:
             plans.append((doc, chunks, self.embed_chunks(doc.file_name, chunks, report)))
         with self._write_transaction() as conn:
             pg_store.delete_all_chunks(conn)
-            pg_store.write_meta(conn, pg_store.settings_meta(self.config))
+            pg_store.write_meta(conn, self.config.recorded())
             for doc, chunks, matrix in plans:
                 self._verify_settings(conn, matrix.shape[1])
                 pg_store.insert_chunks(conn, chunks, matrix)
@@ -313,5 +305,5 @@ class PgLibrary:
 
     def _verify_settings(self, conn, dim: int | None) -> None:
         """Refuse to mix settings; an empty library takes the current ones (and fixes the dimension)."""
-        wanted = pg_store.settings_meta(self.config)
+        wanted = self.config.recorded()
         pg_store.verify_settings(conn, wanted, dim, self.hnsw, where=self.data_dir, record=not self.read_only)

@@ -20,7 +20,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ingest.errors import IndexMismatch, LibraryBusy
-from ingest.types import Chunk, Document, LibrarySettings, Page, PageLocator
+from ingest.types import Chunk, Document, Page, PageLocator
 
 # Any 64-bit number of our own: pg_advisory_xact_lock keys that serialise writers of one database.
 SCHEMA_LOCK = 0x666F6F746E6F7465  # "footnote"
@@ -92,15 +92,6 @@ def write_meta(conn: psycopg.Connection, values: dict[str, object]) -> None:
 def bump_generation(conn: psycopg.Connection) -> None:
     """Increase the change counter (inside the writing transaction)."""
     conn.execute("UPDATE footnote_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
-
-
-def settings_meta(config: LibrarySettings) -> dict[str, object]:
-    """The settings (ingest.types.LibrarySettings) a library records in its meta and checks on writes."""
-    return {
-        "embedding_name": config.embedding_name,
-        "chunk_size": config.chunk_size,
-        "chunk_overlap": config.chunk_overlap,
-    }
 
 
 def lock_writers(conn: psycopg.Connection, timeout: float, where: str) -> None:
