@@ -54,9 +54,9 @@ def new_database(server: Any, stem: str = "footnote_bench", work_mem: str = MAIN
 
 def server_versions(url: str) -> dict[str, str]:
     """PostgreSQL's and pgvector's versions."""
-    from ingest import pg_store
+    from ingest import pg_connect
 
-    with pg_store.connect(url) as conn:
+    with pg_connect.connect(url) as conn:
         pg = conn.execute("SHOW server_version").fetchone()[0]
         vec = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()[0]
     return {"postgresql": str(pg), "pgvector": str(vec)}
@@ -75,11 +75,11 @@ def bulk_load(
     build the HNSW index; returns the seconds of the load and of the index build."""
     from psycopg.types.json import Jsonb
 
-    from ingest import pg_store
+    from ingest import pg_connect, pg_store
 
     dim = int(matrix.shape[1])
     started = time.perf_counter()
-    with pg_store.connect(url) as conn:
+    with pg_connect.connect(url) as conn:
         pg_store.create_schema(conn)
         with conn.transaction():
             pg_store.fix_dimension(conn, dim, hnsw)  # as the first document does: typed column, index
@@ -126,8 +126,8 @@ def bulk_load(
 
 def relation_mib(url: str, name: str) -> float:
     """On-disk size of a table (with its TOAST) or index, in MiB."""
-    from ingest import pg_store
+    from ingest import pg_connect
 
-    with pg_store.connect(url) as conn:
+    with pg_connect.connect(url) as conn:
         size = conn.execute("SELECT pg_total_relation_size(%s::regclass)", (name,)).fetchone()[0]
     return round(size / 2**20, 1)

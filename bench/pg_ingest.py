@@ -79,9 +79,9 @@ def run_workers(url: str, groups: list[list[Path]], provider: str = "local") -> 
 
 def library_contents(url: str) -> list[tuple[str, int]]:
     """(file name, chunks) of every stored document, sorted; raises when chunk rows disagree."""
-    from ingest import pg_store
+    from ingest import pg_connect
 
-    with pg_store.connect(url, read_only=True) as conn:
+    with pg_connect.connect(url, read_only=True) as conn:
         docs = conn.execute("SELECT file_name, chunks FROM footnote_documents ORDER BY file_name").fetchall()
         rows = conn.execute("SELECT COUNT(*) FROM footnote_chunks").fetchone()[0]
     if rows != sum(c for _, c in docs):

@@ -122,7 +122,7 @@ def measure_size(n: int, queries: int, rounds: int, generator: str = LIBRARY_LIK
     )
     from bench.retrieval import build_flat_index
     from bench.synthetic import DIM
-    from ingest import pg_store, vectors
+    from ingest import pg_connect, vectors
     from ingest.embeddings import HashEmbeddings
     from ingest.pg_library import PgLibrary
     from ingest.pg_store import DEFAULT_HNSW
@@ -149,7 +149,7 @@ def measure_size(n: int, queries: int, rounds: int, generator: str = LIBRARY_LIK
         def product_search(q: np.ndarray) -> list[int]:
             return [int(c.chunk_id[1:]) for c, _ in library.search_vector(q, K)]
 
-        with pg_store.connect(url, read_only=True) as conn:
+        with pg_connect.connect(url, read_only=True) as conn:
 
             def sql_search(ef: int) -> Any:
                 def search(q: np.ndarray) -> list[int]:
@@ -172,7 +172,7 @@ def measure_size(n: int, queries: int, rounds: int, generator: str = LIBRARY_LIK
             connect_ms = []
             for _ in range(rounds * 20):  # what the product pays per search besides the SQL
                 started = time.perf_counter()
-                with pg_store.connect(url, read_only=True):
+                with pg_connect.connect(url, read_only=True):
                     pass
                 connect_ms.append((time.perf_counter() - started) * 1000)
             versions = server_versions(url)
@@ -265,7 +265,7 @@ def render(rows: list[dict[str, Any]], million: bool = False) -> str:
         + "; table with its indexes "
         + ", ".join(f"{r['pg_table_mib']:,} MiB at {_where(r)}" for r in rows)
         + ". `PgLibrary.search_vector` is what retrieval calls (a connection from the pool, `SET LOCAL "
-        "hnsw.ef_search`, chunk rows fetched); taking and giving back that connection alone (`pg_store.connect`) "
+        "hnsw.ef_search`, chunk rows fetched); taking and giving back that connection alone (`pg_connect.connect`) "
         "took, p50, "
         + ", ".join(f"{r['connect_p50_ms']:.1f} ms at {_where(r)}" for r in rows)
         + '. "SQL alone" is `ORDER BY embedding <#> q LIMIT 10` on one '

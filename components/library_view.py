@@ -15,8 +15,8 @@ import streamlit as st
 
 from components.render import escape_markdown
 from ingest.errors import IngestError, PasswordRequired
-from ingest.library import IngestProgress, IngestResult, Library
-from ingest.types import Document
+from ingest.library import Library
+from ingest.types import Document, IngestProgress, IngestResult
 
 log = logging.getLogger(__name__)
 

@@ -226,7 +226,7 @@ def _migrate(argv: list[str]) -> int:
     if not url:
         parser.error("give --to postgresql://... or set FOOTNOTE_DATABASE_URL")
     from ingest.migrate import migrate
-    from ingest.pg_store import masked
+    from ingest.pg_connect import masked
     from wiring import make_embeddings
 
     try:

@@ -18,7 +18,8 @@ Error policy
   Library page catch ``IngestError`` per file).
 - **Library-wide** problems raise a ``LibraryError`` naming the folder or store file: a lost or
   damaged database (``LibraryDamaged``, which names ``python -m ingest recover``; nothing is
-  deleted), a busy write lock, no library where a reader looked, a schema too new or too old.
+  deleted), a busy write lock, no library where a reader looked, a schema too new or too old,
+  and in team mode a PostgreSQL server that cannot be used or a database without pgvector.
 """
 
 from __future__ import annotations
@@ -126,6 +127,26 @@ class NoLibrary(LibraryError):
             f"no library at {data_dir} (check --data-dir or FOOTNOTE_DATA_DIR; "
             "`python -m ingest --data-dir DIR PDF...` creates one)",
         )
+
+
+class NoPgLibrary(NoLibrary):
+    """A reader found no Footnote tables in the database (readers never create them)."""
+
+    def __init__(self, where: str) -> None:
+        Exception.__init__(
+            self,
+            f"no Footnote library in the database at {where} "
+            "(`python -m ingest PDF...` with FOOTNOTE_DATABASE_URL set creates one)",
+        )
+        self.file_name, self.detail = where, None
+
+
+class DatabaseUnavailable(LibraryError):
+    """The PostgreSQL server cannot be reached, or refuses the connection."""
+
+
+class NoVectorExtension(LibraryError):
+    """The database has no pgvector extension and it could not be created."""
 
 
 class LibraryBusy(LibraryError):

@@ -16,15 +16,14 @@ stored in SQLite changes, and only ever return chunks of 'ready' documents.
 file or folder: it reads the last committed state (SQLite WAL, the index file replaced
 atomically) while a writer works, and reports instead of repairing. A missing or unreadable
 database never causes a deletion: opening stops with LibraryDamaged (see ``ingest.recovery``).
+Reading, chunking and embedding a PDF is ``ingest.prepare``'s, shared with team mode; the index
+in memory and dense search over ready rows are ``ingest.loaded_index``'s.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import faiss
@@ -33,25 +32,13 @@ from filelock import FileLock, Timeout
 from langchain_core.embeddings import Embeddings
 
 from ingest import maintenance, schema, store, vectors
-from ingest.chunking import chunk_pages
-from ingest.context import indexed_text
-from ingest.errors import IndexMismatch, LibraryBusy, NoLibrary, NoTextLayer, ReadOnlyLibrary
+from ingest.errors import LibraryBusy, NoLibrary, ReadOnlyLibrary
 from ingest.ids import doc_id_for
-from ingest.reader import read_pdf
-from ingest.types import Chunk, Document, IngestProgress, LibrarySettings, Page, ProgressFn
+from ingest.loaded_index import LoadedIndex, search_ready
+from ingest.prepare import prepare_pdf, skipped
+from ingest.types import Chunk, Document, IngestProgress, IngestResult, LibrarySettings, Page, ProgressFn
 
 LOCK_TIMEOUT_S = 600.0
-
-
-@dataclass(frozen=True)
-class IngestResult:
-    """The outcome for one file: status "ok" or "skipped" (errors raise IngestError)."""
-
-    status: str
-    doc: Document
-    chunks: int
-    warnings: tuple[str, ...] = field(default=())
-    message: str = ""
 
 
 class Library:
@@ -76,9 +63,7 @@ class Library:
         self.files_dir = self.data_dir / "files"
         self.open_report: list[str] = []  # what open() found and fixed, for the UI and CLI
         self.missing_vectors = 0  # chunks without vectors, left for a repair (repair=False, or a reader)
-        self._mutex = threading.RLock()
-        self._index: faiss.Index | None = None
-        self._generation = -1
+        self._loaded = LoadedIndex(self.index_path)
         self._file_lock = FileLock(self.data_dir / ".lock", timeout=LOCK_TIMEOUT_S)
 
     @classmethod
@@ -128,7 +113,7 @@ class Library:
             generation = store.generation(conn)
             library.open_report, index, library.missing_vectors = maintenance.survey(library, conn)
         if index is not None:
-            library._index, library._generation = index, generation
+            library.use_index(index, generation)
         return library
 
     @classmethod
@@ -211,21 +196,8 @@ class Library:
         self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
     ) -> list[tuple[Chunk, float]]:
         """Dense search: the k chunks closest to a query vector (cosine), optionally within documents."""
-        query = vectors.as_matrix(vec)
         with store.connect(self.db_path, read_only=self.read_only) as conn:
-            index = self._current_index(conn)
-            allowed = None
-            if doc_ids is not None:
-                allowed = [v for v, _ in store.ready_chunks(conn, doc_ids)]
-            # Vectors of half-written or just-deleted documents have no ready row: ask for more.
-            want = k
-            while True:
-                hits = vectors.search(index, query, want, allowed)
-                rows = dict(store.chunks_where(conn, "vec_id", [v for v, _ in hits]))
-                found = [(rows[v], s) for v, s in hits if v in rows]
-                if len(found) >= k or want >= index.ntotal or len(hits) < want:
-                    return found[:k]
-                want = min(index.ntotal, want * 2 + 16)
+            return search_ready(conn, self._loaded.current(conn), vectors.as_matrix(vec), k, doc_ids)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -237,13 +209,13 @@ class Library:
         doc_id = doc_id_for(data)
         existing = self.document(doc_id)
         if existing is not None:
-            return _skipped(existing)
+            return skipped(existing)
         prepared = prepare_pdf(self.config, self._embed, data, file_name, password, report)
         doc = prepared.doc
         with self._write_lock(), store.connect(self.db_path) as conn:
             found = store.document(conn, doc_id)
             if found is not None and found[1] == store.READY:
-                return _skipped(found[0])
+                return skipped(found[0])
             self._verify_settings(conn, prepared.matrix.shape[1])
             self._commit_new(
                 conn, doc, prepared.pages, prepared.chunks, prepared.matrix, prepared.pdf, report
@@ -257,7 +229,7 @@ class Library:
                 return False
             with store.transaction(conn):
                 vec_ids = store.delete_document(conn, doc_id)
-            index = self._disk_index(conn)
+            index = self._loaded.from_disk(conn)
             vectors.remove_vectors(index, vec_ids)
             self.save_index(conn, index)
             (self.files_dir / f"{doc_id}.pdf").unlink(missing_ok=True)
@@ -308,25 +280,9 @@ class Library:
 
     def _verify_settings(self, conn, dim: int | None) -> None:
         """Refuse to mix settings; an empty library simply takes the current ones."""
-        wanted = {
-            "embedding_name": self.config.embedding_name,
-            "chunk_size": self.config.chunk_size,
-            "chunk_overlap": self.config.chunk_overlap,
-        }
-        meta = store.read_meta(conn)
-        has_chunks = conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
-        if has_chunks:
-            stored = {key: meta.get(key) for key in wanted}
-            differs = [f"{k}: library {stored[k]}, now {v}" for k, v in wanted.items() if str(v) != stored[k]]
-            if dim is not None and meta.get("dim") and int(meta["dim"]) != dim:
-                differs.append(f"dimension: library {meta['dim']}, now {dim}")
-            if differs:
-                raise IndexMismatch(str(self.data_dir), "; ".join(differs))
-        elif self.read_only:
-            return  # an empty library: the first writer records its settings
-        elif any(meta.get(k) != str(v) for k, v in wanted.items()) or (dim and meta.get("dim") != str(dim)):
-            with store.transaction(conn):
-                store.write_meta(conn, wanted | ({"dim": dim} if dim else {}))
+        store.verify_settings(
+            conn, self.config.recorded(), dim, where=str(self.data_dir), read_only=self.read_only
+        )
 
     def _embed(self, label: str, texts: list[str], report: Callable[[int, int], None]) -> np.ndarray:
         return vectors.embed_in_batches(self.embeddings, texts, self.config.batch_size, label, report)
@@ -348,29 +304,10 @@ class Library:
             vec_ids = store.take_vec_ids(conn, len(chunks))
             store.insert_chunks(conn, chunks, vec_ids)
         report(IngestProgress(doc.file_name, "index", 0, len(chunks)))
-        index = self._disk_index(conn, dim=matrix.shape[1])
+        index = self._loaded.from_disk(conn, dim=matrix.shape[1])
         vectors.add_vectors(index, matrix, vec_ids)
         self.save_index(conn, index, ready=doc.doc_id)
         report(IngestProgress(doc.file_name, "index", len(chunks), len(chunks)))
-
-    def _disk_index(self, conn, dim: int | None = None) -> faiss.Index:
-        """A fresh copy of the index on disk (never the one readers are using)."""
-        index = vectors.load_index(self.index_path)
-        if index is not None and dim is not None and index.d != dim and index.ntotal == 0:
-            index = None  # emptied, then reopened with a model of another dimension
-        if index is None:
-            meta_dim = store.read_meta(conn).get("dim")
-            index = vectors.new_index(dim or int(meta_dim or 384))
-        return index
-
-    def _current_index(self, conn) -> faiss.Index:
-        """The in-memory index, reloaded when another writer changed the library."""
-        generation = store.generation(conn)
-        with self._mutex:
-            if self._index is None or generation != self._generation:
-                self._index = self._disk_index(conn)
-                self._generation = generation
-            return self._index
 
     # -- for the repair code (ingest.maintenance), which runs under the write lock -------------
 
@@ -385,8 +322,7 @@ class Library:
 
     def use_index(self, index: faiss.Index, generation: int) -> None:
         """Search ``index`` from now on: the one just written to disk as of ``generation``."""
-        with self._mutex:
-            self._index, self._generation = index, generation
+        self._loaded.use(index, generation)
 
     # -- integrations ------------------------------------------------------------------------
 
@@ -397,57 +333,3 @@ class Library:
         from rag.retriever import library_retriever
 
         return library_retriever(self, k=k, doc_ids=doc_ids)
-
-
-@dataclass(frozen=True)
-class PreparedPdf:
-    """A PDF read, chunked and embedded in memory, before anything is written (any backend)."""
-
-    doc: Document
-    pages: list[Page]
-    chunks: list[Chunk]
-    matrix: np.ndarray
-    pdf: bytes  # what is stored: the original, or its decrypted copy when it needed a password
-
-
-def prepare_pdf(
-    config: LibrarySettings,
-    embed: Callable[[str, list[str], Callable[[int, int], None]], np.ndarray],
-    data: bytes,
-    file_name: str,
-    password: str | None,
-    report: ProgressFn,
-) -> PreparedPdf:
-    """Read, chunk and embed (context + text) one PDF, reporting each stage; raises IngestError."""
-    read = read_pdf(
-        data,
-        file_name,
-        password=password,
-        max_bytes=int(config.max_file_mb * 1e6),
-        max_pages=config.max_pages,
-        progress=lambda done, total: report(IngestProgress(file_name, "read", done, total)),
-    )
-    chunks = chunk_pages(doc_id_for(data), read.pages, config.chunk_size, config.chunk_overlap)
-    if not chunks:  # read_pdf already refuses text-less files; this guards the invariant
-        raise NoTextLayer(file_name)
-    report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
-    matrix = embed(
-        file_name,
-        [indexed_text(c.context, c.text) for c in chunks],
-        lambda d, t: report(IngestProgress(file_name, "embed", d, t)),
-    )
-    doc = Document(
-        doc_id_for(data),
-        read.title,
-        file_name,
-        len(read.pages),
-        len(data),
-        len(chunks),
-        datetime.now(UTC).isoformat(timespec="seconds"),
-        read.warnings,
-    )
-    return PreparedPdf(doc, list(read.pages), chunks, matrix, read.unlocked or data)
-
-
-def _skipped(doc: Document) -> IngestResult:
-    return IngestResult("skipped", doc, doc.chunks, doc.warnings, "already in the library")

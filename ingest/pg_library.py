@@ -5,57 +5,28 @@ transaction, holding a database-wide advisory lock, stores the PDF, pages, chunk
 and bumps the generation. A document is therefore visible whole or not at all, a killed worker
 leaves nothing behind, and the same file from two workers is stored once (the second sees it and
 skips; the primary key on doc_id is the last guard). Any number of app instances read at once.
+The SQL is ingest.pg_read's (queries) and ingest.pg_store's (schema, writes, the write lock);
+connections come from ingest.pg_connect.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 import psycopg
 from langchain_core.embeddings import Embeddings
 
-from ingest import pg_store, vectors
+from ingest import pg_connect, pg_read, pg_store
 from ingest.chunking import chunk_pages
 from ingest.context import indexed_text
-from ingest.errors import IndexMismatch, LibraryBusy, NoLibrary, ReadOnlyLibrary
+from ingest.errors import NoPgLibrary, ReadOnlyLibrary
 from ingest.ids import doc_id_for
-from ingest.library import (
-    LOCK_TIMEOUT_S,
-    IngestProgress,
-    IngestResult,
-    Library,
-    LibrarySettings,
-    ProgressFn,
-    _skipped,
-    prepare_pdf,
-)
+from ingest.library import LOCK_TIMEOUT_S, Library
 from ingest.pg_store import DEFAULT_HNSW, HnswSettings
-from ingest.types import Chunk, Document, Page, PageLocator
-
-_DOC = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
-_CHUNK = "c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context"
-
-
-_INCOMPLETE = """
-SELECT doc_id FROM footnote_documents d
-WHERE d.pages <> (SELECT COUNT(*) FROM footnote_pages p WHERE p.doc_id = d.doc_id)
-   OR d.chunks <> (SELECT COUNT(*) FROM footnote_chunks c WHERE c.doc_id = d.doc_id)
-ORDER BY d.seq
-"""
-
-
-class NoPgLibrary(NoLibrary):
-    """A reader found no Footnote tables in the database (readers never create them)."""
-
-    def __init__(self, where: str) -> None:
-        Exception.__init__(
-            self,
-            f"no Footnote library in the database at {where} "
-            "(`python -m ingest PDF...` with FOOTNOTE_DATABASE_URL set creates one)",
-        )
-        self.file_name, self.detail = where, None
+from ingest.prepare import prepare_pdf, skipped
+from ingest.types import Chunk, Document, IngestProgress, IngestResult, LibrarySettings, Page, ProgressFn
 
 
 class PgLibrary:
@@ -72,7 +43,7 @@ class PgLibrary:
         lock_timeout: float = LOCK_TIMEOUT_S,
     ) -> None:
         self.url = url
-        self.data_dir = pg_store.masked(url)  # a cache key and a name for messages, never the password
+        self.data_dir = pg_connect.masked(url)  # a cache key and a name for messages, never the password
         self.embeddings, self.config, self.hnsw, self.read_only = embeddings, config, hnsw, read_only
         self.lock_timeout = lock_timeout
         self.open_report: list[str] = []  # transactions leave nothing to repair
@@ -133,104 +104,56 @@ class PgLibrary:
     def generation(self) -> int:
         """Changes on every add, delete and re-index (in any process on any machine)."""
         with self._connect() as conn:
-            row = conn.execute("SELECT value FROM footnote_meta WHERE key = 'generation'").fetchone()
-        return int(row[0]) if row else 0
+            return pg_read.generation(conn)
 
     def documents(self) -> list[Document]:
         """Every document, in the order added."""
         with self._connect() as conn:
-            return [_document(r) for r in conn.execute(f"SELECT {_DOC} FROM footnote_documents ORDER BY seq")]
+            return pg_read.documents(conn)
 
     def document(self, doc_id: str) -> Document | None:
         """One document, or None."""
         with self._connect() as conn:
-            row = conn.execute(
-                f"SELECT {_DOC} FROM footnote_documents WHERE doc_id = %s", (doc_id,)
-            ).fetchone()
-        return _document(row) if row else None
+            return pg_read.document(conn, doc_id)
 
     def pages(self, doc_id: str) -> list[Page]:
         """A document's pages (text and printed labels)."""
         with self._connect() as conn:
-            rows = conn.execute(
-                "SELECT page_index, label, text FROM footnote_pages WHERE doc_id = %s ORDER BY page_index",
-                (doc_id,),
-            ).fetchall()
-        return [Page(index=i, label=label, text=text) for i, label, text in rows]
+            return pg_read.pages(conn, doc_id)
 
     def first_pages(self, limit: int) -> dict[str, list[Page]]:
         """The first ``limit`` pages of every document, by doc_id (one query, not one per document)."""
         with self._connect() as conn:
-            rows = conn.execute(
-                "SELECT doc_id, page_index, label, text FROM (SELECT p.*, ROW_NUMBER() OVER "
-                "(PARTITION BY doc_id ORDER BY page_index) AS n FROM footnote_pages p) AS numbered "
-                "WHERE n <= %s ORDER BY doc_id, page_index",
-                (limit,),
-            ).fetchall()
-        found: dict[str, list[Page]] = {}
-        for doc_id, i, label, text in rows:
-            found.setdefault(doc_id, []).append(Page(index=i, label=label, text=text))
-        return found
+            return pg_read.first_pages(conn, limit)
 
     def pdf_bytes(self, doc_id: str) -> bytes:
         """The stored PDF; FileNotFoundError when the document is gone (as the local library)."""
         with self._connect() as conn:
-            row = conn.execute("SELECT pdf FROM footnote_documents WHERE doc_id = %s", (doc_id,)).fetchone()
-        if row is None:
-            raise FileNotFoundError(f"{doc_id} is not in the library")
-        return bytes(row[0])
+            return pg_read.pdf_bytes(conn, doc_id)
 
     def chunks(self, doc_ids: Sequence[str] | None = None) -> list[Chunk]:
         """Chunks, ordered by document (as added) and ordinal."""
-        where, params = _doc_filter(doc_ids)
         with self._connect() as conn:
-            rows = conn.execute(
-                f"SELECT {_CHUNK} FROM footnote_chunks c JOIN footnote_documents d USING (doc_id) "
-                f"WHERE TRUE {where} ORDER BY d.seq, c.ordinal",
-                params,
-            ).fetchall()
-        return [_chunk(r) for r in rows]
+            return pg_read.chunks(conn, doc_ids)
 
     def chunk_count(self) -> int:
         """How many chunks the library holds."""
         with self._connect() as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM footnote_chunks").fetchone()[0])
+            return pg_read.chunk_count(conn)
 
     def search_vector(
         self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
     ) -> list[tuple[Chunk, float]]:
         """Dense search with a ready-made query vector: HNSW over the library, exact within documents."""
-        query = vectors.as_matrix(vec)[0]
-        sql = f"SELECT {_CHUNK}, -(c.embedding <#> %s) FROM footnote_chunks c ORDER BY c.embedding <#> %s LIMIT %s"
-        params: list = [query, query, int(k)]
-        if doc_ids is not None:
-            # HNSW filters after its search and can return fewer than k within a few documents;
-            # the MATERIALIZED subset keeps the planner off the index there, so that case is exact.
-            sql = (
-                "WITH subset AS MATERIALIZED (SELECT * FROM footnote_chunks WHERE doc_id = ANY(%s)) "
-                + sql.replace("FROM footnote_chunks c", "FROM subset c")
-            )
-            params.insert(0, list(doc_ids))
-        with self._connect() as conn, conn.transaction():
-            # HNSW returns at most ef_search rows: never fewer candidates than asked for.
-            conn.execute(f"SET LOCAL hnsw.ef_search = {min(1000, max(int(self.hnsw.ef_search), int(k)))}")
-            rows = conn.execute(sql, params).fetchall()
-        return [(_chunk(r), float(r[-1])) for r in rows]
+        with self._connect() as conn:
+            return pg_read.search_vector(conn, vec, k, doc_ids, self.hnsw.ef_search)
 
     def lexical_search(
         self, query: str, k: int, doc_ids: Sequence[str] | None = None
     ) -> list[tuple[Chunk, float]]:
         """Full-text ranking (any of the query's words, ts_rank normalised by length) over the GIN index."""
-        words = " or ".join(w for w in query.replace('"', " ").split() if w.lower() != "or")
-        where, params = _doc_filter(doc_ids)
         with self._connect() as conn:
-            rows = conn.execute(
-                f"WITH q AS (SELECT websearch_to_tsquery('{pg_store.TEXT_SEARCH_CONFIG}', %s) AS q) "
-                f"SELECT {_CHUNK}, ts_rank(c.tsv, q.q, 1) AS rank FROM footnote_chunks c, q "
-                f"WHERE c.tsv @@ q.q {where} ORDER BY rank DESC, c.chunk_id LIMIT %s",
-                [words, *params, int(k)],
-            ).fetchall()
-        return [(_chunk(r), float(r[-1])) for r in rows]
+            return pg_read.lexical_search(conn, query, k, doc_ids)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -243,14 +166,14 @@ class PgLibrary:
         doc_id = doc_id_for(data)
         existing = self.document(doc_id)
         if existing is not None:
-            return _skipped(existing)
+            return skipped(existing)
         prepared = prepare_pdf(self.config, self._embed, data, file_name, password, report)
         doc = prepared.doc
         stored = self.store_document(
             doc, prepared.pages, prepared.chunks, prepared.matrix, prepared.pdf, report
         )
         if stored is not doc:  # another worker stored the same file while this one embedded it
-            return _skipped(stored)
+            return skipped(stored)
         return IngestResult("ok", doc, doc.chunks, doc.warnings)
 
     def store_document(
@@ -266,32 +189,30 @@ class PgLibrary:
         already stored under its id (then nothing is written)."""
         report = report or (lambda _: None)
         self._writable()
-        self._record_settings(matrix.shape[1])
-        with self._connect() as conn, conn.transaction():
-            self._lock_writers(conn)
-            row = conn.execute(
-                f"SELECT {_DOC} FROM footnote_documents WHERE doc_id = %s", (doc.doc_id,)
-            ).fetchone()
-            if row is not None:
-                return _document(row)
+        # An empty library takes the settings and this vector dimension in a short transaction of
+        # its own: its ALTER TABLE locks out readers until it commits.
+        with self._write_transaction() as conn:
+            self._verify_settings(conn, matrix.shape[1])
+        with self._write_transaction() as conn:
+            existing = pg_read.document(conn, doc.doc_id)
+            if existing is not None:
+                return existing
             report(IngestProgress(doc.file_name, "index", 0, len(chunks)))
             self._verify_settings(conn, matrix.shape[1])
             pg_store.insert_document(conn, doc, pages, chunks, matrix, pdf)
             pg_store.bump_generation(conn)
-            report(
-                IngestProgress(doc.file_name, "index", len(chunks), len(chunks))
-            )  # written, not yet committed
+            # written, not yet committed
+            report(IngestProgress(doc.file_name, "index", len(chunks), len(chunks)))
         return doc
 
     def delete(self, doc_id: str) -> bool:
         """Remove a document with its pages, chunks, vectors and PDF; False when it was not there."""
         self._writable()
-        with self._connect() as conn, conn.transaction():
-            self._lock_writers(conn)
-            gone = conn.execute("DELETE FROM footnote_documents WHERE doc_id = %s", (doc_id,)).rowcount
+        with self._write_transaction() as conn:
+            gone = pg_store.delete_document(conn, doc_id)
             if gone:
                 pg_store.bump_generation(conn)
-        return bool(gone)
+        return gone
 
     def reindex_all(self, progress: ProgressFn | None = None) -> int:
         """Re-chunk every document from its stored pages and re-embed it, in one transaction."""
@@ -303,23 +224,13 @@ class PgLibrary:
                 doc.doc_id, self.pages(doc.doc_id), self.config.chunk_size, self.config.chunk_overlap
             )
             plans.append((doc, chunks, self.embed_chunks(doc.file_name, chunks, report)))
-        with self._connect() as conn, conn.transaction():
-            self._lock_writers(conn)
-            conn.execute("DELETE FROM footnote_chunks")
-            pg_store.write_meta(
-                conn,
-                {
-                    "embedding_name": self.config.embedding_name,
-                    "chunk_size": self.config.chunk_size,
-                    "chunk_overlap": self.config.chunk_overlap,
-                },
-            )
+        with self._write_transaction() as conn:
+            pg_store.delete_all_chunks(conn)
+            pg_store.write_meta(conn, self.config.recorded())
             for doc, chunks, matrix in plans:
                 self._verify_settings(conn, matrix.shape[1])
                 pg_store.insert_chunks(conn, chunks, matrix)
-                conn.execute(
-                    "UPDATE footnote_documents SET chunks = %s WHERE doc_id = %s", (len(chunks), doc.doc_id)
-                )
+                pg_store.set_chunk_count(conn, doc.doc_id, len(chunks))
             pg_store.bump_generation(conn)
         return sum(len(c) for _, c, _ in plans)
 
@@ -335,7 +246,7 @@ class PgLibrary:
         """Documents whose page or chunk rows do not add up to what their row records (a change
         from outside: a partial restore, rows deleted by hand)."""
         with self._connect() as conn:
-            ids = [r[0] for r in conn.execute(_INCOMPLETE)]
+            ids = pg_read.incomplete_ids(conn)
         return [d for d in (self.document(i) for i in ids) if d is not None]
 
     def replace_rows(
@@ -344,22 +255,11 @@ class PgLibrary:
         """Replace a document's pages and chunks in one transaction under the write lock; False
         when the document is gone."""
         self._writable()
-        with self._connect() as conn, conn.transaction():
-            self._lock_writers(conn)
-            if (
-                conn.execute("SELECT 1 FROM footnote_documents WHERE doc_id = %s", (doc_id,)).fetchone()
-                is None
-            ):
+        with self._write_transaction() as conn:
+            if not pg_read.has_document(conn, doc_id):
                 return False
             self._verify_settings(conn, matrix.shape[1])
-            conn.execute("DELETE FROM footnote_chunks WHERE doc_id = %s", (doc_id,))
-            conn.execute("DELETE FROM footnote_pages WHERE doc_id = %s", (doc_id,))
-            pg_store.insert_pages(conn, doc_id, pages)
-            pg_store.insert_chunks(conn, chunks, matrix)
-            conn.execute(
-                "UPDATE footnote_documents SET pages = %s, chunks = %s WHERE doc_id = %s",
-                (len(pages), len(chunks), doc_id),
-            )
+            pg_store.replace_document_rows(conn, doc_id, pages, chunks, matrix)
             pg_store.bump_generation(conn)
         return True
 
@@ -390,71 +290,20 @@ class PgLibrary:
     _embed = Library._embed
 
     def _connect(self):
-        return pg_store.connect(self.url, read_only=self.read_only)
+        return pg_connect.connect(self.url, read_only=self.read_only)
 
-    def _lock_writers(self, conn: psycopg.Connection) -> None:
-        """Take the database-wide write lock for the rest of conn's transaction, waiting at most
-        ``lock_timeout`` seconds (as the local library's file lock: 0 tries once, below 0 waits for
-        ever); LibraryBusy when another writer holds it that long."""
-        if self.lock_timeout >= 0:
-            conn.execute(f"SET LOCAL lock_timeout = {max(1, math.ceil(self.lock_timeout * 1000))}")
-        try:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_store.WRITE_LOCK,))
-        except psycopg.errors.LockNotAvailable as exc:
-            raise LibraryBusy(self.data_dir) from exc
-        conn.execute("SET LOCAL lock_timeout = DEFAULT")  # only the wait for other writers is bounded
+    @contextmanager
+    def _write_transaction(self) -> Iterator[psycopg.Connection]:
+        """A transaction holding the write lock (LibraryBusy after ``lock_timeout`` seconds)."""
+        with self._connect() as conn, conn.transaction():
+            pg_store.lock_writers(conn, self.lock_timeout, self.data_dir)
+            yield conn
 
     def _writable(self) -> None:
         if self.read_only:
             raise ReadOnlyLibrary(self.data_dir)
 
-    def _record_settings(self, dim: int) -> None:
-        """Check the settings, and let an empty library take them and this vector dimension, in a
-        short transaction of its own: its ALTER TABLE locks out readers until it commits."""
-        with self._connect() as conn, conn.transaction():
-            self._lock_writers(conn)
-            self._verify_settings(conn, dim)
-
     def _verify_settings(self, conn, dim: int | None) -> None:
         """Refuse to mix settings; an empty library takes the current ones (and fixes the dimension)."""
-        wanted = {
-            "embedding_name": self.config.embedding_name,
-            "chunk_size": self.config.chunk_size,
-            "chunk_overlap": self.config.chunk_overlap,
-        }
-        meta = pg_store.read_meta(conn)
-        if conn.execute("SELECT 1 FROM footnote_chunks LIMIT 1").fetchone() is not None:
-            differs = [
-                f"{k}: library {meta.get(k)}, now {v}" for k, v in wanted.items() if str(v) != meta.get(k)
-            ]
-            if dim is not None and meta.get("dim") and int(meta["dim"]) != dim:
-                differs.append(f"dimension: library {meta['dim']}, now {dim}")
-            if differs:
-                raise IndexMismatch(self.data_dir, "; ".join(differs))
-            return
-        if dim is None or self.read_only:
-            return  # the first document records the settings, in its own transaction
-        if meta.get("dim") != str(dim):
-            pg_store.fix_dimension(conn, dim, self.hnsw)
-        pg_store.write_meta(conn, wanted | {"dim": dim})
-
-
-def _doc_filter(doc_ids: Sequence[str] | None) -> tuple[str, list]:
-    return ("", []) if doc_ids is None else ("AND c.doc_id = ANY(%s)", [list(doc_ids)])
-
-
-def _document(row) -> Document:
-    doc_id, title, file_name, n_pages, size, n_chunks, added_at, warnings = row
-    return Document(doc_id, title, file_name, n_pages, size, n_chunks, added_at, tuple(warnings))
-
-
-def _chunk(row) -> Chunk:
-    chunk_id, doc_id, ordinal, text, locators, context = row[:6]
-    return Chunk(
-        chunk_id,
-        doc_id,
-        ordinal,
-        text,
-        tuple(PageLocator(int(i), str(label), int(a), int(b)) for i, label, a, b in locators),
-        context,
-    )
+        wanted = self.config.recorded()
+        pg_store.verify_settings(conn, wanted, dim, self.hnsw, where=self.data_dir, record=not self.read_only)

@@ -1,4 +1,7 @@
-"""PostgreSQL half of team mode: the schema, connections, and the URL with its password hidden.
+"""PostgreSQL half of team mode: the schema, its meta values and recorded settings, the vector
+index, and the writes (inserts, replacements, deletes, the write lock), each on a connection the
+caller opened, inside the caller's transaction where it writes. Connections are ingest.pg_connect's,
+the library's queries ingest.pg_read's.
 
 Tables carry a ``footnote_`` prefix so that the library can share a database with other
 applications. Vectors live in a pgvector column; its dimension is fixed (and the HNSW index
@@ -8,22 +11,15 @@ generated ``tsvector`` with a GIN index, the lexical side of retrieval.
 
 from __future__ import annotations
 
-import atexit
-import os
-import re
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 import psycopg
-from pgvector.psycopg import register_vector
 from psycopg.types.json import Jsonb
-from psycopg_pool import ConnectionPool, PoolTimeout
 
-from ingest.errors import LibraryError
+from ingest.errors import IndexMismatch, LibraryBusy
 from ingest.types import Chunk, Document, Page, PageLocator
 
 # Any 64-bit number of our own: pg_advisory_xact_lock keys that serialise writers of one database.
@@ -66,161 +62,6 @@ class HnswSettings:
 DEFAULT_HNSW = HnswSettings()
 
 
-class DatabaseUnavailable(LibraryError):
-    """The PostgreSQL server cannot be reached, or refuses the connection."""
-
-
-class NoVectorExtension(LibraryError):
-    """The database has no pgvector extension and it could not be created."""
-
-
-def masked(url: str) -> str:
-    """The URL with any password replaced by ***, safe to log or show."""
-    parts = urlsplit(url)
-    if parts.password:
-        host = parts.netloc.rsplit("@", 1)[1]
-        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
-        url = urlunsplit(parts)
-    return re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", url)
-
-
-def scrub(text: str, url: str) -> str:
-    """``text`` with the URL's password removed wherever it appears."""
-    password = urlsplit(url).password
-    return text.replace(password, "***") if password else text
-
-
-# Connections are pooled per process, database URL and mode (read-only, vectors): opening one costs
-# about 7.6 ms, more than most of the queries made on it. A pool keeps at least one open and at
-# most POOL_MAX_SIZE; with three modes in use per app process (library reader, library writer,
-# conversations), N instances hold at most 3 * POOL_MAX_SIZE * N, against PostgreSQL's default
-# max_connections of 100. Idle connections above the first close after POOL_MAX_IDLE_S.
-POOL_MAX_SIZE = 8
-POOL_MAX_IDLE_S = 60.0
-# How long a caller waits for a pooled connection before one direct connection either works (all
-# pooled ones were busy) or says why the server cannot be used (it went away after the pool was made).
-POOL_WAIT_S = 5.0
-
-_pools: dict[tuple[str, bool, bool], ConnectionPool] = {}
-_pools_lock = threading.Lock()
-
-
-@contextmanager
-def connect(url: str, *, read_only: bool = False, vectors: bool = True) -> Iterator[psycopg.Connection]:
-    """A pooled autocommit connection (use ``conn.transaction()``), read-only on the server when
-    ``read_only``, with pgvector's type registered unless ``vectors`` is False; DatabaseUnavailable
-    naming the masked URL when the server cannot be used. Safe across threads: each ``with``
-    gets a connection of its own."""
-    key = (url, read_only, vectors)
-    with _pools_lock:
-        pool = _pools.get(key)
-    conn = None
-    if pool is not None:
-        with suppress(PoolTimeout):
-            conn = pool.getconn(timeout=POOL_WAIT_S)
-    if conn is None:  # the first use of this URL and mode, or no pooled connection came in time
-        conn = _direct(url, read_only=read_only, vectors=vectors)  # the clear errors come from here
-        if pool is None:
-            _start_pool(key)
-        try:
-            yield conn
-        finally:
-            conn.close()
-        return
-    try:
-        yield conn
-    finally:
-        pool.putconn(conn)  # rolled back first if a transaction was left open
-
-
-def close_pools() -> None:
-    """Close every pooled connection of this process (at exit; tests between databases)."""
-    with _pools_lock:
-        pools = list(_pools.values())
-        _pools.clear()
-    for pool in pools:
-        pool.close(timeout=5)
-
-
-def _direct(url: str, *, read_only: bool, vectors: bool) -> psycopg.Connection:
-    """One unpooled connection, checked as the pool's are, with errors that say what is wrong."""
-    try:
-        conn = psycopg.connect(url, **_connection_options(read_only))
-    except psycopg.Error as exc:
-        reason = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, url)
-        raise DatabaseUnavailable(
-            masked(url),
-            f"cannot connect to PostgreSQL at {masked(url)} ({reason}); "
-            "check FOOTNOTE_DATABASE_URL and that the server is running",
-        ) from None
-    try:
-        if vectors:
-            _register_vector(conn, url, create=not read_only)
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
-def _connection_options(read_only: bool) -> dict[str, object]:
-    options = "-c default_transaction_read_only=on" if read_only else None
-    return {"autocommit": True, "connect_timeout": 10, "options": options}
-
-
-def _start_pool(key: tuple[str, bool, bool]) -> None:
-    """A pool for this URL and mode, once a direct connection has shown that the server works."""
-    url, read_only, vectors = key
-    with _pools_lock:
-        if key in _pools:
-            return
-        _pools[key] = ConnectionPool(
-            url,
-            kwargs=_connection_options(read_only),
-            min_size=1,
-            max_size=POOL_MAX_SIZE,
-            max_idle=POOL_MAX_IDLE_S,
-            configure=register_vector if vectors else None,
-            check=ConnectionPool.check_connection,  # a connection the server dropped is replaced
-            name="footnote",  # pools log under this name; the URL (with its password) never
-            open=True,
-        )
-
-
-def _forget_pools() -> None:
-    # A forked child must not use (or close: that would end them for the parent) the parent's
-    # connections, and the pools' worker threads did not survive the fork.
-    _pools.clear()
-
-
-os.register_at_fork(after_in_child=_forget_pools)
-atexit.register(close_pools)
-
-
-def _register_vector(conn: psycopg.Connection, url: str, *, create: bool) -> None:
-    found = conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone()
-    if found is None and create:
-        try:
-            with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-            found = (1,)
-        except psycopg.Error as exc:
-            detail = scrub(str(exc).strip().splitlines()[0], url)
-            raise NoVectorExtension(
-                masked(url),
-                f"the database at {masked(url)} has no pgvector extension and "
-                f"it could not be created ({detail}); install pgvector and run "
-                "`CREATE EXTENSION vector` as its owner",
-            ) from None
-    if found is None:
-        raise NoVectorExtension(
-            masked(url),
-            f"the database at {masked(url)} has no pgvector extension "
-            "(no Footnote library is there yet; `python -m ingest PDF...` creates one)",
-        )
-    register_vector(conn)
-
-
 def create_schema(conn: psycopg.Connection) -> None:
     """Create the tables and indexes when absent (one process at a time)."""
     with conn.transaction():
@@ -251,6 +92,45 @@ def write_meta(conn: psycopg.Connection, values: dict[str, object]) -> None:
 def bump_generation(conn: psycopg.Connection) -> None:
     """Increase the change counter (inside the writing transaction)."""
     conn.execute("UPDATE footnote_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
+
+
+def lock_writers(conn: psycopg.Connection, timeout: float, where: str) -> None:
+    """Take the database-wide write lock for the rest of conn's transaction, waiting at most
+    ``timeout`` seconds (as the local library's file lock: 0 tries once, below 0 waits for ever);
+    LibraryBusy naming ``where`` when another writer holds it that long."""
+    if timeout >= 0:
+        conn.execute(f"SET LOCAL lock_timeout = {max(1, math.ceil(timeout * 1000))}")
+    try:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+    except psycopg.errors.LockNotAvailable as exc:
+        raise LibraryBusy(where) from exc
+    conn.execute("SET LOCAL lock_timeout = DEFAULT")  # only the wait for other writers is bounded
+
+
+def verify_settings(
+    conn: psycopg.Connection,
+    wanted: dict[str, object],
+    dim: int | None,
+    hnsw: HnswSettings,
+    *,
+    where: str,
+    record: bool,
+) -> None:
+    """Refuse to mix settings (IndexMismatch naming ``where``); an empty library takes ``wanted``
+    when ``record`` and ``dim`` are given (and fixes the dimension)."""
+    meta = read_meta(conn)
+    if conn.execute("SELECT 1 FROM footnote_chunks LIMIT 1").fetchone() is not None:
+        differs = [f"{k}: library {meta.get(k)}, now {v}" for k, v in wanted.items() if str(v) != meta.get(k)]
+        if dim is not None and meta.get("dim") and int(meta["dim"]) != dim:
+            differs.append(f"dimension: library {meta['dim']}, now {dim}")
+        if differs:
+            raise IndexMismatch(where, "; ".join(differs))
+        return
+    if dim is None or not record:
+        return  # the first document records the settings, in its own transaction
+    if meta.get("dim") != str(dim):
+        fix_dimension(conn, dim, hnsw)
+    write_meta(conn, wanted | {"dim": dim})
 
 
 def fix_dimension(conn: psycopg.Connection, dim: int, hnsw: HnswSettings) -> None:
@@ -314,6 +194,35 @@ def insert_chunks(conn, chunks: Sequence[Chunk], matrix: np.ndarray) -> None:
             (c.chunk_id, c.doc_id, c.ordinal, c.text, _locators_json(c.locators), c.context, row)
             for c, row in zip(chunks, matrix)
         ],
+    )
+
+
+def delete_document(conn: psycopg.Connection, doc_id: str) -> bool:
+    """Remove a document's row, and with it its pages and chunks; False when it was not there."""
+    return bool(conn.execute("DELETE FROM footnote_documents WHERE doc_id = %s", (doc_id,)).rowcount)
+
+
+def delete_all_chunks(conn: psycopg.Connection) -> None:
+    """Remove every chunk and its vector (a re-index writes them again in the same transaction)."""
+    conn.execute("DELETE FROM footnote_chunks")
+
+
+def set_chunk_count(conn: psycopg.Connection, doc_id: str, chunks: int) -> None:
+    """Record on a document's row how many chunks it has (after its chunks were replaced)."""
+    conn.execute("UPDATE footnote_documents SET chunks = %s WHERE doc_id = %s", (chunks, doc_id))
+
+
+def replace_document_rows(
+    conn: psycopg.Connection, doc_id: str, pages: Sequence[Page], chunks: Sequence[Chunk], matrix: np.ndarray
+) -> None:
+    """Swap a document's pages and chunks for these, and its row's counts (inside the caller's transaction)."""
+    conn.execute("DELETE FROM footnote_chunks WHERE doc_id = %s", (doc_id,))
+    conn.execute("DELETE FROM footnote_pages WHERE doc_id = %s", (doc_id,))
+    insert_pages(conn, doc_id, pages)
+    insert_chunks(conn, chunks, matrix)
+    conn.execute(
+        "UPDATE footnote_documents SET pages = %s, chunks = %s WHERE doc_id = %s",
+        (len(pages), len(chunks), doc_id),
     )
 
 

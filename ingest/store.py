@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ingest import schema
-from ingest.errors import LibraryDamaged
+from ingest.errors import IndexMismatch, LibraryDamaged
 from ingest.types import Chunk, Document, Page, PageLocator
 
 SCHEMA_V1 = """
@@ -115,6 +115,27 @@ def write_meta(conn: sqlite3.Connection, values: dict[str, object]) -> None:
     conn.executemany(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [(k, str(v)) for k, v in values.items()]
     )
+
+
+def verify_settings(
+    conn: sqlite3.Connection, wanted: dict[str, object], dim: int | None, *, where: str, read_only: bool
+) -> None:
+    """Refuse to mix settings (IndexMismatch naming ``where``); an empty library simply takes
+    ``wanted`` (and ``dim``) unless ``read_only``, in a transaction of its own."""
+    meta = read_meta(conn)
+    has_chunks = conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
+    if has_chunks:
+        stored = {key: meta.get(key) for key in wanted}
+        differs = [f"{k}: library {stored[k]}, now {v}" for k, v in wanted.items() if str(v) != stored[k]]
+        if dim is not None and meta.get("dim") and int(meta["dim"]) != dim:
+            differs.append(f"dimension: library {meta['dim']}, now {dim}")
+        if differs:
+            raise IndexMismatch(where, "; ".join(differs))
+    elif read_only:
+        return  # an empty library: the first writer records its settings
+    elif any(meta.get(k) != str(v) for k, v in wanted.items()) or (dim and meta.get("dim") != str(dim)):
+        with transaction(conn):
+            write_meta(conn, wanted | ({"dim": dim} if dim else {}))
 
 
 def generation(conn: sqlite3.Connection) -> int:

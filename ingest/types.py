@@ -91,3 +91,22 @@ class LibrarySettings:
     max_file_mb: float = 100.0
     max_pages: int = 3000
     batch_size: int = 64  # texts per embedding call, and so per progress report
+
+    def recorded(self) -> dict[str, object]:
+        """The settings a library records with its index and checks on every open and write."""
+        return {
+            "embedding_name": self.embedding_name,
+            "chunk_size": self.chunk_size,
+            "chunk_overlap": self.chunk_overlap,
+        }
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """The outcome for one file: status "ok" or "skipped" (errors raise IngestError)."""
+
+    status: str
+    doc: Document
+    chunks: int
+    warnings: tuple[str, ...] = field(default=())
+    message: str = ""

@@ -9,7 +9,7 @@ import json
 import uuid
 from collections.abc import Iterable
 
-from ingest import pg_store
+from ingest import pg_connect, pg_store
 from rag.audit_store import VERDICTS, Verdict
 from rag.conversations import ConversationInfo
 from rag.serialize import answer_from_dict, answer_to_dict
@@ -59,7 +59,7 @@ class _PgStore:
                     db.execute(statement)
 
     def _connect(self):
-        return pg_store.connect(self.url, vectors=False)
+        return pg_connect.connect(self.url, vectors=False)
 
     def for_user(self, user: str):
         """The same database as seen by ``user`` (nothing is opened or migrated again)."""

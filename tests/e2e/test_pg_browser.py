@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from ingest import pg_store
+from ingest import pg_connect
 from ingest.embeddings import HashEmbeddings
 from ingest.pg_library import PgLibrary
 from tests.e2e.conftest import FOOTNOTE, PANEL, ask, loaded_width, wait_idle
@@ -28,7 +28,7 @@ def test_footnote_click_and_audit_verdict_on_postgresql(pg_url: str, page: Page,
     )
     assert library.add_pdf(guide_pdf(), "guide.pdf").status == "ok"
     chunks = {c.chunk_id: c for c in library.chunks()}
-    pg_store.close_pools()  # the app is another process; this one is done with the database
+    pg_connect.close_pools()  # the app is another process; this one is done with the database
     data_dir = tmp_path / "data"
     env = {
         "FOOTNOTE_DATABASE_URL": pg_url,

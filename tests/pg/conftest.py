@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ingest import pg_store
+from ingest import pg_connect
 
 
 @pytest.fixture(autouse=True)
@@ -14,4 +14,4 @@ def _fresh_pools() -> Iterator[None]:
     """Each test's pooled connections are closed after it: every test has a database of its own,
     and idle pools left behind would add up to the server's max_connections."""
     yield
-    pg_store.close_pools()
+    pg_connect.close_pools()

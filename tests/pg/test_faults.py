@@ -9,8 +9,8 @@ import psycopg
 import pytest
 
 from ingest.embeddings import HashEmbeddings
+from ingest.pg_connect import masked
 from ingest.pg_library import PgLibrary
-from ingest.pg_store import masked
 from tests.pg.test_backends import run
 from tests.rag.conftest import GARDEN, make_pdf
 

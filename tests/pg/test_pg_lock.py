@@ -10,7 +10,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from ingest import pg_store
+from ingest import pg_connect, pg_store
 from ingest.embeddings import HashEmbeddings
 from ingest.errors import LibraryBusy
 from ingest.pg_library import PgLibrary
@@ -41,7 +41,7 @@ def test_a_writer_waiting_longer_than_the_timeout_is_told_the_library_is_busy(pg
     with another_writer(pg_url):
         with pytest.raises(LibraryBusy) as caught:
             library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
-        assert str(caught.value) == f"{pg_store.masked(pg_url)}: {BUSY}"
+        assert str(caught.value) == f"{pg_connect.masked(pg_url)}: {BUSY}"
         with pytest.raises(LibraryBusy):
             library.delete(garden.doc_id)
         with pytest.raises(LibraryBusy):
@@ -60,6 +60,6 @@ def test_the_cli_gives_the_local_sentence_and_exit_status(pg_url: str, tmp_path:
     with another_writer(pg_url):
         done = run("ingest", "--lock-timeout", "0.2", str(pdf), env=env)
     assert done.returncode == 1
-    assert (done.stdout + done.stderr).strip() == f"error: {pg_store.masked(pg_url)}: {BUSY}"
+    assert (done.stdout + done.stderr).strip() == f"error: {pg_connect.masked(pg_url)}: {BUSY}"
     assert open_pg(pg_url).documents() == []
     assert run("ingest", str(pdf), env=env).returncode == 0
