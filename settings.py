@@ -148,9 +148,10 @@ class Settings(BaseSettings):
     # on bench/synthetic.py's library-like vectors (fitted to real all-MiniLM-L6-v2 chunks, checked on a
     # second real set: `python -m bench pg_calibrate`). pgvector's defaults (m 16, ef_construction 64,
     # ef_search 40) gave recall@10 0.87 at 100,000 vectors and 0.57 at 1,000,000 (0.74 at ef_search 100);
-    # m 24 with ef_construction 100 gave 0.985 at 100,000 (ef_search 100) and, at 1,000,000, 0.825 at
-    # ef_search 100, 0.905 at 200 and 0.948 at 400 (SQL p50 9.6 ms on 2 cores). bench/README.md has
-    # the figures of these defaults.
+    # m 24 with ef_construction 100 gave 0.96-0.985 at 100,000 (ef_search 100) and, at 1,000,000,
+    # 0.82 at ef_search 100, 0.89-0.905 at 200, 0.91-0.95 at 400 and 0.92 at 600 (two builds, 100 and
+    # 200 queries; SQL p50 8-10 ms at 400 on 2 cores). The goal of 0.95 at 1,000,000 is not reached
+    # with these defaults; bench/README.md has the figures.
     pg_hnsw_m: int = Field(
         24,
         ge=2,
