@@ -3,6 +3,7 @@ where asked, replaced when the server drops them, and closed by close_pools."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -121,3 +122,34 @@ def test_with_every_pooled_connection_taken_a_direct_one_serves(
         assert outer.execute("SELECT pg_backend_pid()").fetchone()[0] == pooled
         assert backend_pid(pg_url) != pooled  # served, not stuck
     assert backend_pid(pg_url) == pooled  # and the pooled one went back
+
+
+def test_a_forked_child_opens_its_own_connection_and_leaves_the_parents_alone(pg_url: str) -> None:
+    backend_pid(pg_url)  # the first use is direct (and gone), and opens the pool
+    parents = {backend_pid(pg_url) for _ in range(3)}  # the pool's connections
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child: a connection of its own, then close "every" pool, as at exit
+        try:
+            os.write(writer, str(backend_pid(pg_url)).encode())
+            pg_connect.close_pools()
+        finally:
+            os._exit(0)
+    os.close(writer)
+    child_backend = int(os.read(reader, 64).decode() or 0)
+    os.waitpid(child, 0)
+    os.close(reader)
+    assert child_backend and child_backend not in parents
+    # The child forgot the parent's pools at the fork, so closing its pools did not end the
+    # parent's connections (a Terminate message on the shared sockets would have).
+    assert parents <= pooled_backends(pg_url)
+    assert backend_pid(pg_url) in parents
+
+
+def pooled_backends(url: str) -> set[int]:
+    """The server processes of this database's connections, other than the one asking."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return {r[0] for r in rows}
