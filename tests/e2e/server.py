@@ -32,19 +32,39 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout_s: float = 60) -> None:
+@contextmanager
+def serve(
+    name: str, cmd: Sequence[str], log: Path, ready_url: str, *, timeout_s: float = 60, **popen: object
+) -> Iterator[subprocess.Popen]:
+    """Run a server process, its output in log; yield it once ready_url answers 200 (Streamlit's
+    health check answers 503 until it is ready); stop it afterwards. name is what errors call it."""
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, **popen)
+    try:
+        _wait_ready(name, ready_url, proc, log, timeout_s)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _wait_ready(name: str, url: str, proc: subprocess.Popen, log: Path, timeout_s: float) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+            raise RuntimeError(f"{name} exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.read().decode().strip() == "ok":
+            with urllib.request.urlopen(url, timeout=2) as reply:
+                if reply.status == 200:
                     return
-        except OSError:
+        except OSError:  # not listening yet, or an HTTP error status
             pass
         time.sleep(0.2)
-    raise RuntimeError(f"streamlit did not become healthy in {timeout_s} s:\n{log.read_text()[-3000:]}")
+    raise RuntimeError(f"{name} did not become ready in {timeout_s} s:\n{log.read_text()[-3000:]}")
 
 
 @contextmanager
@@ -70,21 +90,9 @@ def run_app(env: dict[str, str], log: Path, options: Sequence[str] = ()) -> Iter
         "false",
         *options,
     ]
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            cmd, cwd=ROOT, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT
-        )
     url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc, log)
+    with serve("streamlit", cmd, log, f"{url}/_stcore/health", cwd=ROOT, env={**os.environ, **env}):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def scripted_env(data_dir: Path, base_url: str) -> dict[str, str]:

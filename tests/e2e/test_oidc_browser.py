@@ -12,10 +12,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,7 +22,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from rag.conversations import ConversationStore
 from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, ask, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf
-from tests.e2e.server import free_port, run_app
+from tests.e2e.server import free_port, run_app, serve
 from tests.pages.conftest import build_library
 
 pytestmark = pytest.mark.browser
@@ -45,33 +42,9 @@ def provider(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     cmd = [sys.executable, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(port)]
     cmd += ["--require-nonce", *(arg for user in (ALICE, BOB) for arg in ("--user-claims", json.dumps(user)))]
     log = tmp_path_factory.mktemp("oidc_provider") / "provider.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_serving(f"{url}/.well-known/openid-configuration", proc, log)
+    with serve("the provider", cmd, log, f"{url}/.well-known/openid-configuration", timeout_s=30):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def _wait_serving(url: str, proc: subprocess.Popen, log: Path, timeout_s: float = 30) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the provider exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"the provider did not answer in {timeout_s} s:\n{log.read_text()[-3000:]}")
 
 
 @pytest.fixture(scope="module")
