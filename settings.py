@@ -148,31 +148,30 @@ class Settings(BaseSettings):
     # on bench/synthetic.py's library-like vectors (fitted to real all-MiniLM-L6-v2 chunks, checked on a
     # second real set: `python -m bench pg_calibrate`). pgvector's defaults (m 16, ef_construction 64,
     # ef_search 40) gave recall@10 0.87 at 100,000 vectors and 0.57 at 1,000,000 (0.74 at ef_search 100);
-    # m 24 with ef_construction 100 gave 0.96-0.985 at 100,000 (ef_search 100) and, at 1,000,000,
-    # 0.82 at ef_search 100, 0.89-0.905 at 200, 0.91-0.95 at 400 and 0.92 at 600 (two builds, 100 and
-    # 200 queries; SQL p50 8-10 ms at 400 on 2 cores). The goal of 0.95 at 1,000,000 is not reached
-    # with these defaults; bench/README.md has the figures.
+    # m 24 with ef_construction 100 gave 0.96-0.985 at 100,000 (ef_search 100) but at 1,000,000 only
+    # 0.89-0.905 at ef_search 200 and 0.91-0.95 at 400. m 32 with ef_construction 200 gave, at
+    # 1,000,000, 0.958 / 0.976 / 0.989 at ef_search 100 / 200 / 400 (SQL p50 5.2 / 6.9 / 10.7 ms on 2
+    # cores), for a build of 1,797 s at load 4 (m 16 / 64: 500 s). bench/README.md has the figures.
     pg_hnsw_m: int = Field(
-        24,
+        32,
         ge=2,
         le=100,
         description="Team mode: links per vector in the HNSW index (more gives better recall, a larger "
         "index and a slower build; pgvector's default is 16). Used when the index is first built.",
     )
     pg_hnsw_ef_construction: int = Field(
-        100,
+        200,
         ge=4,
         le=1000,
         description="Team mode: candidate list size while building the HNSW index (pgvector's default is 64).",
     )
     pg_hnsw_ef_search: int = Field(
-        600,
+        200,
         ge=1,
         le=1000,
         description="Team mode: candidate list size per query; higher gives better recall for slower "
         "queries (raised to the candidates a search asks for when they are more; pgvector's default is "
-        "40). 600 is for recall@10 of 0.95 or more at 1,000,000 chunks; a library of 100,000 gets 0.98 "
-        "at 100 in a third of the time.",
+        "40).",
     )
 
     trusted_user_header: str | None = Field(

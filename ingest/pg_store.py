@@ -54,9 +54,9 @@ CREATE INDEX IF NOT EXISTS footnote_chunks_tsv ON footnote_chunks USING gin (tsv
 class HnswSettings:
     """pgvector HNSW parameters (see settings.py for what they trade)."""
 
-    m: int = 24
-    ef_construction: int = 100
-    ef_search: int = 600  # the settings' defaults (settings.py says how they were measured)
+    m: int = 32
+    ef_construction: int = 200
+    ef_search: int = 200  # the settings' defaults (settings.py says how they were measured)
 
 
 DEFAULT_HNSW = HnswSettings()
