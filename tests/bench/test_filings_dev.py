@@ -1,0 +1,92 @@
+"""bench/filings_dev: the team's questions on the real filings are well formed, spread over every
+filing and kind, and each gold value is printed on one of its gold pages of ../shared/corpus."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bench.filings_dev.check import KINDS, gold_problems, load_questions, schema_problems
+
+ROWS = load_questions()
+ANSWERABLE = [r for r in ROWS if not r["is_impossible"]]
+SMALL_DOC = "pdfs/JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf"  # 24 pages: cheap to open
+
+
+def test_the_set_is_well_formed_with_sequential_ids() -> None:
+    assert schema_problems(ROWS) == []
+    assert [r["id"] for r in ROWS] == [f"fd-{i:03d}" for i in range(1, len(ROWS) + 1)]
+
+
+def test_the_set_has_the_size_and_spread_the_issue_asks_for() -> None:
+    kinds = Counter(r["kind"] for r in ROWS)
+    assert set(kinds) == KINDS
+    assert len(ANSWERABLE) >= 70
+    assert min(n for k, n in kinds.items() if k != "unanswerable") >= 8
+    assert kinds["unanswerable"] >= 12
+    # Every answerable question quotes at least one printed figure or phrase, except yes/no ones.
+    assert all(r["gold_values"] for r in ANSWERABLE if r["kind"] != "yes-no")
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"kind": "unanswerable", "is_impossible": True}, "unanswerable question has gold"),
+        ({"kind": "table-number"}, "unknown kind"),
+        ({"gold_page_indexes": []}, "no gold page"),
+        ({"is_impossible": True}, "is_impossible must be true exactly"),
+    ],
+)
+def test_the_schema_check_reports_a_broken_row(change: dict, expected: str) -> None:
+    row = {**ANSWERABLE[0], **change}
+    problems = schema_problems([ANSWERABLE[0], row])
+    assert any(expected in p for p in problems), problems
+    assert any("duplicate id" in p for p in problems)
+
+
+@pytest.mark.corpus
+def test_every_doc_file_exists_and_every_gold_value_is_on_a_gold_page(corpus: Path) -> None:
+    assert gold_problems(ROWS, corpus / "filings-dev") == []
+
+
+@pytest.mark.corpus
+def test_every_filing_and_company_of_filings_dev_is_asked_about(corpus: Path) -> None:
+    pdfs = {f"pdfs/{p.name}" for p in (corpus / "filings-dev" / "pdfs").glob("*.pdf")}
+    assert len(pdfs) == 24
+    assert {r["doc_file"] for r in ROWS} == pdfs
+    documents = (corpus / "filings-dev" / "documents.jsonl").read_text(encoding="utf-8")
+    companies = {json.loads(line)["company"] for line in documents.splitlines() if line.strip()}
+    doc_company = {
+        f"pdfs/{json.loads(line)['doc_name']}.pdf": json.loads(line)["company"]
+        for line in documents.splitlines()
+        if line.strip()
+    }
+    assert {doc_company[r["doc_file"]] for r in ANSWERABLE} == companies
+
+
+@pytest.mark.corpus
+def test_no_question_repeats_one_of_the_26_given(corpus: Path) -> None:
+    def words(text: str) -> str:
+        return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+    given = load_questions(corpus / "filings-dev" / "questions.jsonl")
+    assert len(given) == 26
+    assert not {words(g["question"]) for g in given} & {words(r["question"]) for r in ROWS}
+
+
+@pytest.mark.corpus
+def test_the_gold_check_reports_a_moved_value_a_bad_page_and_a_missing_file(corpus: Path) -> None:
+    row = next(r for r in ANSWERABLE if r["doc_file"] == SMALL_DOC)
+    moved = {**row, "id": "moved", "gold_page_indexes": [0]}  # the release's headline page
+    outside = {**row, "id": "outside", "gold_page_indexes": [24]}  # it has 24 pages
+    missing = {**row, "id": "missing", "doc_file": "pdfs/NO_SUCH_FILING.pdf"}
+    problems = gold_problems([row, moved, outside, missing], corpus / "filings-dev")
+    by_row = Counter(p.split(":")[0] for p in problems)
+    values = len(row["gold_values"])
+    assert by_row == {"moved": values, "outside": 1 + values, "missing": 1}, problems
+    assert any("gold page 24 outside" in p for p in problems)
+    assert any("NO_SUCH_FILING.pdf not found" in p for p in problems)
