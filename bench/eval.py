@@ -110,9 +110,10 @@ def judge(question: dict[str, Any], retrieval: Retrieval, answer: Answer) -> dic
 
     cited = [on_gold(f.evidence) for f in answer.footnotes]
     text = _norm(answer.text)
+    contains: bool | None = None  # no gold text to look for (a computed figure): not counted
     if question.get("gold_values"):
         contains = all(_norm(v) in text for v in question["gold_values"])
-    else:
+    elif question.get("answers"):
         contains = any(g and g in text for g in (_norm(a["text"]) for a in question["answers"]))
     return {
         "id": question["id"],
@@ -165,13 +166,24 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "hit_at_k": _share(ans, lambda r: r["hit"]),
         "cited_page_precision": round(sum(r["cited_gold"] for r in ans) / cited, 3) if cited else None,
         "gold_page_cited": _share(ans, lambda r: r["cited_gold"] > 0),
-        "answer_contains_gold": _share(ans, lambda r: r["contains"]),
+        "answer_contains_gold": _share(
+            [r for r in ans if r["contains"] is not None], lambda r: r["contains"]
+        ),
         "answered": _share(ans, lambda r: not r["unsupported"] and not r["closest"]),
         "wrongly_unsupported": _share(ans, lambda r: r["unsupported"]),
         "closest_passages": _share(ans, lambda r: r["closest"]),
+        # Answered as the answer (no "closest passages") while citing no evidence page: the
+        # confident quote that does not hold the evidence (issue 25).
+        "answered_off_gold": _share(ans, lambda r: _answered(r) and not r["cited_gold"]),
         # Closest passages say the documents do not answer directly: an abstention, with quotes.
         "abstention_accuracy": _share(imp, lambda r: r["unsupported"] or r["closest"]),
+        "answered_unanswerable": _share(imp, _answered),
     }
+
+
+def _answered(row: dict[str, Any]) -> bool:
+    """Whether the reply was given as the answer: neither "do not answer" nor closest passages."""
+    return not row["unsupported"] and not row["closest"]
 
 
 def by_kind(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -182,7 +194,9 @@ def by_kind(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             "questions": len(group),
             "hit_at_k": _share(group, lambda r: r["hit"]),
             "gold_page_cited": _share(group, lambda r: r["cited_gold"] > 0),
-            "answer_contains_gold": _share(group, lambda r: r["contains"]),
+            "answer_contains_gold": _share(
+                [r for r in group if r["contains"] is not None], lambda r: r["contains"]
+            ),
         }
         for kind in kinds
         for group in [[r for r in rows if r["kind"] == kind]]
@@ -250,10 +264,19 @@ def run_filings(quick: bool = False, k: int = 6, out_dir: str | Path | None = No
 
 
 def run(quick: bool = False) -> dict[str, Any]:
-    """squad-dev's fixed sample and the generated filings, ours beside the baseline, k=6."""
+    """squad-dev's fixed sample, the real filings of filings-dev (not when quick: 24 long
+    filings to ingest) and the generated filings, ours beside the baseline, k=6."""
+    from bench.real_filings import run_filings_dev
+
     squad = run_eval(SQUAD_QA, QUICK_QUESTIONS if quick else SQUAD_SAMPLE)
+    real = None if quick else run_filings_dev()
     filings = run_filings(quick)
-    return {"squad": squad, "filings": filings, "markdown": render_all(squad, filings)}
+    return {
+        "squad": squad,
+        "filings_dev": real,
+        "filings": filings,
+        "markdown": render_all(squad, filings, real),
+    }
 
 
 LABELS = [
@@ -265,7 +288,12 @@ LABELS = [
     ("answered", "answerable questions answered (neither unsupported nor closest passages)"),
     ("wrongly_unsupported", 'wrongly unsupported: answerable, answered "the documents do not answer"'),
     ("closest_passages", "closest passages quoted instead of an answer (answerable)"),
+    ("answered_off_gold", "answered as the answer while citing no evidence page (answerable)"),
     ("abstention_accuracy", "unanswerable questions marked unsupported or given closest passages"),
+    (
+        "answered_unanswerable",
+        "unanswerable questions answered as if answerable (a quote given as the answer)",
+    ),
 ]
 KIND_LABELS = [("hit_at_k", "retrieved"), ("gold_page_cited", "cited"), ("answer_contains_gold", "answer")]
 
@@ -293,8 +321,22 @@ def render(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_all(squad: dict[str, Any], filings: dict[str, Any]) -> str:
-    """The README section: squad-dev's sample, then the generated filings."""
+def render_all(squad: dict[str, Any], filings: dict[str, Any], real: dict[str, Any] | None = None) -> str:
+    """The README section: squad-dev's sample, the real filings (the target), the generated filings."""
+    real_part = (
+        [
+            f"### Real filings (filings-dev: {real['documents']} SEC filings, FinanceBench's questions and ours)",
+            "",
+            render(real),
+            "",
+            "This is the target set. Gold pages are FinanceBench's evidence pages and, for our questions, the "
+            'pages we found by reading the PDFs (bench/filings_dev/README.md). "Answer contains" counts only '
+            "questions with a gold string (not FinanceBench's computed answers).",
+            "",
+        ]
+        if real
+        else []
+    )
     return "\n".join(
         [
             f"### squad-dev, fixed sample (`--limit {SQUAD_SAMPLE}`, seed 0)",
@@ -303,6 +345,7 @@ def render_all(squad: dict[str, Any], filings: dict[str, Any]) -> str:
             "",
             "Recorded earlier on this sample: gold page cited 0.775, answer contains the gold text 0.75.",
             "",
+            *real_part,
             f"### Generated filings (synthetic, `bench/filings`: {filings['documents']} fictional 10-K-style "
             f"annual reports, {filings['pages']} pages)",
             "",
@@ -319,12 +362,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench eval", description=__doc__)
     parser.add_argument("--qa", type=Path, help="questions.jsonl (squad-dev format)")
     parser.add_argument("--filings", action="store_true", help="the generated filings instead of --qa")
+    parser.add_argument(
+        "--filings-dev", action="store_true", help="the real filings of ../shared/corpus/filings-dev"
+    )
+    parser.add_argument(
+        "--data-dir", type=Path, help="with --filings-dev: a library of the 24 filings to reuse"
+    )
     parser.add_argument("--limit", type=int, default=None, help="a fixed sample of N questions")
     parser.add_argument("--k", type=int, default=6, help="evidence per question")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
-    if args.filings:
+    if args.filings_dev:
+        from bench.real_filings import run_filings_dev
+
+        library = None
+        if args.data_dir is not None:
+            library = open_corpus_library([], args.data_dir)
+        result = run_filings_dev(k=args.k, library=library)
+    elif args.filings:
         result = run_filings(k=args.k)
     elif args.qa is None or not args.qa.is_file():
         print(f"error: no question file at {args.qa} (give --qa PATH.jsonl, or --filings)", file=sys.stderr)

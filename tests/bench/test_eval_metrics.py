@@ -158,3 +158,51 @@ def test_the_filings_eval_runs_on_two_generated_reports_in_one_library(tmp_path:
         )
         assert sum(row["questions"] for row in result[f"{side}_by_kind"].values()) == QUICK_QUESTIONS
     assert all(f"| {kind} | " in render(result) for kind in result["ours_by_kind"])
+
+
+def test_confident_quotes_off_the_evidence_and_on_unanswerables_are_counted() -> None:
+    p3, p7 = _evidence("a", 3), _evidence("b", 7)
+    cases = [
+        # answered, but the cited page is not the evidence page: a confident quote off the gold
+        (
+            _question("o1", [7], "number", gold_values=["7"]),
+            Retrieval((p3, p7)),
+            _answer("It is 3 [a].", (p3,), (p3,)),
+        ),
+        # answered on the gold page
+        (
+            _question("o2", [7], "number", gold_values=["7"]),
+            Retrieval((p7,)),
+            _answer("It is 7 [b].", (p7,), (p7,)),
+        ),
+        # closest passages off the gold page: not an answer given as the answer
+        (
+            _question("o3", [7], "number", gold_values=["7"]),
+            Retrieval((p3,)),
+            _answer("Closest: 3 [a].", (p3,), (p3,), closest=True),
+        ),
+        # a computed figure with no gold text: "answer contains" does not count it either way
+        (
+            _question("o4", [3], "computed", gold_values=[], answers=[]),
+            Retrieval((p3,)),
+            _answer("3 [a].", (p3,), (p3,)),
+        ),
+        # unanswerable, answered as if answerable
+        (
+            {**_question("i1", [], ""), "is_impossible": True},
+            Retrieval((p3,)),
+            _answer("It is 3 [a].", (p3,), (p3,)),
+        ),
+        # unanswerable, closest passages
+        (
+            {**_question("i2", [], ""), "is_impossible": True},
+            Retrieval((p3,)),
+            _answer("Closest: 3 [a].", (p3,), (p3,), closest=True),
+        ),
+    ]
+    rows = [judge(q, r, a) for q, r, a in cases]
+    assert rows[3]["contains"] is None
+    figures = summarize(rows)
+    assert figures["answered_off_gold"] == 0.25  # o1 of the four answerable
+    assert figures["answer_contains_gold"] == round(1 / 3, 3)  # o2 of o1-o3 (o4 has no gold text)
+    assert figures["answered_unanswerable"] == 0.5 and figures["abstention_accuracy"] == 0.5

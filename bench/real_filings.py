@@ -1,0 +1,78 @@
+"""`python -m bench eval --filings-dev`: answer quality on real SEC filings (../shared/corpus/filings-dev).
+
+The question set is FinanceBench's 26 open-sample questions on these 24 filings (their evidence
+pages are the gold pages; their answers are mostly computed, so "answer contains" is not counted
+for them) plus our own questions in bench/filings_dev/questions.jsonl, written blind by reading the
+PDFs before retrieval was tuned (bench/filings_dev/README.md). All 24 filings go into one library,
+as a user's library of annual reports would be. The corpus licence (CC-BY-NC-4.0) allows
+evaluation only: the filings are read from ../shared, never copied here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bench.common import CORPUS, ROOT
+
+FILINGS_DEV = CORPUS / "filings-dev"
+OURS = ROOT / "bench" / "filings_dev" / "questions.jsonl"
+
+
+def financebench_questions(folder: Path = FILINGS_DEV) -> list[dict[str, Any]]:
+    """FinanceBench's records in filings-dev, in the eval's format (gold pages from the evidence)."""
+    rows = []
+    for n, line in enumerate((folder / "questions.jsonl").read_text(encoding="utf-8").splitlines()):
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        rows.append(
+            {
+                "id": f"fb-{n:02d}",
+                "question": record["question"],
+                "doc_file": record["doc_file"],
+                "gold_page_indexes": sorted({e["page_index_0based"] for e in record["evidence"]}),
+                "kind": f"financebench {record['question_type']}",
+                "is_impossible": False,
+                "answers": [],
+            }
+        )
+    return rows
+
+
+def our_questions(path: Path = OURS) -> list[dict[str, Any]]:
+    """Our own questions on the same filings (empty when the file is not there)."""
+    if not path.is_file():
+        return []
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [{"answers": [], **row, "kind": f"ours {row.get('kind', '')}".strip()} for row in rows]
+
+
+def questions(folder: Path = FILINGS_DEV, ours: Path = OURS) -> list[dict[str, Any]]:
+    """Every filings-dev question: FinanceBench's, then ours."""
+    return financebench_questions(folder) + our_questions(ours)
+
+
+def write_questions(path: Path, folder: Path = FILINGS_DEV, ours: Path = OURS) -> Path:
+    """All questions as one jsonl file whose doc_file paths resolve from path's folder's sibling
+    (bench.eval.run_eval reads doc_file relative to the question file)."""
+    rows = [{**row, "doc_file": str(folder / row["doc_file"])} for row in questions(folder, ours)]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def run_filings_dev(k: int = 6, data_dir: str | Path | None = None, library: Any = None) -> dict[str, Any]:
+    """Ingest the 24 filings into one library (or use the given one) and measure ours beside the
+    dense baseline over every question."""
+    import tempfile
+
+    from bench.eval import run_eval
+
+    if not FILINGS_DEV.is_dir():
+        raise FileNotFoundError(f"no filings-dev corpus at {FILINGS_DEV}")
+    pdfs = sorted((FILINGS_DEV / "pdfs").glob("*.pdf"))
+    with tempfile.TemporaryDirectory(prefix="footnote-fd-qa-") as tmp:
+        qa = write_questions(Path(tmp) / "questions.jsonl")
+        result = run_eval(qa, None, k=k, data_dir=data_dir, library=library, pdfs=pdfs)
+    return {**result, "qa": "../shared/corpus/filings-dev (FinanceBench's 26 + bench/filings_dev)"}
