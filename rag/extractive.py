@@ -38,9 +38,18 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
 from rag.asked import Concept, Question, read_question
-from rag.prompts import CLOSEST_PASSAGES, CONTEXT_PREFIX, NOT_IN_DOCUMENTS, QUESTION_HEADER, SOURCES_END
+from rag.computed import computed_rows
+from rag.prompts import (
+    CLOSEST_PASSAGES,
+    COMPUTED_FROM,
+    CONTEXT_PREFIX,
+    NOT_IN_DOCUMENTS,
+    QUESTION_HEADER,
+    SOURCES_END,
+)
+from rag.request import Request, read_request
 from rag.rows import quote_row, value_for
-from rag.shorthand import expand_question
+from rag.shorthand import expand_question, fiscal_periods
 from rag.text import acronyms, stem, tokenize, words
 from rag.units import Unit, passage_units, recurring_lines, split_sentences
 
@@ -287,6 +296,12 @@ def compose_answer(
     the blended score is quoted if it holds lexical_floor of min_score, further ones only if they
     hold min_score themselves, come within NEAR_BEST of the best and, for a row, are named by
     the question as fully as the best one."""
+    request = read_request(question)
+    if request.inputs:
+        rows = _computed(request, sources)
+        if rows:
+            return f"{COMPUTED_FROM} {rows}"
+    question = request.core  # not the instructions' words (rag.request)
     floor = min(lexical_floor * min_score, RELATED_SCORE)
     ranked = [
         s
@@ -312,6 +327,17 @@ def compose_answer(
         return _cite(chosen)
     closest = [s for s in ranked if s.lexical >= RELATED_SCORE][:CLOSEST_COUNT]
     return f"{CLOSEST_PASSAGES} {_cite(closest)}"
+
+
+def _computed(request: Request, sources: Sequence[Source]) -> str:
+    """The cited rows of a defined metric's inputs (rag.computed), or "" unless all are there."""
+    skip = recurring_lines([(src.text, src.pages) for src in sources])
+    units = [u for src in sources for u in passage_units(src.short_id, src.text, src.context, skip)]
+    years = sorted({p.year for p in fiscal_periods(request.text)}, reverse=True)
+    rows = computed_rows(request.inputs, units, years)
+    if not rows:
+        return ""
+    return _cite([Scored(0.0, u.source, quote_row(u.row, u.columns, years), unit=u) for u in rows])
 
 
 class ExtractiveChatModel(BaseChatModel):
