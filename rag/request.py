@@ -72,6 +72,12 @@ _NOT_AN_ITEM = re.compile(
     re.IGNORECASE,
 )
 _EMPTY_BRACKETS = re.compile(r"\(\s*[^\w()]*\)")
+# What is left of "..., based on the income statement?" once the statement's name is out.
+_DANGLING = re.compile(
+    r",?\s*\b(?:based\s+on|using|from|per|according\s+to|as\s+shown\s+in|shown\s+in|in|within|on|by)"
+    r"\s*\x00",
+    re.IGNORECASE,
+)
 # "Here's the question: what is ..." - a lead-in before the asking words.
 _LEAD_IN = re.compile(
     r"^[^?]{0,60}?:\s+(?=(?:what|which|how|who|when|where|why|is|are|was|were|did|does|do|has|have|can)\b)",
@@ -192,7 +198,8 @@ def read_request(question: str) -> Request:
             kept.append(rest)
     asked = " ".join(kept)
     inputs.extend(written_out_inputs(_STATEMENT_WORDS.sub(" ", asked)))
-    core = " ".join(_EMPTY_BRACKETS.sub(" ", _STATEMENT_WORDS.sub(" ", asked)).split())
+    marked = _STATEMENT_WORDS.sub("\x00", asked)  # where a statement's name was
+    core = " ".join(_EMPTY_BRACKETS.sub(" ", _DANGLING.sub("", marked).replace("\x00", " ")).split())
     core = core or asked or " ".join(question.split())
     return Request(
         text=question,

@@ -120,3 +120,9 @@ def test_squad_questions_have_nothing_to_set_aside(corpus: Path) -> None:
         r["question"] for r in rows if read_request(r["question"]).core != " ".join(r["question"].split())
     ]
     assert len(changed) <= 0.01 * len(rows), changed[:5]
+
+
+def test_what_named_the_statement_goes_with_it_and_a_final_preposition_of_the_question_stays() -> None:
+    asked = read_request("What were Acme's net revenues for FY2017, based on the income statement?")
+    assert asked.core == "What were Acme's net revenues for FY2017?"
+    assert read_request("Who did the Irish culture have an effect on?").core.endswith("effect on?")
