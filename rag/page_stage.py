@@ -148,11 +148,11 @@ def _best_for(
     page_of: dict[str, tuple[str, int]],
     fetch: Any,
 ) -> str | None:
-    """The chunk id among these that holds one line item: of the ITEM_POOL best by BM25, those with
-    a table row whose label holds the item (rag.computed) first; then, among those within NEAR_TOP
-    of the best score, the one in the first of the documents (the filing whose cover covers the
-    asked period comes first: rag.documents). The item is searched without the question's years:
-    they are column headers, and a page of dates would outscore the row."""
+    """The chunk id among these that holds one line item: of the ITEM_POOL best by BM25, one with a
+    table row whose label holds the item (rag.computed), from the first of the documents that have
+    one (the filing whose cover covers the asked period comes first: rag.documents); with no such
+    row, the first document's among those within NEAR_TOP of the best score. The item is searched
+    without the question's years: they are column headers, and a page of dates outscores the row."""
     scores = _lexical_scores(index, expand_question(item), doc_ids)
     candidates = sorted((cid for cid in among if scores.get(cid, 0.0) > 0), key=lambda cid: -scores[cid])
     candidates = candidates[:ITEM_POOL]
@@ -160,8 +160,9 @@ def _best_for(
         return None
     texts = fetch(candidates)
     with_row = [cid for cid in candidates if cid in texts and holds_row(item, texts[cid].text)]
-    pool = with_row or candidates
-    top = max(scores[cid] for cid in pool)
     order = {d: n for n, d in enumerate(doc_ids)}
-    near = [cid for cid in pool if scores[cid] >= NEAR_TOP * top]
+    if with_row:  # a row that holds the item: the first document's, then the best scored
+        return min(with_row, key=lambda cid: (order.get(page_of[cid][0], len(order)), -scores[cid]))
+    top = max(scores[cid] for cid in candidates)
+    near = [cid for cid in candidates if scores[cid] >= NEAR_TOP * top]
     return min(near, key=lambda cid: (order.get(page_of[cid][0], len(order)), -scores[cid]))

@@ -165,6 +165,28 @@ def written_out_inputs(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
+_PARENTHETICAL = re.compile(r"\(([^()]{3,120})\)")
+
+
+def parenthetical_inputs(text: str) -> tuple[str, ...]:
+    """The line items of a formula written in parentheses: "(dividends paid / net earnings)",
+    "(cash from operations minus capital expenditures)"."""
+    items: list[str] = []
+    for inside in _PARENTHETICAL.findall(text):
+        parts = _OPERATOR.split(inside)
+        if len(parts) < 2:
+            continue
+        for part in parts:
+            words = re.findall(r"[\w&'’-]+", _NOT_AN_ITEM.sub(" ", part))  # noqa: RUF001
+            while words and _OPERAND_STOP.match(words[0]):
+                words.pop(0)
+            while words and _OPERAND_STOP.match(words[-1]):
+                words.pop()
+            if words:
+                items.append(" ".join(words[:6]))
+    return tuple(dict.fromkeys(items))
+
+
 def _run(words: list[str]) -> list[str]:
     out = []
     for word in words:
@@ -198,6 +220,7 @@ def read_request(question: str) -> Request:
             kept.append(rest)
     asked = " ".join(kept)
     inputs.extend(written_out_inputs(_STATEMENT_WORDS.sub(" ", asked)))
+    inputs.extend(parenthetical_inputs(asked))
     marked = _STATEMENT_WORDS.sub("\x00", asked)  # where a statement's name was
     core = " ".join(_EMPTY_BRACKETS.sub(" ", _DANGLING.sub("", marked).replace("\x00", " ")).split())
     core = core or asked or " ".join(question.split())

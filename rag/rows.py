@@ -15,6 +15,7 @@ from rag.text import STOPWORDS
 _NUMBER_CELL = re.compile(r"^[(\-\u2212]?[$\u20ac\u00a3]?\(?\d(?:[\d,]*\d)?(?:\.\d+)?%?\)?$")
 _EMPTY_CELL = frozenset({"-", "\u2013", "\u2014"})
 _CURRENCY = frozenset({"$", "\u20ac", "\u00a3"})
+_LEADER = re.compile(r"(?:\s*(?:\.\s?){3,}|\s*\u2026+)\s*")
 _YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d\d(?![\d,.])")
 # A header line names at least this many years and has no other numbers.
 MIN_HEADER_YEARS = 2
@@ -43,7 +44,7 @@ def parse_row(line: str) -> Row | None:
     """The row a line holds, or None: a label that starts with a capital letter and does not end
     in a stopword, then only cells. A lone cell must look like an amount (1,577, 3.5, (12), 4%, $9), not
     like a year or a page number, so that a wrapped prose line ending in "2022" is not a row."""
-    tokens = line.split()
+    tokens = _LEADER.sub(" ", line).split()  # "Trade payables........ $ 93,307": dot leaders
     i = len(tokens)
     while i > 0 and _is_cell(tokens[i - 1]):
         i -= 1

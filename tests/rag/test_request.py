@@ -68,6 +68,12 @@ CASES = [
         (),
         ("operating income", "depreciation and amortization"),
     ),
+    (
+        "What was Acme's FY2021 free cash flow (cash from operations minus capital expenditures)?",
+        "What was Acme's FY2021 free cash flow (cash from operations minus capital expenditures)?",
+        (),
+        ("cash from operations", "capital expenditures"),
+    ),
     # Plain questions are left as they are (squad-dev's kind).
     ("When did the Normans conquer England?", "When did the Normans conquer England?", (), ()),
     (

@@ -127,3 +127,8 @@ def test_a_header_with_dates_names_its_years_and_a_sentence_with_two_dates_does_
         header_years("On December 9, 2021, the Board declared a dividend payable on March 1, 2022 to holders")
         == ()
     )
+
+
+def test_a_row_with_dot_leaders_is_a_row() -> None:
+    row = parse_row("Trade payables.............................. $ 93,307 $ 68,377")
+    assert row is not None and row.label == "Trade payables" and row.cells == ("93,307", "68,377")
