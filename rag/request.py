@@ -162,7 +162,14 @@ def written_out_inputs(text: str) -> tuple[str, ...]:
         run = _run(words) if n > 0 else _run(words[::-1])[::-1]
         if run:
             items.append(" ".join(run))
-    return tuple(dict.fromkeys(items))
+    return _formula(items)
+
+
+def _formula(items: list[str]) -> tuple[str, ...]:
+    """The operands that name something (a word of three letters or more), when two or more do:
+    "T(n) = 7n2 + 15n" in a question about notation is no line-item formula."""
+    named = tuple(dict.fromkeys(i for i in items if re.search(r"[A-Za-z]{3}", i)))
+    return named if len(named) >= 2 else ()
 
 
 _PARENTHETICAL = re.compile(r"\(([^()]{3,120})\)")
@@ -184,7 +191,7 @@ def parenthetical_inputs(text: str) -> tuple[str, ...]:
                 words.pop()
             if words:
                 items.append(" ".join(words[:6]))
-    return tuple(dict.fromkeys(items))
+    return _formula(items)
 
 
 def _run(words: list[str]) -> list[str]:
