@@ -21,13 +21,13 @@ with their locators.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ingest.types import Chunk
 from rag.computed import holds_row
 from rag.pages import DocumentPages, FactsCache
-from rag.request import Request
+from rag.request import Request, statements_in
 from rag.shorthand import expand_question
 
 MAX_DOCUMENTS = 3
@@ -37,6 +37,7 @@ NEAR_TOP = 0.9  # an input's chunks within this share of its best BM25 score tie
 ITEM_POOL = 30  # chunks by BM25 checked for a row holding a line item
 NAMED_POOL = 4  # named statement pages whose best chunk comes first
 
+HEADING_CONTEXT_CHARS = 120  # of a statement page's heading put before a chunk's context
 ORDER_MAX = 60  # chunks the stage hands on (k is 6-20; the chunk-level ranking follows them)
 
 _FACTS = FactsCache()
@@ -166,3 +167,19 @@ def _best_for(
     top = max(scores[cid] for cid in candidates)
     near = [cid for cid in candidates if scores[cid] >= NEAR_TOP * top]
     return min(near, key=lambda cid: (order.get(page_of[cid][0], len(order)), -scores[cid]))
+
+
+def with_statement(chunk: Chunk) -> Chunk:
+    """The chunk with its page's heading before its context when the page is a financial
+    statement its context does not name (a chunk from the middle of a statement page has the
+    nearest heading, often none): the reader and the model then know which statement a row is
+    from. Only for documents whose page facts this process has read (the page stage's)."""
+    known = _FACTS.peek(chunk.doc_id)
+    if known is None or not chunk.locators:
+        return chunk
+    page = chunk.locators[0].page_index
+    facts = known.facts[page] if 0 <= page < len(known.facts) else None
+    if facts is None or not facts.statement or facts.statement in statements_in(chunk.context):
+        return chunk
+    title = facts.heading[:HEADING_CONTEXT_CHARS].strip()
+    return replace(chunk, context=f"{title} | {chunk.context}" if chunk.context else title)

@@ -105,6 +105,11 @@ class FactsCache:
         self._generation: Any = None
         self._owner: Any = None
 
+    def peek(self, doc_id: str) -> DocumentPages | None:
+        """The document's facts if they were read for the current owner's generation, else None."""
+        with self._lock:
+            return self._facts.get(doc_id)
+
     def get(self, library: Any, doc_id: str) -> DocumentPages:
         """The document's page facts and chunk pages, read once per library generation."""
         generation = library.generation

@@ -15,7 +15,7 @@ from rag.asked import without_framing
 from rag.documents import DocumentPick, ProfileCache
 from rag.evidence import build_evidence
 from rag.lexical import LexicalCache, tokenize
-from rag.page_stage import MAX_DOCUMENTS, page_order
+from rag.page_stage import MAX_DOCUMENTS, page_order, with_statement
 from rag.request import read_request
 from rag.shorthand import expand_question
 from rag.types import Evidence
@@ -232,7 +232,10 @@ def search_evidence(
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
     groups = [g for g in groups if docs[g[1].doc_id] is not None]
     sims = dense_similarities(library.embeddings, vector, [g for g, _, _ in groups], known) if groups else []
-    hits = [(_merged(members, top), docs[top.doc_id], sim) for (members, top, _), sim in zip(groups, sims)]
+    hits = [
+        (with_statement(_merged(members, top)), docs[top.doc_id], sim)
+        for (members, top, _), sim in zip(groups, sims)
+    ]
     terms = set(tokenize(question))
     return Retrieval(
         evidence=build_evidence(hits),

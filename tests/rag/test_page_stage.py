@@ -65,3 +65,16 @@ def test_without_the_page_stage_the_prose_that_repeats_the_words_wins(
     monkeypatch.setattr(retrieve, "PAGE_STAGE", False)
     found = search_evidence(filing_library, QUESTION, k=2).evidence
     assert 3 not in _pages(found)[:1]
+
+
+def test_a_chunk_from_a_statement_page_names_its_statement_in_its_context(filing_library: Library) -> None:
+    from dataclasses import replace
+
+    from rag.page_stage import with_statement
+
+    search_evidence(filing_library, QUESTION, k=2)  # the page stage reads the document's pages
+    [row_chunk] = [c for c in filing_library.chunks() if "Dividends paid" in c.text]
+    bare = replace(row_chunk, context="")  # as a chunk from the middle of a long page has it
+    assert with_statement(bare).context.startswith("Consolidated Statements of Cash Flows")
+    [prose] = [c for c in filing_library.chunks() if c.locators[0].page_index == 5][:1]
+    assert with_statement(prose) == prose  # not a statement page: unchanged
