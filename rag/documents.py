@@ -105,8 +105,9 @@ class DocumentPick:
 
 
 def profile_text(title: str, file_name: str, first_pages: Sequence[str]) -> str:
-    """The text a document is known by: title, file name (letters and digits apart), first pages."""
-    return "\n".join([title, _LETTER_DIGIT.sub(" ", file_name), *first_pages])
+    """The text a document is known by: title, file name (letters and digits apart, "_" and "."
+    as spaces: "PEPSICO_2021_10K.pdf" gives pepsico 2021 10 k pdf), first pages."""
+    return "\n".join([title, _LETTER_DIGIT.sub(" ", re.sub(r"[_.]", " ", file_name)), *first_pages])
 
 
 class DocumentProfiles:
@@ -192,6 +193,17 @@ class DocumentProfiles:
         chosen = {self._position[d] for d in picked}
         words = tuple(sorted(t for t in naming if chosen.intersection(self.postings[t])))
         return DocumentPick(picked, words)
+
+    def names(self, question: str) -> tuple[str, ...]:
+        """The question's capitalised words (past its first) that some document's profile holds:
+        in a library too small to pick documents by them, still what names a document ("PepsiCo"
+        in a library of PepsiCo's report) rather than what to look for in it."""
+        capital: set[str] = set()
+        for n, match in enumerate(_WORD.finditer(question)):
+            word = match.group(0)
+            if n > 0 and word[0].isupper():
+                capital.update(tokenize(word))
+        return tuple(sorted(t for t in capital if t in self.postings))
 
     def _period_scores(self, docs: Sequence[str], years: set[str], question: str) -> dict[str, float]:
         """Among one company's filings: the one whose cover covers the asked year (and quarter)

@@ -155,7 +155,8 @@ def lexical_scores(
     if not question.concepts and not question.years:
         return [0.0] * len(units)
     bags = [set(tokenize(u.text)) | acronyms(u.text) for u in units]
-    title_bags = {sid: set(tokenize(text)) for sid, text in (titles or {}).items()}
+    # A title that is a file name ("PEPSICO_2021_10K.pdf") names its words apart.
+    title_bags = {sid: set(tokenize(re.sub(r"[_.]", " ", text))) for sid, text in (titles or {}).items()}
     own = [
         [max(_credit(c, bag), _credit(c, title_bags.get(u.source, set()))) for c in question.concepts]
         + [_period_credit(u, y, bag) for y in question.years]

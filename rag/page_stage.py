@@ -20,6 +20,7 @@ with their locators.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -37,6 +38,7 @@ NEAR_TOP = 0.9  # an input's chunks within this share of its best BM25 score tie
 ITEM_POOL = 30  # chunks by BM25 checked for a row holding a line item
 NAMED_POOL = 4  # named statement pages whose best chunk comes first
 
+HEADING_WORDS = 8  # a heading at a passage's end has at most this many words
 HEADING_CONTEXT_CHARS = 120  # of a statement page's heading put before a chunk's context
 ORDER_MAX = 60  # chunks the stage hands on (k is 6-20; the chunk-level ranking follows them)
 
@@ -183,3 +185,33 @@ def with_statement(chunk: Chunk) -> Chunk:
         return chunk
     title = facts.heading[:HEADING_CONTEXT_CHARS].strip()
     return replace(chunk, context=f"{title} | {chunk.context}" if chunk.context else title)
+
+
+def ends_on_heading(text: str) -> bool:
+    """Whether a passage's last line is a heading ("Item 3. Legal Proceedings."): short, its words
+    capitalised, after a finished line: the passage stops where what it announces begins."""
+    lines = [" ".join(x.split()) for x in text.splitlines() if x.strip()]
+    if len(lines) < 2:
+        return False
+    last, before = lines[-1], lines[-2]
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", last)  # noqa: RUF001
+    long_words = [w for w in words if len(w) > 3]
+    return (
+        0 < len(words) <= HEADING_WORDS
+        and bool(long_words)
+        and all(w[0].isupper() for w in long_words)
+        and not last.endswith((",", ";"))
+        and not re.search(r"\d[\d,.]*\s*$", last)  # a table row ends in a number
+        and before[-1:] in ".:;)!?"
+    )
+
+
+def continued(library: Any, passage: Chunk, last_id: str, merge: Any) -> Chunk:
+    """The passage with the chunk after its last one (last_id) when it ends on a heading (see
+    ends_on_heading), so the heading comes with what it heads; merge joins the two."""
+    known = _FACTS.peek(passage.doc_id)
+    if known is None or not ends_on_heading(passage.text):
+        return passage
+    following = known.next_chunk(last_id)
+    found = library.chunks_by_id([following]).get(following) if following else None
+    return merge(passage, found) if found is not None else passage

@@ -93,7 +93,16 @@ class DocumentPages:
     """A document's page facts and the page each of its chunks starts on (by chunk id)."""
 
     facts: tuple[PageFacts, ...]
-    chunk_pages: dict[str, int]
+    chunk_pages: dict[str, int]  # in the chunks' order (by ordinal)
+
+    def next_chunk(self, chunk_id: str) -> str | None:
+        """The id of the chunk after this one in the document, or None."""
+        ids = list(self.chunk_pages)
+        try:
+            at = ids.index(chunk_id)
+        except ValueError:
+            return None
+        return ids[at + 1] if at + 1 < len(ids) else None
 
 
 class FactsCache:

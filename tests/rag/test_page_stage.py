@@ -78,3 +78,11 @@ def test_a_chunk_from_a_statement_page_names_its_statement_in_its_context(filing
     assert with_statement(bare).context.startswith("Consolidated Statements of Cash Flows")
     [prose] = [c for c in filing_library.chunks() if c.locators[0].page_index == 5][:1]
     assert with_statement(prose) == prose  # not a statement page: unchanged
+
+
+def test_a_passage_that_ends_on_a_heading_is_known_and_a_table_row_is_not() -> None:
+    from rag.page_stage import ends_on_heading
+
+    assert ends_on_heading("Our plants are in good condition.\nItem 3. Legal Proceedings.")
+    assert not ends_on_heading("Our plants are in good condition.\nTotal current assets 15,000 14,500")
+    assert not ends_on_heading("Our plants are in good condition, and\nthe warehouses too.")
