@@ -33,6 +33,7 @@ from langchain_core.embeddings import Embeddings
 
 from ingest import maintenance, schema, store, vectors
 from ingest.errors import LibraryBusy, NoLibrary, ReadOnlyLibrary
+from ingest.folder import not_writable_as_error
 from ingest.ids import doc_id_for
 from ingest.loaded_index import LoadedIndex, search_ready
 from ingest.prepare import prepare_pdf, skipped
@@ -252,10 +253,12 @@ class Library:
     # -- internals ---------------------------------------------------------------------------
 
     def _start(self, *, verify_settings: bool, repair: bool = True) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with not_writable_as_error(self.data_dir):
+            self.data_dir.mkdir(parents=True, exist_ok=True)
         with self._write_lock():
             maintenance.diagnose(self, thorough=True)  # before anything is created or removed
-            self.files_dir.mkdir(exist_ok=True)
+            with not_writable_as_error(self.data_dir):
+                self.files_dir.mkdir(exist_ok=True)
             with store.connect(self.db_path) as conn:
                 store.create_schema(conn, self.db_path)
                 self.open_report = maintenance.recover(self, conn)
@@ -270,7 +273,8 @@ class Library:
             raise ReadOnlyLibrary(str(self.data_dir))
         # One FileLock per Library: re-entrant within a thread, exclusive across threads and processes.
         try:
-            self._file_lock.acquire(timeout=self.lock_timeout)
+            with not_writable_as_error(self.data_dir):  # the lock file is the first write
+                self._file_lock.acquire(timeout=self.lock_timeout)
         except Timeout as exc:
             raise LibraryBusy(str(self.data_dir)) from exc
         try:

@@ -27,6 +27,7 @@ from ingest import maintenance, store, vectors
 from ingest.chunking import chunk_pages
 from ingest.context import indexed_text
 from ingest.errors import IngestError, LibraryDamaged, LibraryError
+from ingest.folder import not_writable_as_error
 from ingest.library import IngestProgress, Library, ProgressFn
 from ingest.reader import read_pdf
 from ingest.types import Chunk, Document, Page
@@ -77,7 +78,8 @@ class _Salvage:
 def recover(library: Library, progress: ProgressFn | None = None) -> RecoveryReport:
     """Rebuild ``library``'s database from its stored PDFs (see the module docstring)."""
     report = progress or (lambda _: None)
-    library.data_dir.mkdir(parents=True, exist_ok=True)
+    with not_writable_as_error(library.data_dir):
+        library.data_dir.mkdir(parents=True, exist_ok=True)
     with library._write_lock():
         try:
             exists = maintenance.diagnose(library, thorough=True)

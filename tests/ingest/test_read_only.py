@@ -3,15 +3,21 @@ answers while another process re-indexes, and reports (not runs) a repair."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from ingest.embeddings import HashEmbeddings
-from ingest.errors import LibraryBusy, NoLibrary, ReadOnlyLibrary
+from ingest.errors import FolderNotWritable, LibraryBusy, NoLibrary, ReadOnlyLibrary
+from ingest.folder import not_writable_as_error
 from ingest.library import Library
 from ingest.vectors import load_index
 from tests.ingest.test_library import BEES, FOG, NAME, open_library
@@ -180,45 +186,107 @@ print(json.dumps([reader.search_vector(reader.embeddings.embed_query("relief kee
 """
 
 
-def test_a_read_only_folder_can_be_asked(tmp_path: Path) -> None:
-    """chmod does not bind root, so as root the reader runs as user nobody (via setpriv)."""
-    import os
-    import shutil
-    import tempfile
+def _as_nobody() -> list[str]:
+    """The command prefix that runs a child as user nobody when we are root (chmod does not bind
+    root); nothing otherwise. Skips when root has no setpriv."""
+    if os.geteuid() != 0:
+        return []
+    if not shutil.which("setpriv"):
+        pytest.skip("running as root without setpriv: a read-only folder cannot be made")
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
-    prefix: list[str] = []
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root without setpriv: a read-only folder cannot be made")
-        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    outer = Path(tempfile.mkdtemp())  # a folder user nobody can reach (pytest's are private)
-    try:
-        outer.chmod(0o755)
-        folder = outer / "lib"
-        doc_id = open_library(folder).add_pdf(FOG, "fog.pdf").doc.doc_id
-        (folder / ".lock").unlink()
-        before = _tree(folder)
-        for path in [folder, *folder.rglob("*")]:
-            path.chmod(0o555 if path.is_dir() else 0o444)
-        done = subprocess.run(
-            [*prefix, sys.executable, "-c", READ_SCRIPT, str(folder), NAME],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
-        assert json.loads(done.stdout) == [doc_id, 1]
-        assert _tree(folder) == before  # not even SQLite's companions: the folder could not take them
-    finally:
-        for path in [outer, *outer.rglob("*")]:
-            path.chmod(0o755)
-        shutil.rmtree(outer)
+
+@pytest.fixture
+def outer() -> Iterator[Path]:
+    """A folder user nobody can reach (pytest's are private); made writable again to be removed."""
+    folder = Path(tempfile.mkdtemp())
+    folder.chmod(0o755)
+    yield folder
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o755)
+    shutil.rmtree(folder)
+
+
+def test_a_read_only_folder_can_be_asked(outer: Path) -> None:
+    prefix = _as_nobody()
+    folder = outer / "lib"
+    doc_id = open_library(folder).add_pdf(FOG, "fog.pdf").doc.doc_id
+    (folder / ".lock").unlink()
+    before = _tree(folder)
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    done = subprocess.run(
+        [*prefix, sys.executable, "-c", READ_SCRIPT, str(folder), NAME],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [doc_id, 1]
+    assert _tree(folder) == before  # not even SQLite's companions: the folder could not take them
+
+
+@pytest.mark.parametrize(
+    ("where", "words"),
+    [
+        ("lib", "cannot write to the data folder {outer}/lib (permission denied)"),
+        (
+            "lib/new/deeper",
+            "cannot create the data folder {outer}/lib/new/deeper: {outer}/lib is not writable",
+        ),
+    ],
+    ids=["read-only-folder", "new-folder-under-read-only-parent"],
+)
+@pytest.mark.parametrize("command", [[], ["--check"], ["recover"]], ids=["add", "check", "recover"])
+def test_ingest_into_a_folder_it_cannot_write_says_so_in_one_sentence(
+    outer: Path, where: str, words: str, command: list[str]
+) -> None:
+    prefix = _as_nobody()
+    pdf = outer / "fog.pdf"
+    pdf.write_bytes(FOG)
+    open_library(outer / "lib").add_pdf(FOG, "fog.pdf")
+    for path in [outer / "lib", *(outer / "lib").rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
+    # A HOME user nobody may read (settings look for ~/.streamlit/secrets.toml).
+    env |= {"FOOTNOTE_EMBEDDING_PROVIDER": "fake", "HOME": str(outer)}
+    args = [*command, "--data-dir", str(outer / where)] + ([] if command else [str(pdf)])
+    done = subprocess.run(
+        [*prefix, sys.executable, "-m", "ingest", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    expected = "error: " + words.format(outer=outer)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(expected), done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "choose a writable folder with --data-dir or FOOTNOTE_DATA_DIR" in done.stderr
+    assert not (outer / "lib" / "new").exists()
+
+
+@pytest.mark.parametrize(
+    ("code", "cause"),
+    [
+        (errno.EROFS, "read-only file system"),
+        (errno.EACCES, "permission denied"),
+        (errno.EPERM, "not permitted"),
+    ],
+)
+def test_each_cannot_write_errno_becomes_one_message_and_others_pass(
+    tmp_path: Path, code: int, cause: str
+) -> None:
+    words = f"cannot write to the data folder {tmp_path} .*{cause}"
+    with pytest.raises(FolderNotWritable, match=words), not_writable_as_error(tmp_path):
+        raise OSError(code, os.strerror(code), str(tmp_path / ".lock"))
+    with pytest.raises(OSError, match="No space left"), not_writable_as_error(tmp_path):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
 def test_rag_ask_answers_while_another_process_holds_the_write_lock(tmp_path: Path) -> None:
-    import os
-
     from filelock import FileLock
 
     open_library(tmp_path).add_pdf(FOG, "fog.pdf")
