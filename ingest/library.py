@@ -31,7 +31,7 @@ import numpy as np
 from filelock import FileLock, Timeout
 from langchain_core.embeddings import Embeddings
 
-from ingest import maintenance, schema, store, vectors
+from ingest import maintenance, reindex, schema, store, vectors
 from ingest.errors import LibraryBusy, NoLibrary, ReadOnlyLibrary
 from ingest.folder import not_writable_as_error
 from ingest.ids import doc_id_for
@@ -239,7 +239,7 @@ class Library:
     def reindex_all(self, progress: ProgressFn | None = None) -> int:
         """Re-chunk every document from its stored pages and re-embed it; returns the chunk count."""
         with self._write_lock():
-            return maintenance.reindex_all(self, progress or (lambda _: None))
+            return reindex.reindex_all(self, progress or (lambda _: None))
 
     def check(self, progress: ProgressFn | None = None) -> list[str]:
         """Reconcile vectors with chunk rows (re-embedding missing ones) and files with documents;
@@ -261,7 +261,7 @@ class Library:
                 self.files_dir.mkdir(exist_ok=True)
             with store.connect(self.db_path) as conn:
                 store.create_schema(conn, self.db_path)
-                self.open_report = maintenance.recover(self, conn)
+                self.open_report = reindex.finish_interrupted(self, conn) + maintenance.recover(self, conn)
                 if verify_settings:  # otherwise a re-index follows, which rebuilds every vector
                     self._verify_settings(conn, None)
                     self.open_report += maintenance.check(self, re_embed=repair)

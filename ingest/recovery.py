@@ -30,6 +30,7 @@ from ingest.errors import IngestError, LibraryDamaged, LibraryError
 from ingest.folder import not_writable_as_error
 from ingest.library import IngestProgress, Library, ProgressFn
 from ingest.reader import read_pdf
+from ingest.reindex import PLAN_FILE
 from ingest.types import Chunk, Document, Page
 
 DOC_FILE = re.compile(r"^[0-9a-f]{64}\.pdf$")
@@ -92,6 +93,8 @@ def recover(library: Library, progress: ProgressFn | None = None) -> RecoveryRep
                 f"{library.data_dir} {state}: nothing to recover "
                 "(`python -m ingest --check` repairs a readable library)",
             )
+        # A re-index plan speaks of the database being replaced: never finish it on the new one.
+        (library.data_dir / PLAN_FILE).unlink(missing_ok=True)
         kept = _set_aside(library.db_path)
         source = kept or _newest_damaged(library.db_path)
         salvage = _salvage(library.data_dir / source if source else None)

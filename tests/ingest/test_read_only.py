@@ -19,7 +19,8 @@ from ingest.embeddings import HashEmbeddings
 from ingest.errors import FolderNotWritable, LibraryBusy, NoLibrary, ReadOnlyLibrary
 from ingest.folder import not_writable_as_error
 from ingest.library import Library
-from ingest.vectors import load_index
+from ingest.reindex import PLAN_FILE
+from ingest.vectors import index_ids, load_index, remove_vectors, save_index
 from tests.ingest.test_library import BEES, FOG, NAME, open_library
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,28 +126,97 @@ def test_a_writer_that_cannot_get_the_lock_is_told_the_library_is_busy(tmp_path:
     assert fresh.search_vector(fresh.embeddings.embed_query("relief keeper coal"), 1)
 
 
-def test_a_killed_reindex_is_reported_to_readers_and_repaired_by_a_writer(tmp_path: Path) -> None:
-    open_library(tmp_path).add_pdf(FOG, "fog.pdf")
-    child = _child(tmp_path, "saved", "--reindex")  # new vectors saved, old rows kept: ids differ
+class CountingEmbeddings(HashEmbeddings):
+    """The fake embeddings, counting the passages they were asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embedded = 0
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.embedded += len(texts)
+        return super().embed_documents(texts)
+
+
+def _killed_reindex(folder: Path, operation: str = "--reindex") -> None:
+    """A library of two documents whose re-index (chunk size 200, or with the same settings for
+    "--reindex-same") died after saving its vectors."""
+    library = open_library(folder)
+    library.add_pdf(FOG, "fog.pdf")
+    library.add_pdf(BEES, "bees.pdf")
+    child = _child(folder, "saved", operation)  # new vectors saved, old rows kept: ids differ
     child.communicate(timeout=120)
     assert child.returncode < 0
+    assert (folder / PLAN_FILE).is_file()
+
+
+def test_a_reindex_killed_after_saving_its_vectors_is_finished_without_re_embedding(tmp_path: Path) -> None:
+    _killed_reindex(tmp_path)
     index_before = (tmp_path / "index.faiss").read_bytes()
-    reader = open_reader(tmp_path)
+    reader = open_reader(tmp_path)  # readers report and change nothing
     assert len(reader.open_report) == 1 and "have no vectors" in reader.open_report[0]
     assert reader.missing_vectors == reader.chunk_count() > 0
     assert f"python -m ingest --check --data-dir {tmp_path}" in reader.open_report[0]
-    assert (
-        reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 3) == []
-    )  # answers come from consistent chunks only
-    assert (tmp_path / "index.faiss").read_bytes() == index_before  # the reader re-embedded nothing
-    writer = open_library(tmp_path, repair=False)
-    assert writer.missing_vectors == writer.chunk_count() > 0
-    assert any("Re-embedded" in line for line in writer.check())
-    assert (
-        reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count("coal")
-        == 1
+    assert reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 3) == []
+    assert (tmp_path / PLAN_FILE).is_file()
+
+    counting = CountingEmbeddings()
+    writer = Library.open(
+        tmp_path, counting, embedding_name=NAME, chunk_size=200, chunk_overlap=30, repair=False
     )
-    assert open_reader(tmp_path).open_report == []
+    count = load_index(tmp_path / "index.faiss").ntotal
+    assert writer.open_report == [
+        f"Finished a re-index that was interrupted after it saved its vectors ({count} chunks, none re-embedded)."
+    ]
+    assert counting.embedded == 0 and writer.missing_vectors == 0
+    assert writer.chunk_count() == count == sum(d.chunks for d in writer.documents())
+    assert max(len(c.text) for c in writer.chunks()) <= 200  # the re-index's settings, now recorded
+    assert (tmp_path / "index.faiss").read_bytes() == index_before and not (tmp_path / PLAN_FILE).exists()
+    assert writer.check() == [] and counting.embedded == 0
+    assert "coal" in reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].text
+    assert open_reader(tmp_path, chunk_size=200).open_report == []
+
+
+def test_ingest_check_finishes_a_killed_reindex_of_the_same_settings(tmp_path: Path) -> None:
+    """The way a user meets it: `python -m ingest --check` after a re-index was killed."""
+    _killed_reindex(tmp_path, "--reindex-same")
+    index_before = (tmp_path / "index.faiss").read_bytes()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
+    env |= {
+        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+        "FOOTNOTE_CHUNK_SIZE": "300",
+        "FOOTNOTE_CHUNK_OVERLAP": "30",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "ingest", "--check", "--data-dir", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    count = load_index(tmp_path / "index.faiss").ntotal
+    notes = [line for line in done.stderr.splitlines() if line.startswith("note: ")]
+    assert notes == [
+        f"note: Finished a re-index that was interrupted after it saved its vectors ({count} chunks, none re-embedded)."
+    ]
+    assert (tmp_path / "index.faiss").read_bytes() == index_before
+    assert open_reader(tmp_path).open_report == [] and open_reader(tmp_path).chunk_count() == count
+
+
+def test_an_interrupted_reindex_whose_index_changed_since_is_repaired_by_re_embedding(tmp_path: Path) -> None:
+    _killed_reindex(tmp_path)
+    index = load_index(tmp_path / "index.faiss")
+    remove_vectors(index, [int(index_ids(index)[0])])
+    save_index(index, tmp_path / "index.faiss")  # not the index the plan names: not trusted
+    writer = open_library(tmp_path, repair=False)  # the old rows and settings still stand
+    assert writer.open_report[-1].endswith(
+        "re-embed them with `python -m ingest --check` or on the Library page."
+    )
+    assert writer.missing_vectors == writer.chunk_count() > 0 and not (tmp_path / PLAN_FILE).exists()
+    assert any("Re-embedded" in line for line in writer.check())
+    assert writer.check() == [] and writer.missing_vectors == 0
 
 
 @pytest.mark.parametrize("operation", ["--check", "--recover"])
