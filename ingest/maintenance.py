@@ -131,7 +131,12 @@ def survey(library: Repairable, conn) -> tuple[list[str], object, int]:
         )
     }
     missing = len(rows - set(vectors.index_ids(index).tolist())) if index is not None else len(rows)
-    if missing:
+    if missing and index is None and library.index_path.exists():
+        notes.append(
+            f"{vectors.DAMAGED.capitalize()} ({library.index_path}), so answers are found by words only. "
+            f"Repair: `python -m ingest --check --data-dir {library.data_dir}` or the Library page."
+        )
+    elif missing:
         notes.append(
             f"{missing} of {len(rows)} chunks have no vectors (after an interrupted re-index?), so only "
             f"the rest are found by meaning. Repair: `python -m ingest --check --data-dir {library.data_dir}`"
@@ -163,9 +168,10 @@ def _check_vectors(
         return []
     actions = []
     if index is None:
+        state = vectors.DAMAGED if library.index_path.exists() else "the vector index was missing"
         index = vectors.new_index(int(store.read_meta(conn).get("dim") or 384))
         actions.append(
-            "The vector index was missing or unreadable; "
+            f"{state.capitalize()}; "
             + ("rebuilding it from the stored chunks." if re_embed else "a new, empty one was started.")
         )
     have = set(vectors.index_ids(index).tolist())

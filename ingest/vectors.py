@@ -27,14 +27,18 @@ def new_index(dim: int) -> faiss.Index:
     return faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
 
 
+DAMAGED = "the vector index is damaged or incomplete"
+
+
 def load_index(path: Path) -> faiss.Index | None:
-    """The index saved at ``path``; None when absent or unreadable (the check repairs it)."""
+    """The index saved at ``path``; None when absent or unreadable (the check repairs it). Users are
+    told so in our words (``DAMAGED``); FAISS's own message, C++ and all, goes to the log only."""
     if not path.exists():
         return None
     try:
         return faiss.read_index(str(path))
     except RuntimeError as exc:
-        log.warning("%s is unreadable (%s); vectors will be rebuilt", path, exc)
+        log.warning("%s: %s and is not used (FAISS: %s)", path, DAMAGED, exc)
         return None
 
 
