@@ -2,7 +2,8 @@
 
 Layout of ``data_dir``: ``library.sqlite3``, ``index.faiss``, ``files/<doc_id>.pdf``, ``.lock``, and
 ``lexical/<generation>/`` and ``profiles/<generation>.json``: the saved BM25 index and document
-profiles, which rag (the reader) writes and checks, never ingest.
+profiles, which rag (the reader) writes and checks, never ingest; ``reindex.json`` only while a
+re-index commits (``ingest.reindex``: how one killed then is finished without re-embedding).
 
 Crash safety comes from the write order. Reading, chunking and embedding happen in memory
 (no lock held, so two sessions can embed at once); then, under the folder's file lock:
