@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -45,7 +45,8 @@ class SecretsTomlSource(TomlConfigSettingsSource):
 class Settings(BaseSettings):
     """Everything a user can configure. Core functions never read this; the edges pass values in."""
 
-    model_config = SettingsConfigDict(env_prefix="FOOTNOTE_", extra="ignore")
+    # An empty variable means unset (how docker-compose and .env files switch one off): the default.
+    model_config = SettingsConfigDict(env_prefix="FOOTNOTE_", extra="ignore", env_ignore_empty=True)
 
     @classmethod
     def settings_customise_sources(
@@ -186,13 +187,22 @@ class Settings(BaseSettings):
         "no header is trusted. Streamlit's own OIDC login ([auth] in secrets.toml) takes precedence.",
     )
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object, info: ValidationInfo) -> object:
+        """An optional setting given as a blank string (in secrets.toml too) is not set."""
+        field = cls.model_fields[info.field_name]
+        if field.default is None and isinstance(value, str) and not value.strip():
+            return None
+        return value
+
     def api_key(self) -> str | None:
-        """The chat model's API key: FOOTNOTE_LLM_API_KEY, else OPENAI_API_KEY."""
+        """The chat model's API key: FOOTNOTE_LLM_API_KEY, else OPENAI_API_KEY (empty: none)."""
         import os
 
         if self.llm_api_key is not None:
             return self.llm_api_key.get_secret_value()
-        return os.environ.get("OPENAI_API_KEY")
+        return os.environ.get("OPENAI_API_KEY") or None
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -5,7 +5,8 @@ One line per file (ok / skipped / error), or one JSON object per file with ``--j
 [--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs (on PostgreSQL: the
 documents whose rows are incomplete, see ingest.pg_recovery).
 Exit status: 0 when every file was added or already present, 1 when any failed (or the library
-is busy or damaged, which stops the run, or no PDF was found), 2 on usage errors (including bad settings).
+is busy or damaged, which stops the run, or no PDF was found), 2 on usage errors (including bad
+settings, and a data folder that cannot be written or created).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from ingest.errors import IngestError, LibraryError
+from ingest.errors import FolderNotWritable, IngestError, LibraryError
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -96,7 +97,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     from ingest.backend import library_class  # imported after argument checks: --help stays fast
 
-    library = _open_library(library_class(settings), args, settings)
+    try:
+        library = _open_library(library_class(settings), args, settings)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if library is None:
         return 1
     failed = 0
@@ -161,6 +166,8 @@ def _open_library(library_cls: type, args: argparse.Namespace, settings):
             if args.check:
                 with _ProgressBar("repair") as report:
                     library.open_report += library.check(report)
+    except FolderNotWritable as exc:  # a bad folder, like one that is a file: exit status 2
+        raise UsageError(str(exc)) from exc
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return None
@@ -193,6 +200,9 @@ def _recover(settings, args: argparse.Namespace) -> int:
                     settings.data_dir, embeddings, LibrarySettings(**options), lock_timeout=args.lock_timeout
                 )
                 result = recover(library, report)
+    except FolderNotWritable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

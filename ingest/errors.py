@@ -18,7 +18,8 @@ Error policy
   Library page catch ``IngestError`` per file).
 - **Library-wide** problems raise a ``LibraryError`` naming the folder or store file: a lost or
   damaged database (``LibraryDamaged``, which names ``python -m ingest recover``; nothing is
-  deleted), a busy write lock, no library where a reader looked, a schema too new or too old,
+  deleted), a busy write lock, a data folder that cannot be written or created
+  (``FolderNotWritable``), no library where a reader looked, a schema too new or too old,
   and in team mode a PostgreSQL server that cannot be used or a database without pgvector.
 """
 
@@ -153,6 +154,21 @@ class LibraryBusy(LibraryError):
     """Another process held the library's write lock for longer than the timeout."""
 
     reason = "the library is busy (another ingest is running); try again when it has finished"
+
+
+class FolderNotWritable(LibraryError):
+    """The data folder cannot be written or created (read-only file system, no permission)."""
+
+    def __init__(self, data_dir: str, cause: str, blocked_by: str | None = None) -> None:
+        where = f"the data folder {data_dir}"
+        problem = (
+            f"cannot create {where}: {blocked_by} is not writable ({cause})"
+            if blocked_by
+            else f"cannot write to {where} ({cause})"
+        )
+        super().__init__(
+            data_dir, f"{problem}; choose a writable folder with --data-dir or FOOTNOTE_DATA_DIR"
+        )
 
 
 class ReadOnlyLibrary(LibraryError):

@@ -2,7 +2,8 @@
 
 Layout of ``data_dir``: ``library.sqlite3``, ``index.faiss``, ``files/<doc_id>.pdf``, ``.lock``, and
 ``lexical/<generation>/`` and ``profiles/<generation>.json``: the saved BM25 index and document
-profiles, which rag (the reader) writes and checks, never ingest.
+profiles, which rag (the reader) writes and checks, never ingest; ``reindex.json`` only while a
+re-index commits (``ingest.reindex``: how one killed then is finished without re-embedding).
 
 Crash safety comes from the write order. Reading, chunking and embedding happen in memory
 (no lock held, so two sessions can embed at once); then, under the folder's file lock:
@@ -31,8 +32,9 @@ import numpy as np
 from filelock import FileLock, Timeout
 from langchain_core.embeddings import Embeddings
 
-from ingest import maintenance, schema, store, vectors
+from ingest import maintenance, reindex, schema, store, vectors
 from ingest.errors import LibraryBusy, NoLibrary, ReadOnlyLibrary
+from ingest.folder import not_writable_as_error
 from ingest.ids import doc_id_for
 from ingest.loaded_index import LoadedIndex, search_ready
 from ingest.prepare import prepare_pdf, skipped
@@ -238,7 +240,7 @@ class Library:
     def reindex_all(self, progress: ProgressFn | None = None) -> int:
         """Re-chunk every document from its stored pages and re-embed it; returns the chunk count."""
         with self._write_lock():
-            return maintenance.reindex_all(self, progress or (lambda _: None))
+            return reindex.reindex_all(self, progress or (lambda _: None))
 
     def check(self, progress: ProgressFn | None = None) -> list[str]:
         """Reconcile vectors with chunk rows (re-embedding missing ones) and files with documents;
@@ -252,13 +254,15 @@ class Library:
     # -- internals ---------------------------------------------------------------------------
 
     def _start(self, *, verify_settings: bool, repair: bool = True) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with not_writable_as_error(self.data_dir):
+            self.data_dir.mkdir(parents=True, exist_ok=True)
         with self._write_lock():
             maintenance.diagnose(self, thorough=True)  # before anything is created or removed
-            self.files_dir.mkdir(exist_ok=True)
+            with not_writable_as_error(self.data_dir):
+                self.files_dir.mkdir(exist_ok=True)
             with store.connect(self.db_path) as conn:
                 store.create_schema(conn, self.db_path)
-                self.open_report = maintenance.recover(self, conn)
+                self.open_report = reindex.finish_interrupted(self, conn) + maintenance.recover(self, conn)
                 if verify_settings:  # otherwise a re-index follows, which rebuilds every vector
                     self._verify_settings(conn, None)
                     self.open_report += maintenance.check(self, re_embed=repair)
@@ -270,7 +274,8 @@ class Library:
             raise ReadOnlyLibrary(str(self.data_dir))
         # One FileLock per Library: re-entrant within a thread, exclusive across threads and processes.
         try:
-            self._file_lock.acquire(timeout=self.lock_timeout)
+            with not_writable_as_error(self.data_dir):  # the lock file is the first write
+                self._file_lock.acquire(timeout=self.lock_timeout)
         except Timeout as exc:
             raise LibraryBusy(str(self.data_dir)) from exc
         try:

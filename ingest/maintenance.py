@@ -1,4 +1,5 @@
-"""Keeping a library whole: recovery after a crash, the consistency check, re-indexing.
+"""Keeping a library whole: recovery after a crash and the consistency check (re-indexing, and
+finishing an interrupted re-index, are ``ingest.reindex``'s).
 
 Every function here runs under the library's write lock (the ``Library`` methods take it),
 except ``diagnose`` and ``survey``, which only read. What they need of a library is ``Repairable``. The check deletes only what a readable,
@@ -18,10 +19,9 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from ingest import store, vectors
-from ingest.chunking import chunk_pages
 from ingest.context import indexed_text
 from ingest.errors import LibraryDamaged
-from ingest.types import IngestProgress, LibrarySettings
+from ingest.types import LibrarySettings
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,12 @@ def survey(library: Repairable, conn) -> tuple[list[str], object, int]:
         )
     }
     missing = len(rows - set(vectors.index_ids(index).tolist())) if index is not None else len(rows)
-    if missing:
+    if missing and index is None and library.index_path.exists():
+        notes.append(
+            f"{vectors.DAMAGED.capitalize()} ({library.index_path}), so answers are found by words only. "
+            f"Repair: `python -m ingest --check --data-dir {library.data_dir}` or the Library page."
+        )
+    elif missing:
         notes.append(
             f"{missing} of {len(rows)} chunks have no vectors (after an interrupted re-index?), so only "
             f"the rest are found by meaning. Repair: `python -m ingest --check --data-dir {library.data_dir}`"
@@ -163,9 +168,10 @@ def _check_vectors(
         return []
     actions = []
     if index is None:
+        state = vectors.DAMAGED if library.index_path.exists() else "the vector index was missing"
         index = vectors.new_index(int(store.read_meta(conn).get("dim") or 384))
         actions.append(
-            "The vector index was missing or unreadable; "
+            f"{state.capitalize()}; "
             + ("rebuilding it from the stored chunks." if re_embed else "a new, empty one was started.")
         )
     have = set(vectors.index_ids(index).tolist())
@@ -207,51 +213,6 @@ def _check_files(library: Repairable, conn) -> list[str]:
     index_tmp = library.index_path.with_name(library.index_path.name + ".tmp")
     index_tmp.unlink(missing_ok=True)
     return actions
-
-
-def reindex_all(library: Repairable, report: Callable[[IngestProgress], None]) -> int:
-    """Re-chunk every document from its stored pages with the library's settings and re-embed it."""
-    config = library.config
-    with store.connect(library.db_path) as conn:
-        docs = store.documents(conn)
-        chunks = []
-        for doc in docs:
-            chunks += chunk_pages(
-                doc.doc_id, store.pages(conn, doc.doc_id), config.chunk_size, config.chunk_overlap
-            )
-        report(IngestProgress("all documents", "chunk", len(chunks), len(chunks)))
-        matrix = _embed(
-            library,  # before any write: a failure leaves the library as it was
-            "re-index of all documents",
-            [indexed_text(c.context, c.text) for c in chunks],
-            lambda d, t: report(IngestProgress("all documents", "embed", d, t)),
-        )
-        dim = matrix.shape[1] if chunks else len(library.embeddings.embed_query("dimension probe"))
-        index = vectors.new_index(dim)
-        with store.transaction(conn):
-            conn.execute("DELETE FROM chunks")
-            vec_ids = store.take_vec_ids(conn, len(chunks))
-            store.insert_chunks(conn, chunks, vec_ids)
-            conn.execute(
-                "UPDATE documents SET chunks = (SELECT COUNT(*) FROM chunks c WHERE c.doc_id = documents.doc_id)"
-            )
-            store.write_meta(
-                conn,
-                {
-                    "embedding_name": config.embedding_name,
-                    "chunk_size": config.chunk_size,
-                    "chunk_overlap": config.chunk_overlap,
-                    "dim": dim,
-                },
-            )
-            vectors.add_vectors(index, matrix, vec_ids)
-            # Replaced before COMMIT: a crash in between leaves old rows with new vectors, which
-            # the next check notices (ids differ) and repairs by re-embedding.
-            vectors.save_index(index, library.index_path)
-            generation = store.bump_generation(conn)
-        report(IngestProgress("all documents", "index", len(chunks), len(chunks)))
-    library.use_index(index, generation)
-    return len(chunks)
 
 
 def _embed(

@@ -27,8 +27,10 @@ from ingest import maintenance, store, vectors
 from ingest.chunking import chunk_pages
 from ingest.context import indexed_text
 from ingest.errors import IngestError, LibraryDamaged, LibraryError
+from ingest.folder import not_writable_as_error
 from ingest.library import IngestProgress, Library, ProgressFn
 from ingest.reader import read_pdf
+from ingest.reindex import PLAN_FILE
 from ingest.types import Chunk, Document, Page
 
 DOC_FILE = re.compile(r"^[0-9a-f]{64}\.pdf$")
@@ -77,7 +79,8 @@ class _Salvage:
 def recover(library: Library, progress: ProgressFn | None = None) -> RecoveryReport:
     """Rebuild ``library``'s database from its stored PDFs (see the module docstring)."""
     report = progress or (lambda _: None)
-    library.data_dir.mkdir(parents=True, exist_ok=True)
+    with not_writable_as_error(library.data_dir):
+        library.data_dir.mkdir(parents=True, exist_ok=True)
     with library._write_lock():
         try:
             exists = maintenance.diagnose(library, thorough=True)
@@ -90,6 +93,8 @@ def recover(library: Library, progress: ProgressFn | None = None) -> RecoveryRep
                 f"{library.data_dir} {state}: nothing to recover "
                 "(`python -m ingest --check` repairs a readable library)",
             )
+        # A re-index plan speaks of the database being replaced: never finish it on the new one.
+        (library.data_dir / PLAN_FILE).unlink(missing_ok=True)
         kept = _set_aside(library.db_path)
         source = kept or _newest_damaged(library.db_path)
         salvage = _salvage(library.data_dir / source if source else None)

@@ -6,10 +6,12 @@ atomically, so a crash leaves either the old or the new index, never half of one
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import faiss
 import numpy as np
@@ -25,25 +27,41 @@ def new_index(dim: int) -> faiss.Index:
     return faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
 
 
+DAMAGED = "the vector index is damaged or incomplete"
+
+
 def load_index(path: Path) -> faiss.Index | None:
-    """The index saved at ``path``; None when absent or unreadable (the check repairs it)."""
+    """The index saved at ``path``; None when absent or unreadable (the check repairs it). Users are
+    told so in our words (``DAMAGED``); FAISS's own message, C++ and all, goes to the log only."""
     if not path.exists():
         return None
     try:
         return faiss.read_index(str(path))
     except RuntimeError as exc:
-        log.warning("%s is unreadable (%s); vectors will be rebuilt", path, exc)
+        log.warning("%s: %s and is not used (FAISS: %s)", path, DAMAGED, exc)
         return None
 
 
-def save_index(index: faiss.Index, path: Path) -> None:
-    """Write atomically: temporary file, fsync, rename, fsync the folder."""
+def save_index(
+    index: faiss.Index, path: Path, *, before_replace: Callable[[str], None] | None = None
+) -> None:
+    """Write atomically: temporary file, fsync, rename, fsync the folder. ``before_replace`` gets
+    the new file's sha256 just before the rename (ingest.reindex records it)."""
     tmp = path.with_name(path.name + ".tmp")
     faiss.write_index(index, str(tmp))
     with open(tmp, "rb+") as handle:
-        os.fsync(handle.fileno())
+        fsync_file(handle)
+        if before_replace is not None:
+            handle.seek(0)
+            before_replace(hashlib.file_digest(handle, "sha256").hexdigest())
     os.replace(tmp, path)
     fsync_dir(path.parent)
+
+
+def fsync_file(handle: BinaryIO) -> None:
+    """Make a file's contents durable."""
+    handle.flush()
+    os.fsync(handle.fileno())
 
 
 def fsync_dir(folder: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -196,4 +197,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
 
 
 if __name__ == "__main__":
+    # What needs the user is said in the notes; log records (a FAISS error's C++ text, say) are for
+    # a log, not the terminal, as in `python -m ingest`.
+    logging.basicConfig(level=logging.ERROR, format="%(message)s")
     sys.exit(main())

@@ -7,7 +7,8 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
-from collections.abc import Mapping
+import sys
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,16 @@ def _loopback_only(self: socket.socket, address: object) -> object:
 @pytest.fixture(autouse=True)
 def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket.socket, "connect", _loopback_only)
+
+
+@pytest.fixture(autouse=True)
+def _no_pools_left() -> Iterator[None]:
+    """PostgreSQL pools a test opened in this process are closed after it, wherever it lives, so
+    no test starts with connections (or a pool's background threads) that an earlier one left."""
+    yield
+    pg_connect = sys.modules.get("ingest.pg_connect")  # never imported just for this
+    if pg_connect is not None:
+        pg_connect.close_pools()
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,7 @@
 """A scripted OpenAI-compatible chat server on 127.0.0.1: real HTTP and server-sent events.
 
 Queue replies, point ChatOpenAI at `server.base_url`, and each POST to /v1/chat/completions
-takes the next reply: a token stream (a number among the deltas pauses that many seconds,
+takes the next reply (or `server.fallback` when none is queued, an error unless one is set): a token stream (a number among the deltas pauses that many seconds,
 which is how a stall is scripted; `drop=` cuts the connection after the deltas), an endless
 stream, an HTTP error with an OpenAI-style JSON body (and headers such as Retry-After), or a raw
 body (`raw(...)`, `sse(...)`) for replies in the wrong shape. `client_left` is set when a client
@@ -83,6 +83,7 @@ class ScriptedOpenAIServer:
         self.embedding_errors: deque[Error] = deque()
         self.requests: list[dict[str, Any]] = []
         self.models: list[str] | Error = []  # what GET /v1/models lists (or the error it answers)
+        self.fallback: Reply = Error(500, "no scripted reply left")  # when no reply is queued
         self.closing = threading.Event()
         self.client_left = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -150,7 +151,7 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return self._embeddings(body)
             if self.path.rstrip("/") != "/v1/chat/completions":
                 return self._error(Error(404, f"no route {self.path}"))
-            reply = server.replies.popleft() if server.replies else Error(500, "no scripted reply left")
+            reply = server.replies.popleft() if server.replies else server.fallback
             if isinstance(reply, Error):
                 return self._error(reply)
             if isinstance(reply, Raw):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from scripts.ensure_browser import find_chromium
 from tests.e2e.server import CHROMIUM_ARGS
@@ -15,6 +17,38 @@ IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 CHAT_INPUT = '[data-testid="stChatInputTextArea"]'
 FOOTNOTE = '[data-testid="stBidiComponentIsolated"] button.fn-ref'
 PANEL = ".st-key-side_panel"
+
+# Playwright's own default for expect() is 5 s, which a loaded 2-core machine can need for one
+# rerun: a deadline only, every expect still returns as soon as its condition holds.
+expect.set_options(timeout=30_000)
+
+# Counts the script runs the page has seen finish (stApp's data-test-script-state turning to
+# "notRunning"), from the first run on; wait_idle waits for the next one instead of sleeping.
+RUN_COUNTER_JS = """
+window.__footnoteRuns = 0;
+window.__footnoteSeen = 0;
+new MutationObserver((records) => {
+  for (const r of records) {
+    const now = r.target.getAttribute("data-test-script-state");
+    if (r.target.dataset.testid === "stApp" && now === "notRunning" && r.oldValue !== "notRunning") {
+      window.__footnoteRuns += 1;
+    }
+  }
+}).observe(document, {
+  subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ["data-test-script-state"],
+});
+"""
+# An action that starts no run at all (rare) is let through after this long.
+NEW_RUN_GRACE_MS = 5_000
+
+
+def new_tab(browser: Browser, **context_options: object) -> Page:
+    """A fresh tab (a fresh Streamlit session), desktop-sized, that counts its script runs."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, **context_options)
+    context.add_init_script(RUN_COUNTER_JS)
+    tab = context.new_page()
+    tab.set_default_timeout(20_000)
+    return tab
 
 
 @pytest.fixture(scope="session")
@@ -35,17 +69,22 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     """A fresh tab (a fresh Streamlit session) with a desktop-sized viewport."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    tab = context.new_page()
-    tab.set_default_timeout(20_000)
+    tab = new_tab(browser)
     yield tab
-    context.close()
+    tab.context.close()
 
 
 def wait_idle(page: Page) -> None:
-    """Until the script run that the last action started has finished."""
-    page.wait_for_timeout(150)  # let the rerun start before asking whether it ended
-    expect(page.locator(IDLE)).to_be_attached(timeout=30_000)
+    """Until the script run that the last action started has finished: a run that ended since
+    the previous wait_idle (counted in the page, RUN_COUNTER_JS), then the app idle."""
+    # When none comes within the grace, the action started no run (or the page does not count
+    # them): the app idle is then enough.
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            "() => window.__footnoteRuns > window.__footnoteSeen", timeout=NEW_RUN_GRACE_MS
+        )
+    expect(page.locator(IDLE)).to_be_attached(timeout=60_000)
+    page.evaluate("() => { window.__footnoteSeen = window.__footnoteRuns; }")
 
 
 def loaded_width(page: Page, img: Locator) -> int:

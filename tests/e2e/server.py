@@ -8,9 +8,11 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+
+import psutil
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -26,7 +28,7 @@ CHROMIUM_ARGS = [
 
 
 def free_port() -> int:
-    """A TCP port nobody listens on right now."""
+    """A TCP port nobody listens on right now (someone may by the time it is used: see serve)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -34,64 +36,102 @@ def free_port() -> int:
 
 @contextmanager
 def serve(
-    name: str, cmd: Sequence[str], log: Path, ready_url: str, *, timeout_s: float = 60, **popen: object
-) -> Iterator[subprocess.Popen]:
-    """Run a server process, its output in log; yield it once ready_url answers 200 (Streamlit's
-    health check answers 503 until it is ready); stop it afterwards. name is what errors call it."""
-    with log.open("w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, **popen)
-    try:
-        _wait_ready(name, ready_url, proc, log, timeout_s)
-        yield proc
-    finally:
-        proc.terminate()
+    name: str,
+    cmd_for_port: Callable[[int], Sequence[str]],
+    log: Path,
+    ready_path: str,
+    *,
+    timeout_s: float = 180,
+    attempts: int = 3,
+    **popen: object,
+) -> Iterator[str]:
+    """Run a server process on a free loopback port, its output in log; yield its base URL once
+    ready_path answers 200 from this very process (Streamlit's health check answers 503 until it
+    is ready); stop it afterwards. A port is picked before the server binds it, so another
+    process may take it first: then the server exits saying so, and another port is tried."""
+    for _ in range(attempts):
+        port = free_port()
+        with log.open("w") as out:
+            proc = subprocess.Popen(cmd_for_port(port), stdout=out, stderr=subprocess.STDOUT, **popen)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            if _wait_ready(name, f"http://127.0.0.1:{port}{ready_path}", port, proc, log, timeout_s):
+                yield f"http://127.0.0.1:{port}"
+                return
+        finally:
+            _stop(proc)
+    raise RuntimeError(f"{name} found its port taken {attempts} times:\n{log.read_text()[-3000:]}")
 
 
-def _wait_ready(name: str, url: str, proc: subprocess.Popen, log: Path, timeout_s: float) -> None:
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _wait_ready(name: str, url: str, port: int, proc: subprocess.Popen, log: Path, timeout_s: float) -> bool:
+    """True once url answers 200 and proc is the one listening on port; False when proc exited
+    because the port was taken; RuntimeError when it failed otherwise or never became ready."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"{name} exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+            text = log.read_text()
+            if "already in use" in text.lower():
+                return False
+            raise RuntimeError(f"{name} exited with {proc.returncode}:\n{text[-3000:]}")
         try:
-            with urllib.request.urlopen(url, timeout=2) as reply:
-                if reply.status == 200:
-                    return
+            with urllib.request.urlopen(url, timeout=10) as reply:
+                if reply.status == 200 and _listens(proc.pid, port):
+                    return True
         except OSError:  # not listening yet, or an HTTP error status
             pass
-        time.sleep(0.2)
+        time.sleep(0.2)  # polling a condition, with the deadline above
     raise RuntimeError(f"{name} did not become ready in {timeout_s} s:\n{log.read_text()[-3000:]}")
+
+
+def _listens(pid: int, port: int) -> bool:
+    """Whether process pid (or a child of it) is the one listening on the loopback port, so a
+    200 came from our server and not from whoever else got the port first."""
+    try:
+        parent = psutil.Process(pid)
+        procs = [parent, *parent.children(recursive=True)]
+        return any(
+            c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port
+            for p in procs
+            for c in p.net_connections(kind="tcp")
+        )
+    except psutil.Error:  # gone meanwhile
+        return False
 
 
 @contextmanager
 def run_app(env: dict[str, str], log: Path, options: Sequence[str] = ()) -> Iterator[str]:
     """Run the app with extra environment (FOOTNOTE_*) and Streamlit options (`--secrets.files`,
     ...); yield its base URL; stop it afterwards."""
-    port = free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app.py"),
-        "--server.headless",
-        "true",
-        "--server.address",
-        "127.0.0.1",
-        "--server.port",
-        str(port),
-        "--server.fileWatcherType",
-        "none",
-        "--browser.gatherUsageStats",
-        "false",
-        *options,
-    ]
-    url = f"http://127.0.0.1:{port}"
-    with serve("streamlit", cmd, log, f"{url}/_stcore/health", cwd=ROOT, env={**os.environ, **env}):
+
+    def command(port: int) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--server.fileWatcherType",
+            "none",
+            "--browser.gatherUsageStats",
+            "false",
+            *options,
+        ]
+
+    with serve("streamlit", command, log, "/_stcore/health", cwd=ROOT, env={**os.environ, **env}) as url:
         yield url
 
 

@@ -20,9 +20,9 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from rag.conversations import ConversationStore
-from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, ask, wait_idle
+from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, ask, new_tab, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf
-from tests.e2e.server import free_port, run_app, serve
+from tests.e2e.server import run_app, serve
 from tests.pages.conftest import build_library
 
 pytestmark = pytest.mark.browser
@@ -38,12 +38,14 @@ def provider(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The provider's base URL. It knows both users and insists on a nonce, as real ones do; it
     runs in a process of its own, as the app does (its Authlib calls warn, and the suite's
     warnings are errors)."""
-    port = free_port()
-    cmd = [sys.executable, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(port)]
-    cmd += ["--require-nonce", *(arg for user in (ALICE, BOB) for arg in ("--user-claims", json.dumps(user)))]
+    users = [arg for user in (ALICE, BOB) for arg in ("--user-claims", json.dumps(user))]
+
+    def command(port: int) -> list[str]:
+        where = ["--host", "127.0.0.1", "--port", str(port)]
+        return [sys.executable, "-m", "oidc_provider_mock", *where, "--require-nonce", *users]
+
     log = tmp_path_factory.mktemp("oidc_provider") / "provider.log"
-    url = f"http://127.0.0.1:{port}"
-    with serve("the provider", cmd, log, f"{url}/.well-known/openid-configuration", timeout_s=30):
+    with serve("the provider", command, log, "/.well-known/openid-configuration") as url:
         yield url
 
 
@@ -89,12 +91,10 @@ def _only_loopback(route: Route) -> None:
 @pytest.fixture
 def tab(browser: Browser) -> Iterator[Page]:
     """One browser for the whole story: logging out must be enough to become somebody else."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    context.route("**/*", _only_loopback)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
+    page = new_tab(browser)
+    page.context.route("**/*", _only_loopback)
     yield page
-    context.close()
+    page.context.close()
 
 
 def _conv(page: Page) -> str | None:

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from rag.conversations import ConversationStore
-from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, PANEL, ask, wait_idle
+from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, PANEL, ask, new_tab, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf
 from tests.e2e.server import run_app
 from tests.pages.conftest import build_library
@@ -43,10 +43,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
 
 def _tab(browser: Browser, email: str | None) -> Page:
     headers = {HEADER: email} if email else {}
-    context = browser.new_context(viewport={"width": 1400, "height": 900}, extra_http_headers=headers)
-    tab = context.new_page()
-    tab.set_default_timeout(20_000)
-    return tab
+    return new_tab(browser, extra_http_headers=headers)
 
 
 def _conv(page: Page) -> str | None:

@@ -7,7 +7,8 @@ right after the last file's vectors replaced the index file, before the document
 KILL_AT "pause" prints "paused" at that moment instead and waits for a line on stdin (holding
 the write lock), so a test can act while a writer is mid-way.
 
-Instead of PDFs, one of ``--reindex`` (re-index with chunk size 200), ``--check`` (open without
+Instead of PDFs, one of ``--reindex`` (re-index with chunk size 200), ``--reindex-same`` (with
+the settings the library has), ``--check`` (open without
 repairing, then repair) or ``--recover`` (rebuild a lost database) runs that operation, with
 the same named points: "embed" and "pause" at its first embedding progress, "saved" after it
 replaced the index file.
@@ -47,13 +48,13 @@ def main(data_dir: str, kill_at: str, *paths: str) -> None:
 
 def _maintain(data_dir: Path, kill_at: str, operation: str) -> None:
     progress = _at(kill_at)
-    if operation == "--reindex":
+    if operation in ("--reindex", "--reindex-same"):
         Library.rebuild(
             data_dir,
             HashEmbeddings(),
             embedding_name=NAME,
             progress=progress,
-            **(OPTIONS | {"chunk_size": 200}),
+            **(OPTIONS | ({"chunk_size": 200} if operation == "--reindex" else {})),
         )
     elif operation == "--check":
         Library.open(data_dir, HashEmbeddings(), embedding_name=NAME, repair=False, **OPTIONS).check(progress)
@@ -85,8 +86,8 @@ def _kill_after_index_save(after: int) -> None:
 
     save, seen = vectors.save_index, []
 
-    def save_then_die(index, path) -> None:
-        save(index, path)
+    def save_then_die(index, path, **options) -> None:
+        save(index, path, **options)
         if len(seen) == after:
             os.kill(os.getpid(), signal.SIGKILL)
         seen.append(path)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.ingest.pdfs import PARAGRAPH, make_image_pdf, make_pdf, rewrite
+from tests.ports import refused_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,21 +86,17 @@ def test_usage_errors_and_reindex(tmp_path: Path) -> None:
 
 
 def test_an_embeddings_endpoint_that_is_down_is_an_error_line_not_a_traceback(tmp_path: Path) -> None:
-    import socket
-
-    with socket.socket() as sock:  # a port nobody listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     good = tmp_path / "good.pdf"
     good.write_bytes(make_pdf([PARAGRAPH]))
-    env = {
-        "FOOTNOTE_EMBEDDING_PROVIDER": "openai",
-        "FOOTNOTE_LLM_BASE_URL": f"http://127.0.0.1:{port}/v1",
-        "FOOTNOTE_LLM_API_KEY": "sk-test",
-        "FOOTNOTE_LLM_RETRIES": "0",
-        "FOOTNOTE_LLM_TIMEOUT_S": "5",
-    }
-    done = run("--data-dir", str(tmp_path / "data"), str(good), env=env)
+    with refused_port() as port:
+        env = {
+            "FOOTNOTE_EMBEDDING_PROVIDER": "openai",
+            "FOOTNOTE_LLM_BASE_URL": f"http://127.0.0.1:{port}/v1",
+            "FOOTNOTE_LLM_API_KEY": "sk-test",
+            "FOOTNOTE_LLM_RETRIES": "0",
+            "FOOTNOTE_LLM_TIMEOUT_S": "60",
+        }
+        done = run("--data-dir", str(tmp_path / "data"), str(good), env=env)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stdout.startswith("error ") and "good.pdf: could not be embedded" in done.stdout
     assert "APIConnectionError" in done.stdout

@@ -162,7 +162,7 @@ def test_check_repairs_missing_extra_and_lost_vectors(tmp_path: Path) -> None:
     assert library.check() == []
     (tmp_path / "index.faiss").write_bytes(b"not an index")
     reopened = open_library(tmp_path)
-    assert any("missing or unreadable" in line for line in reopened.open_report)
+    assert any("damaged or incomplete" in line for line in reopened.open_report)
     assert (
         reopened.search_vector(reopened.embeddings.embed_query("relief keeper coal"), 1)[0][0].text.count(
             "coal"

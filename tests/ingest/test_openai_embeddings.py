@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from ingest.library import Library
 from settings import load_settings
 from tests.ingest.pdfs import PARAGRAPH, make_pdf
 from tests.openai_server import Error, ScriptedOpenAIServer
+from tests.ports import refused_port
 from wiring import make_embeddings
 
 
@@ -28,19 +28,13 @@ def _library(path: Path, base_url: str, batch: int = 3) -> Library:
         llm_api_key="sk-test",
         embed_batch_size=batch,
         llm_retries=0,
-        llm_timeout_s=5,
+        llm_timeout_s=60,  # generous: a loaded machine, never a scripted stall here
     )
     embeddings, name = make_embeddings(settings)
     assert name == "openai:text-embedding-3-small"
     return Library.open(
         path, embeddings, embedding_name=name, chunk_size=200, chunk_overlap=0, batch_size=batch
     )
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_ingest_and_search_through_the_endpoint_in_batches(
@@ -76,9 +70,10 @@ def test_an_endpoint_error_names_the_file_and_keeps_the_library(
 
 
 def test_an_endpoint_that_is_down_names_the_cause(tmp_path: Path) -> None:
-    library = _library(tmp_path / "lib", f"http://127.0.0.1:{_free_port()}/v1")
-    with pytest.raises(EmbeddingFailed, match=r"down\.pdf: could not be embedded.*APIConnectionError"):
-        library.add_pdf(make_pdf([PARAGRAPH]), "down.pdf")
+    with refused_port() as port:
+        library = _library(tmp_path / "lib", f"http://127.0.0.1:{port}/v1")
+        with pytest.raises(EmbeddingFailed, match=r"down\.pdf: could not be embedded.*APIConnectionError"):
+            library.add_pdf(make_pdf([PARAGRAPH]), "down.pdf")
     assert library.documents() == []
     assert library.chunk_count() == 0
 

@@ -33,4 +33,4 @@ def test_the_chat_answers_while_a_writer_holds_the_lock(app_env: Path) -> None:
         [payload] = _payloads(at)
         assert re.findall(r'class="fn-ref" data-n="(\d)"', payload["html"]) == ["1", "2", "1"]
     finally:
-        holder.communicate("\n", timeout=60)
+        holder.communicate("\n", timeout=240)

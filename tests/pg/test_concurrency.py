@@ -46,10 +46,10 @@ def test_same_file_from_two_workers_ends_up_once(pg_url: str, garden: Path) -> N
     library = reader(pg_url)
     assert library.documents() == [] and library.chunk_count() == 0  # readers never see half a document
     second = child(pg_url, "none", garden)  # embeds, then waits for the first worker's lock
-    out, err = first.communicate("go\n", timeout=60)
+    out, err = first.communicate("go\n", timeout=240)
     assert first.returncode == 0, err
     assert json.loads(out)["status"] == "ok"
-    out, err = second.communicate(timeout=60)
+    out, err = second.communicate(timeout=240)
     assert second.returncode == 0, err
     assert json.loads(out)["status"] == "skipped"
     (doc,) = library.documents()
@@ -61,7 +61,7 @@ def test_two_workers_with_different_files_both_land(pg_url: str, garden: Path, t
     engines.write_bytes(make_pdf(ENGINES, "Engines primer"))
     workers = [child(pg_url, "none", garden), child(pg_url, "none", engines)]
     for worker in workers:
-        _, err = worker.communicate(timeout=60)
+        _, err = worker.communicate(timeout=240)
         assert worker.returncode == 0, err
     library = reader(pg_url)
     assert sorted(d.file_name for d in library.documents()) == ["engines.pdf", "garden.pdf"]
@@ -70,11 +70,11 @@ def test_two_workers_with_different_files_both_land(pg_url: str, garden: Path, t
 
 def test_worker_killed_mid_file_leaves_nothing(pg_url: str, garden: Path) -> None:
     worker = child(pg_url, "kill", garden)
-    worker.communicate(timeout=60)
+    worker.communicate(timeout=240)
     assert worker.returncode == -9
     library = reader(pg_url)
     assert library.documents() == [] and library.chunk_count() == 0 and library.generation == 0
     again = child(pg_url, "none", garden)  # and the next worker is not blocked by the dead one's lock
-    out, err = again.communicate(timeout=60)
+    out, err = again.communicate(timeout=240)
     assert again.returncode == 0, err
     assert json.loads(out)["status"] == "ok" and len(library.documents()) == 1

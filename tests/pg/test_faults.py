@@ -12,6 +12,7 @@ from ingest.embeddings import HashEmbeddings
 from ingest.pg_connect import masked
 from ingest.pg_library import PgLibrary
 from tests.pg.test_backends import run
+from tests.ports import refused_port
 from tests.rag.conftest import GARDEN, make_pdf
 
 SECRET = "s3cret-Pa55"
@@ -50,15 +51,16 @@ def test_masked_url_hides_the_password() -> None:
 
 @pytest.mark.parametrize("command", [["ingest"], ["rag", "ask", "anything?"]])
 def test_server_that_is_down(command: list[str], pdf: Path, tmp_path: Path) -> None:
-    url = f"postgresql://ann:{SECRET}@127.0.0.1:9/lib"  # the discard port: nothing listens there
     args = [str(pdf)] if command == ["ingest"] else []
-    done = run(
-        command[0],
-        *command[1:],
-        *args,
-        env={"FOOTNOTE_DATABASE_URL": url, "FOOTNOTE_DATA_DIR": str(tmp_path / "d")},
-    )
-    assert_refused(done, "cannot connect to PostgreSQL", "ann:***@127.0.0.1:9/lib")
+    with refused_port() as port:  # nothing can listen there while the command runs
+        url = f"postgresql://ann:{SECRET}@127.0.0.1:{port}/lib"
+        done = run(
+            command[0],
+            *command[1:],
+            *args,
+            env={"FOOTNOTE_DATABASE_URL": url, "FOOTNOTE_DATA_DIR": str(tmp_path / "d")},
+        )
+    assert_refused(done, "cannot connect to PostgreSQL", f"ann:***@127.0.0.1:{port}/lib")
     assert not (tmp_path / "d").exists()
 
 

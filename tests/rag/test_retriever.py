@@ -81,3 +81,36 @@ def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert first and first.group(1) in short_ids
     context = re.search(r"^\[(\w+)\] Salt lowers the freezing point", printed, re.MULTILINE)
     assert context and context.group(1) in short_ids
+
+
+def test_k_and_doc_ids_work_per_call_and_leave_the_retriever_as_it_was(hash_library: Library) -> None:
+    engines = next(d.doc_id for d in hash_library.documents() if d.title == "Engines primer")
+    retriever = hash_library.as_retriever(k=4)
+    assert len(retriever.invoke("compost heap turned", k=1)) == 1
+    only = retriever.invoke("compost heap turned", doc_ids=[engines])
+    assert only and {d.metadata["doc_id"] for d in only} == {engines}
+    again = retriever.invoke("compost heap turned")
+    assert retriever.k == 4 and retriever.doc_ids is None
+    assert len(again) > 1 and len({d.metadata["doc_id"] for d in again}) == 2
+
+
+async def test_ainvoke_passes_the_call_keywords_on(hash_library: Library) -> None:
+    engines = next(d.doc_id for d in hash_library.documents() if d.title == "Engines primer")
+    docs = await hash_library.as_retriever(k=4).ainvoke("compost heap turned", k=1, doc_ids=[engines])
+    assert len(docs) == 1 and docs[0].metadata["doc_id"] == engines
+
+
+@pytest.mark.parametrize(
+    ("keywords", "error", "words"),
+    [
+        ({"top_k": 2}, TypeError, "not ['top_k']"),
+        ({"k": 0}, ValueError, "at least 1, not 0"),
+        ({"k": "2"}, ValueError, "not '2'"),
+        ({"doc_ids": "abc123"}, TypeError, "not the string 'abc123'"),
+    ],
+)
+def test_a_wrong_call_keyword_is_refused_not_ignored(
+    hash_library: Library, keywords: dict, error: type[Exception], words: str
+) -> None:
+    with pytest.raises(error, match=re.escape(words)):
+        hash_library.as_retriever().invoke("compost", **keywords)
