@@ -68,16 +68,17 @@ def _wait_ready(name: str, url: str, proc: subprocess.Popen, log: Path, timeout_
 
 
 @contextmanager
-def run_app(env: dict[str, str], log: Path, options: Sequence[str] = ()) -> Iterator[str]:
+def run_app(env: dict[str, str], log: Path, options: Sequence[str] = (), root: Path = ROOT) -> Iterator[str]:
     """Run the app with extra environment (FOOTNOTE_*) and Streamlit options (`--secrets.files`,
-    ...); yield its base URL; stop it afterwards."""
+    ...); yield its base URL; stop it afterwards. root: the source tree to run (bench ui runs an
+    earlier commit's copy beside this one)."""
     port = free_port()
     cmd = [
         sys.executable,
         "-m",
         "streamlit",
         "run",
-        str(ROOT / "app.py"),
+        str(root / "app.py"),
         "--server.headless",
         "true",
         "--server.address",
@@ -91,7 +92,7 @@ def run_app(env: dict[str, str], log: Path, options: Sequence[str] = ()) -> Iter
         *options,
     ]
     url = f"http://127.0.0.1:{port}"
-    with serve("streamlit", cmd, log, f"{url}/_stcore/health", cwd=ROOT, env={**os.environ, **env}):
+    with serve("streamlit", cmd, log, f"{url}/_stcore/health", cwd=root, env={**os.environ, **env}):
         yield url
 
 
