@@ -134,9 +134,14 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
 FOOTNOTE_HINT = "Click a numbered footnote in an answer to open its passage and page here."
 
 
+def show_style() -> None:
+    """The panel's look, once per page run in the panel's column (outside the chat's panel
+    fragment, so a click does not send it again)."""
+    st.html(_STYLE)
+
+
 def show_hint(text: str = FOOTNOTE_HINT) -> None:
     """What the panel's column says while nothing is open."""
-    st.html(_STYLE)
     with st.container(key="side_panel_hint", border=True):
         st.caption(f":material/touch_app: {text}")
 
@@ -153,7 +158,6 @@ def show_panel(
     (with excerpt and original: a toggle opening the original PDF at the page, and a download)."""
     ev = footnote.evidence
     passage = cited_passage(turn.answer, footnote)
-    st.html(_STYLE)
     with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
         _controls(turn, footnote)
         with st.container(key="panel_title"):
@@ -161,12 +165,13 @@ def show_panel(
         pages, index = page_range(ev)
         with st.container(key="panel_meta"):
             st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}")
-        with st.container(key="panel_pages"):
-            _pages(footnote, picture, _focus(footnote, passage, page_text))
+        pictures = st.container(key="panel_pages")  # filled last: the text goes out first
         if excerpt is not None and original is not None:
             show_original(ev, excerpt, original)
         with st.container(key="panel_chunk"):
             _chunk_text(footnote, passage)
+        with pictures:
+            _pages(footnote, picture, _focus(footnote, passage, page_text))
 
 
 # --- Library search hits: the same panel, opened from a search hit ---------------------------
@@ -213,7 +218,6 @@ def show_hit_panel(
     hit = hits[position]
     ev = hit.evidence
     as_footnote = Footnote(position + 1, ev.short_id, ev, ())  # the panel's parts take a footnote
-    st.html(_STYLE)
     with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
         _hit_controls(query, hits, position)
         with st.container(key="panel_title"):
@@ -224,8 +228,9 @@ def show_hit_panel(
                 f"Match on page {hit.page_label} (index {hit.page_index}) · passage on page {pages} "
                 f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}"
             )
-        with st.container(key="panel_pages"):
-            _pages(as_footnote, picture, _focus(as_footnote, hit.match, page_text))
+        pictures = st.container(key="panel_pages")  # filled last: the text goes out first
         show_original(ev, excerpt, original, start=(hit.page_index, hit.page_label))
         with st.container(key="panel_chunk"):
             _chunk_text(as_footnote, hit.match)
+        with pictures:
+            _pages(as_footnote, picture, _focus(as_footnote, hit.match, page_text))
