@@ -91,13 +91,18 @@ def show_answer(turn_id: str, answer: Answer, on_cite: Callable[[str], object]) 
 _SAFE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
+_NO_RULE = "<style>/* no footnote open */</style>"
+
+
 def active_style(selection: tuple[str, int] | None) -> str:
-    """A style rule that highlights the selected footnote in its answer (by the answer's keyed
-    element and the button's shadow part); empty when nothing is selected."""
+    """A style element highlighting the selected footnote in its answer (by the answer's keyed
+    element and the button's shadow part), or one with no rule when nothing is selected. Draw it
+    on every run of the panel: st.html sends style-only HTML to the page's event container, where
+    an element a fragment run does not draw again stays, highlight and all."""
     if selection is None:
-        return ""
+        return _NO_RULE
     key, number = state.answer_key(selection[0]), int(selection[1])
     if not _SAFE_KEY.fullmatch(key):  # turn ids are uuid hex: anything else never reaches a selector
-        return ""
+        return _NO_RULE
     host = f'.st-key-{key} [data-testid="stBidiComponentIsolated"]'
     return f"<style>{host}::part(fn-{number}) {{ {_ACTIVE_LOOK} }}</style>"

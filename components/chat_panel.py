@@ -34,12 +34,12 @@ def on_footnote_click(turn_id: str) -> None:
 def show_chat_panel(turns: Mapping[str, Turn], library: Library) -> None:
     """The panel column of the chat: the selected footnote's source, or the hint (a fragment)."""
     picked = side_panel.selected_footnote(turns)
+    # The answers are not drawn again: a style rule highlights the footnote in its answer.
+    st.html(answer_view.active_style(state.selection()))
     if picked is None:
         side_panel.show_hint()
         return
     turn, footnote = picked
-    # The answers are not drawn again: a style rule highlights the footnote in its answer.
-    st.html(answer_view.active_style((turn.turn_id, footnote.number)))
     side_panel.show_panel(
         turn,
         footnote,

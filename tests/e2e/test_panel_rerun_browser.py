@@ -1,7 +1,8 @@
 """A footnote click reruns the side panel alone (issue 27): what the server sends for it carries the
 panel and none of the saved answers; the panel's footnote is highlighted in its answer as the panel
-moves; and a click while an answer streams still finishes the chat first (the stream is cut off
-and kept, marked interrupted, as any other event does)."""
+moves, and Enter on a focused footnote opens it too; and a click while an answer streams still
+finishes the chat first (the stream is cut off and kept, marked interrupted, as any other event
+does)."""
 
 from __future__ import annotations
 
@@ -110,6 +111,11 @@ def test_the_panels_footnote_is_highlighted_in_its_answer(app, page: Page) -> No
     page.locator(".st-key-panel_close button").first.click()
     expect(page.locator(PANEL)).to_have_count(0)
     expect(first).to_have_css("background-color", idle)
+    second.focus()  # from the keyboard: the panel opens and the footnote keeps the focus
+    page.keyboard.press("Enter")
+    expect(page.locator(PANEL)).to_contain_text("Source 2")
+    wait_idle(page)
+    assert second.evaluate("b => b.getRootNode().activeElement === b")
 
 
 @pytest.fixture(scope="module")
