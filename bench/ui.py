@@ -1,22 +1,25 @@
-"""Chat page speed in a real browser: footnote click to side panel (text and page picture shown),
-and the cost of a rerun, with a 1-turn and a 30-turn saved conversation; and, from Enter in the
-chat input, the time until the chat shows what it is doing ("Searching N documents"), the sources
+"""Chat page speed in a real browser, today's code beside an earlier commit's in the same run:
+footnote click to side panel (its text, its page picture, the end of the run the click started,
+and the bytes sent), with a 1-turn and a 30-turn saved conversation; and, from Enter in the chat
+input, the time until the chat shows what it is doing ("Searching N documents"), the sources
 found, and the finished answer.
 
-The clicks are timed inside the page (performance.now() from the click until the panel shows the
-clicked footnote's id and every page picture in it has loaded), so Playwright's round trips do not
-count. Script time per rerun is measured separately with AppTest, in process.
+The clicks are timed inside the page (performance.now() from the click, bench/ui_browser.py), so
+Playwright's round trips do not count. Full script runs are timed with AppTest in a child process.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import median, percentile
+from bench.common import ROOT, median, percentile
+from bench.ui_baseline import BASELINE_COMMIT, extract_tree, script_times, short
+from bench.ui_browser import Target, alternate, chromium, close_chat, open_chat
+from bench.ui_feedback import FEEDBACK_GOAL_S, browser_feedback, render_feedback
 
 QUESTIONS = (
     "What is the boiling point of water?",
@@ -30,68 +33,8 @@ QUESTIONS = (
     "At what temperature does pure water freeze?",
     "Why are roads salted in winter?",
 )
-GOAL_S = 0.5
-FEEDBACK_GOAL_S = 0.3  # Enter to the first visible change
-
-# Arm a listener on the chat input: from the Enter keydown (its own timestamp) record, in
-# milliseconds, when the new messages first say what is happening, when they name the sources,
-# and when the finished (interactive) answer is there. Read back from window.__feedback.
-_FEEDBACK_JS = """
-() => {
-  const input = document.querySelector('[data-testid="stChatInputTextArea"]');
-  const messages = () => [...document.querySelectorAll('[data-testid="stChatMessage"]')];
-  const answers = () => document.querySelectorAll('[data-testid="stBidiComponentIsolated"]').length;
-  const before = messages().length, answersBefore = answers();
-  const fb = {};
-  window.__feedback = fb;
-  input.addEventListener('keydown', (event) => {
-    if (event.key !== 'Enter') return;
-    const t0 = event.timeStamp;
-    const check = () => {
-      const now = performance.now() - t0;
-      const text = messages().slice(before).map((m) => m.innerText).join('\\n');
-      if (fb.question === undefined && text.length > 0) fb.question = now;
-      if (fb.status === undefined && /Searching \\d+ document|passages? in|No passages found/.test(text)) fb.status = now;
-      if (fb.sources === undefined && /passages? in|No passages found/.test(text)) fb.sources = now;
-      if (fb.answer === undefined && answers() > answersBefore) fb.answer = now;
-      if (fb.answer !== undefined && fb.status !== undefined) return (fb.done = true);
-      if (now > 60000) return (fb.done = true);
-      requestAnimationFrame(check);
-    };
-    check();
-  }, {capture: true, once: true});
-}
-"""
-
-# Click the n-th footnote button, then resolve with the milliseconds until the panel shows `id`
-# and every page picture on screen has loaded (new pictures, not the previous footnote's).
-_CLICK_JS = """
-async ([index, shortId]) => {
-  const buttons = [];
-  document.querySelectorAll('[data-testid="stBidiComponentIsolated"]').forEach((host) => {
-    const root = host.shadowRoot || host;
-    root.querySelectorAll('button.fn-ref').forEach((b) => buttons.push(b));
-  });
-  const button = buttons[index];
-  button.scrollIntoView({block: 'center'});
-  await new Promise((r) => requestAnimationFrame(() => r()));
-  const before = new Set([...document.querySelectorAll('.st-key-panel_pages img')].map((i) => i.src));
-  const t0 = performance.now();
-  button.click();
-  return await new Promise((resolve, reject) => {
-    const check = () => {
-      const panel = document.querySelector('.st-key-side_panel');
-      // the pictures on screen (the whole page waits in a closed expander)
-      const imgs = [...document.querySelectorAll('.st-key-panel_pages img')].filter((i) => i.offsetParent !== null);
-      const fresh = imgs.length > 0 && imgs.every((i) => !before.has(i.src) && i.complete && i.naturalWidth > 0);
-      if (panel && panel.innerText.includes('id ' + shortId) && fresh) return resolve(performance.now() - t0);
-      if (performance.now() - t0 > 20000) return reject(new Error('panel did not show ' + shortId));
-      requestAnimationFrame(check);
-    };
-    check();
-  });
-}
-"""
+GOALS = {"text_p50_s": 0.3, "text_p90_s": 0.4, "picture_p50_s": 0.4}  # issue 27
+NEEDLE_CHARS = 40  # chunk characters (whitespace removed) the panel must show to count as shown
 
 
 def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
@@ -137,208 +80,198 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
     return conv_ids
 
 
-def _footnote_targets(data_dir: Path, conv_id: str, clicks: int) -> list[tuple[int, str]]:
-    """(button index, short id) pairs alternating over the last turns' footnotes, never the same twice in a row."""
+def _footnote_targets(data_dir: Path, conv_id: str, count: int) -> list[Target]:
+    """`count` buttons to click, from the newest answer backwards and cycling, never the same
+    footnote twice in a row: each click moves the panel to another chunk and page picture."""
     from rag.conversations import ConversationStore
 
     turns = ConversationStore(data_dir / "conversations.sqlite3").turns(conv_id)
     buttons = []  # every rendered button in page order: one per citation span
     for turn in turns:
         order = sorted(
-            (span.group_start, span.start, f.short_id) for f in turn.answer.footnotes for span in f.spans
+            (span.group_start, span.start, f.short_id, f.evidence.text)
+            for f in turn.answer.footnotes
+            for span in f.spans
         )
-        buttons += [sid for _g, _s, sid in order]
-    targets: list[tuple[int, str]] = []
+        buttons += [(sid, "".join(text.split())[:NEEDLE_CHARS]) for _g, _s, sid, text in order]
+    targets: list[Target] = []
     index, tries = len(buttons) - 1, 0
-    while len(targets) < clicks and tries < 4 * clicks + len(buttons):
-        if not targets or buttons[index] != targets[-1][1]:
-            targets.append((index, buttons[index]))
-        index = index - 1 if index > 0 else len(buttons) - 1  # from the newest answer backwards, cycling
+    while len(targets) < count and tries < 4 * count + len(buttons):
+        if not targets or buttons[index][0] != targets[-1].short_id:
+            targets.append(Target(index, *buttons[index]))
+        index = index - 1 if index > 0 else len(buttons) - 1
         tries += 1
     return targets
 
 
-def _browser_clicks(url: str, data_dir: Path, conv_id: str, clicks: int) -> dict[str, Any]:
-    from playwright.sync_api import expect, sync_playwright
+def _clicks(
+    browser: Any, sides: dict[str, str], conv_id: str, targets: list[Target], rounds: int
+) -> dict[str, Any]:
+    """Per side: `rounds` fresh sessions on the chat, each clicking its share of the targets (the
+    first click opens the panel, the others move it), the sides alternating click by click."""
+    per_round = len(targets) // rounds
+    found: dict[str, dict[str, list]] = {name: {"first": [], "next": [], "load_s": []} for name in sides}
+    for r in range(rounds):
+        share = targets[r * per_round : (r + 1) * per_round]
+        names = list(sides) if r % 2 == 0 else list(reversed(sides))
+        tabs = []
+        for name in names:
+            tab, load_s = open_chat(browser, name, sides[name], conv_id, share[0])
+            tabs.append(tab)
+            found[name]["load_s"].append(load_s)
+        for name, clicks in alternate(tabs, share).items():
+            found[name]["first"].append(clicks[0])
+            found[name]["next"] += clicks[1:]
+        for tab in tabs:
+            close_chat(tab)
+    return found
 
-    from scripts.ensure_browser import find_chromium
-    from tests.e2e.conftest import IDLE
-    from tests.e2e.server import CHROMIUM_ARGS
 
-    targets = _footnote_targets(data_dir, conv_id, clicks)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        started = time.perf_counter()
-        page.goto(f"{url}/?conv={conv_id}")
-        page.wait_for_timeout(150)
-        expect(page.locator(IDLE)).to_be_attached(timeout=60_000)
-        expect(  # a 30-turn chat can take longer than expect's 5 s to draw on a loaded machine
-            page.locator('[data-testid="stBidiComponentIsolated"] button.fn-ref').nth(targets[0][0])
-        ).to_be_visible(timeout=60_000)
-        load_s = time.perf_counter() - started
-        times = []
-        for index, short_id in targets:
-            times.append(page.evaluate(_CLICK_JS, [index, short_id]) / 1000)
-            expect(page.locator(IDLE)).to_be_attached(timeout=30_000)
-        browser.close()
-    rest = times[1:]
+def _summary(clicks: list[dict[str, Any]]) -> dict[str, Any]:
+    """Median and p90 of each figure over the clicks, and the raw values."""
+    out: dict[str, Any] = {"count": len(clicks)}
+    for name in ("text_s", "picture_s", "run_s", "ws_bytes", "media_bytes"):
+        values = [c[name] for c in clicks]
+        out[name] = {"p50": round(median(values), 4), "p90": round(percentile(values, 90), 4)}
+    out["raw"] = clicks
+    return out
+
+
+def _script_rerun(
+    trees: dict[str, Path], envs: dict[str, dict], data: dict[str, Path], conv_id: str, runs: int
+):
+    """Full script runs per side (AppTest in a child process in each tree), the sides alternating."""
+    times: dict[str, list[float]] = {name: [] for name in trees}
+    for r in range(2):
+        for name in trees if r % 2 == 0 else reversed(list(trees)):
+            env = {**os.environ, **envs[name]}
+            times[name] += script_times(trees[name], env, data[name], conv_id, runs)
     return {
-        "load_s": round(load_s, 3),
-        "clicks": len(times),
-        "click_to_panel_s": [round(t, 3) for t in times],
-        "first_open_s": round(times[0], 3),
-        "median_s": round(median(rest), 3) if rest else None,
-        "p90_s": round(percentile(rest, 90), 3) if rest else None,
+        name: {"p50": round(median(t), 4), "p90": round(percentile(t, 90), 4)} for name, t in times.items()
     }
-
-
-def _browser_feedback(url: str, asks: int) -> dict[str, Any]:
-    """Enter to the first feedback, to the sources found and to the finished answer, one new chat."""
-    from playwright.sync_api import expect, sync_playwright
-
-    from scripts.ensure_browser import find_chromium
-    from tests.e2e.conftest import CHAT_INPUT, IDLE
-    from tests.e2e.server import CHROMIUM_ARGS
-
-    samples: dict[str, list[float]] = {"question": [], "status": [], "sources": [], "answer": []}
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.goto(url)
-        page.wait_for_timeout(150)
-        expect(page.locator(IDLE)).to_be_attached(timeout=60_000)
-        for question in (QUESTIONS * asks)[:asks]:
-            page.locator(CHAT_INPUT).fill(question)
-            page.evaluate(_FEEDBACK_JS)
-            page.locator(CHAT_INPUT).press("Enter")
-            page.wait_for_function("window.__feedback && window.__feedback.done", timeout=90_000)
-            found = page.evaluate("window.__feedback")
-            for name, values in samples.items():
-                if found.get(name) is not None:
-                    values.append(found[name] / 1000)
-            page.wait_for_timeout(150)
-            expect(page.locator(IDLE)).to_be_attached(timeout=60_000)
-        browser.close()
-    return {
-        "asks": asks,
-        **{
-            f"{name}_s": {
-                "median": round(median(v), 3),
-                "p90": round(percentile(v, 90), 3),
-                "all": [round(x, 3) for x in v],
-            }
-            if v
-            else None
-            for name, v in samples.items()
-        },
-    }
-
-
-def _script_times(data_dir: Path, conv_id: str, runs: int) -> dict[str, float]:
-    """Seconds per script run (AppTest, in process) with the panel open on the last turn's footnote 1."""
-    import streamlit as st
-    from streamlit.testing.v1 import AppTest
-
-    from bench.common import ROOT
-    from components import state
-    from rag.conversations import ConversationStore
-
-    last = ConversationStore(data_dir / "conversations.sqlite3").turns(conv_id)[-1]
-    st.cache_resource.clear()
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.query_params["conv"] = conv_id
-    at.run()
-    at.session_state[state.SELECTION] = (last.turn_id, 1)
-    at.run()
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        at.run()
-        times.append(time.perf_counter() - started)
-    return {"median_s": round(median(times), 4), "p90_s": round(percentile(times, 90), 4)}
 
 
 def run(quick: bool = False) -> dict[str, Any]:
-    """Click-to-panel times in chromium and script time per rerun, for 1 and 30 saved turns."""
+    """Footnote clicks in chromium, today's code beside the baseline commit's in the same run
+    (two servers on copies of one library, clicks alternating), for 1 and 30 saved turns; full
+    script run time of both; and the feedback after Enter (today's code)."""
     from tests.e2e.server import run_app
 
     sizes = (1, 5) if quick else (1, 30)
-    clicks = 3 if quick else 10
-    with tempfile.TemporaryDirectory(prefix="footnote-bench-ui-") as tmp:
-        data_dir = Path(tmp) / "data"
-        conv_ids = _seed(data_dir, sizes)
-        os.environ["FOOTNOTE_DATA_DIR"] = str(data_dir)
+    rounds, clicks = (2, 3) if quick else (5, 5)
+    loads = [round(os.getloadavg()[0], 2)]
+    with tempfile.TemporaryDirectory(prefix="footnote-bench-ui-") as tmp_name:
+        tmp = Path(tmp_name)
+        conv_ids = _seed(tmp / "now", sizes)
+        shutil.copytree(tmp / "now", tmp / "before")
+        trees = {"before": extract_tree(BASELINE_COMMIT, tmp / "tree"), "now": ROOT}
+        envs = {name: {"FOOTNOTE_DATA_DIR": str(tmp / name)} for name in trees}
         rows = []
-        with run_app({"FOOTNOTE_DATA_DIR": str(data_dir)}, Path(tmp) / "streamlit.log") as url:
-            for size, conv_id in zip(sizes, conv_ids):
-                browser = _browser_clicks(url, data_dir, conv_id, clicks)
-                script = _script_times(data_dir, conv_id, 3 if quick else 10)
-                rows.append({"turns": size, "browser": browser, "script_rerun": script})
-            feedback = _browser_feedback(url, 3 if quick else 10)
-    return {
+        with (
+            run_app(envs["before"], tmp / "before.log", root=trees["before"]) as before_url,
+            run_app(envs["now"], tmp / "now.log") as now_url,
+        ):
+            with chromium() as browser:
+                for size, conv_id in zip(sizes, conv_ids):
+                    targets = _footnote_targets(tmp / "now", conv_id, rounds * clicks)
+                    found = _clicks(browser, {"before": before_url, "now": now_url}, conv_id, targets, rounds)
+                    rows.append(
+                        {
+                            "turns": size,
+                            **{
+                                name: {
+                                    "first": _summary(f["first"]),
+                                    "next": _summary(f["next"]),
+                                    "load_s": round(median(f["load_s"]), 3),
+                                }
+                                for name, f in found.items()
+                            },
+                            "script_rerun": _script_rerun(
+                                trees, envs, {n: tmp / n for n in trees}, conv_id, 3 if quick else 10
+                            ),
+                        }
+                    )
+                    loads.append(round(os.getloadavg()[0], 2))
+            asks = 3 if quick else 10
+            feedback = browser_feedback(now_url, (QUESTIONS * asks)[:asks])
+    result = {
+        "baseline": short(BASELINE_COMMIT),
         "rows": rows,
-        "goal_s": GOAL_S,
+        "load_average_1m": loads,
+        "goals": GOALS,
         "feedback": feedback,
         "feedback_goal_s": FEEDBACK_GOAL_S,
-        "markdown": _render(rows) + "\n\n" + _render_feedback(feedback),
     }
+    result["markdown"] = _render(result) + "\n\n" + render_feedback(feedback)
+    return result
 
 
-def _render_feedback(fb: dict[str, Any]) -> str:
-    def cell(name: str) -> str:
-        v = fb.get(f"{name}_s")
-        return f"{v['median']:.3f} s | {v['p90']:.3f} s" if v else "n/a | n/a"
-
-    status = fb.get("status_s")
-    verdict = (
-        ("met" if status and status["p90"] < FEEDBACK_GOAL_S else "not met") if status else "not measured"
+def _verdict(summary: dict[str, Any]) -> str:
+    met = (
+        summary["text_s"]["p50"] < GOALS["text_p50_s"]
+        and summary["text_s"]["p90"] < GOALS["text_p90_s"]
+        and summary["picture_s"]["p50"] < GOALS["picture_p50_s"]
     )
-    return "\n".join(
-        [
-            (
-                f"Feedback before the first token, {fb['asks']} questions in one new chat (offline answerer, default "
-                "embeddings): time from the Enter keydown (its event timestamp, in the page) until the new messages "
-                'first say what is happening ("Searching N documents" or already the sources), until they name '
-                f"the sources found, and until the finished answer is on screen. Goal for the first: under "
-                f"{FEEDBACK_GOAL_S} s at p90: {verdict}."
-            ),
-            "",
-            "| step | median | p90 |",
-            "|---|---:|---:|",
-            f"| question shown | {cell('question')} |",
-            f"| first feedback (searching / sources) | {cell('status')} |",
-            f"| sources found | {cell('sources')} |",
-            f"| finished answer | {cell('answer')} |",
-        ]
-    )
+    return "met" if met else "not met"
 
 
-def _render(rows: list[dict[str, Any]]) -> str:
+def _ratio(now: float, before: float) -> str:
+    return f"{now / before:.2f}" if before else "n/a"
+
+
+def _render(result: dict[str, Any]) -> str:
+    base = result["baseline"]
     lines = [
-        "Time from a footnote click until the side panel shows that footnote's chunk and its page "
-        f"picture has loaded (timed in the page, chromium headless), goal {GOAL_S} s; and the script "
-        "time of one rerun with the panel open (AppTest, in process).",
+        f"Footnote click to side panel, today's code beside commit {base} (before issue 27: a click "
+        "reran the whole script) in the same run: two servers on copies of one library and its "
+        "saved chats, one chromium (headless), the two sides clicking the same footnotes in turn "
+        "(which side goes first swaps at every click). Timed in the page from the click: **text**, "
+        "the panel shows the footnote's id and its chunk text; **picture**, every page picture in it "
+        "is new and loaded; **run end**, the script run the click started has finished. Sent: what "
+        "the websocket carried for the click, and the page-picture bytes fetched. Each size: "
+        f"{result['rows'][0]['now']['first']['count']} fresh sessions; the first click opens the panel "
+        "(its picture may already be drawn in the server's cache from an earlier session, as on a "
+        "running server), the next clicks move it to another footnote (never the one just shown; "
+        "0 B of picture: the browser had it from an earlier click). Goal: text p50 < "
+        f"{GOALS['text_p50_s']} s and p90 < {GOALS['text_p90_s']} s, "
+        f"picture p50 < {GOALS['picture_p50_s']} s. Load average (1 min) during the clicks: "
+        + ", ".join(str(x) for x in result["load_average_1m"])
+        + "; the ratio columns (today / before, same run) are the robust figures.",
         "",
-        "The first click opens the panel (nothing cached yet); the next clicks move it to another "
-        "footnote, each with a page picture not shown before (the passage's; the whole page is drawn "
-        "only once its expander is opened, since 2f70d5c: runs before that also waited for it). Load "
-        "average is in the header above: these figures move with the machine's load.",
-        "",
-        "| saved turns | clicks | first click (opens panel) | next clicks, median | p90 | page load | "
-        "script per rerun, median |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| saved turns | click | code | text p50 | text p90 | picture p50 | picture p90 | run end p50 | "
+        "sent (websocket) p50 | picture bytes p50 | goal |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for row in rows:
-        b, s = row["browser"], row["script_rerun"]
-        nxt = (
-            f"{b['median_s']:.3f} s | {b['p90_s']:.3f} s"
-            if b["median_s"] is not None
-            else "n/a (one footnote) | n/a"
-        )
+    for row in result["rows"]:
+        for kind in ("first", "next"):
+            before, now = row["before"][kind], row["now"][kind]
+            for name, s in ((base, before), ("today", now)):
+                lines.append(
+                    f"| {row['turns']} | {kind} ({s['count']}) | {name} | {s['text_s']['p50']:.3f} s | "
+                    f"{s['text_s']['p90']:.3f} s | {s['picture_s']['p50']:.3f} s | {s['picture_s']['p90']:.3f} s | "
+                    f"{s['run_s']['p50']:.3f} s | {s['ws_bytes']['p50']:,.0f} B | {s['media_bytes']['p50']:,.0f} B | "
+                    f"{_verdict(s) if s is now else ''} |"
+                )
+            cells = [
+                _ratio(now[f][q], before[f][q])
+                for f, q in (("text_s", "p50"), ("text_s", "p90"), ("picture_s", "p50"), ("picture_s", "p90"))
+            ]
+            cells += [_ratio(now[f]["p50"], before[f]["p50"]) for f in ("run_s", "ws_bytes", "media_bytes")]
+            lines.append(f"| {row['turns']} | {kind} | today / before | " + " | ".join(cells) + " | |")
+    lines += [
+        "",
+        "Full script run with the panel open (AppTest in a child process in each tree: what a reload or "
+        "a new question costs; a click reran all of it before): ",
+        "",
+        "| saved turns | before p50 | today p50 | today / before | page load before | page load today |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in result["rows"]:
+        s = row["script_rerun"]
         lines.append(
-            f"| {row['turns']} | {b['clicks']} | {b['first_open_s']:.3f} s | {nxt} | "
-            f"{b['load_s']:.2f} s | {s['median_s']:.3f} s |"
+            f"| {row['turns']} | {s['before']['p50']:.3f} s | {s['now']['p50']:.3f} s | "
+            f"{_ratio(s['now']['p50'], s['before']['p50'])} | {row['before']['load_s']:.2f} s | "
+            f"{row['now']['load_s']:.2f} s |"
         )
     return "\n".join(lines)
 

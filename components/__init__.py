@@ -13,8 +13,9 @@ A question's hops, from the chat input to the side panel (the core's part: ``rag
 5. components/chat_view.py:show_history -> show_answer_block -> components/answer_view.py:
    show_answer, which mounts the saved answer's HTML (resources.answer_html ->
    components/render.py:render_answer_html from the answer's saved spans, sanitised, footnotes as buttons).
-6. A footnote click: the component's cite event -> components/state.py:on_cite (the selection is
-   (turn_id, footnote number)) -> a rerun of pages/chat.py.
+6. A footnote click: the component's cite event -> components/chat_panel.py:on_footnote_click ->
+   state.on_cite (the selection is (turn_id, footnote number)) -> a rerun of the panel's fragment
+   alone (chat_panel.show_chat_panel), not of pages/chat.py: the saved turns are not sent again.
 7. components/side_panel.py:selected_footnote -> show_panel - the saved evidence; the cited passage
    (components/render.py:cited_passage, from the saved spans; page offsets via _focus) emphasised in the chunk text.
 8. side_panel._pages -> resources.passage_picture -> ingest/render.py:draw_page (the page rendered

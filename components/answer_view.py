@@ -1,9 +1,14 @@
 """The interactive answer: a Custom Components v2 element showing sanitised answer HTML whose
-footnote buttons report the clicked number back to Python as a one-shot 'cite' trigger."""
+footnote buttons report the clicked number back to Python as a one-shot 'cite' trigger.
+
+The footnote the side panel shows is highlighted by a style rule the panel draws (active_style),
+not by the answer's own data: a click reruns the panel alone, so the answers are not drawn again."""
 
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -15,6 +20,11 @@ _HTML = '<div class="fn-answer"></div>'
 
 # Colours come from the Streamlit theme (v2 components get it as --st-* custom properties), so the
 # answer reads in the light and the dark theme alike; the fallbacks only matter outside Streamlit.
+# _ACTIVE_LOOK: a footnote under the pointer, focused, or open in the side panel.
+_ACTIVE_LOOK = (
+    "color: var(--st-background-color, Canvas); background: var(--st-blue-text-color, CanvasText); "
+    "border-color: var(--st-blue-text-color, CanvasText);"
+)
 _CSS = """
 .fn-answer { font: inherit; line-height: 1.6; color: inherit; }
 .fn-answer p { margin: 0 0 0.6em 0; }
@@ -30,13 +40,11 @@ _CSS = """
   background: var(--st-blue-background-color, color-mix(in srgb, currentColor 12%, transparent));
   border: 1px solid color-mix(in srgb, var(--st-blue-text-color, currentColor) 35%, transparent);
   border-radius: 0.7em; cursor: pointer; }
-.fn-ref:hover, .fn-ref:focus-visible, .fn-ref.fn-active {
-  color: var(--st-background-color, Canvas); background: var(--st-blue-text-color, CanvasText);
-  border-color: var(--st-blue-text-color, CanvasText); outline: none; }
+.fn-ref:hover, .fn-ref:focus-visible { @@ACTIVE@@ outline: none; }
 .fn-unresolved { font-size: 0.72em; vertical-align: super; color: var(--st-orange-text-color, currentColor);
   background: var(--st-orange-background-color, color-mix(in srgb, currentColor 12%, transparent));
   border: 1px dashed currentColor; border-radius: 0.3em; padding: 0 0.25em; text-decoration: line-through; }
-"""
+""".replace("@@ACTIVE@@", _ACTIVE_LOOK)
 
 _JS = """
 export default function ({ data, parentElement, setTriggerValue }) {
@@ -47,10 +55,8 @@ export default function ({ data, parentElement, setTriggerValue }) {
     root.innerHTML = html;  // sanitised server side (allow-list, no event attributes)
     root.dataset.html = html;
   }
-  const active = data ? data.active : null;
-  root.querySelectorAll("button.fn-ref").forEach((b) => {
-    b.classList.toggle("fn-active", active !== null && b.dataset.n === String(active));
-  });
+  // Each footnote is a shadow part "fn-N", so that a page-level rule can style it (active_style).
+  root.querySelectorAll("button.fn-ref").forEach((b) => b.setAttribute("part", "fn-ref fn-" + b.dataset.n));
   const onClick = (event) => {
     const button = event.target.closest("button.fn-ref");
     if (button) {
@@ -72,10 +78,31 @@ export default function ({ data, parentElement, setTriggerValue }) {
 _mount = st.components.v2.component("footnote_answer", html=_HTML, css=_CSS, js=_JS, isolate_styles=True)
 
 
-def show_answer(turn_id: str, answer: Answer, active: int | None = None) -> None:
-    """Mount a saved turn's interactive answer; a footnote click selects (turn_id, number)."""
+def show_answer(turn_id: str, answer: Answer, on_cite: Callable[[str], object]) -> None:
+    """Mount a saved turn's interactive answer; a footnote click calls on_cite(turn_id), which
+    reads the clicked number from the component's state (components/state.py:on_cite)."""
     _mount(
         key=state.answer_key(turn_id),
-        data={"html": resources.answer_html(turn_id, answer), "active": active},
-        on_cite_change=functools.partial(state.on_cite, turn_id),
+        data={"html": resources.answer_html(turn_id, answer)},
+        on_cite_change=functools.partial(on_cite, turn_id),
     )
+
+
+_SAFE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+_NO_RULE = "<style>/* no footnote open */</style>"
+
+
+def active_style(selection: tuple[str, int] | None) -> str:
+    """A style element highlighting the selected footnote in its answer (by the answer's keyed
+    element and the button's shadow part), or one with no rule when nothing is selected. Draw it
+    on every run of the panel: st.html sends style-only HTML to the page's event container, where
+    an element a fragment run does not draw again stays, highlight and all."""
+    if selection is None:
+        return _NO_RULE
+    key, number = state.answer_key(selection[0]), int(selection[1])
+    if not _SAFE_KEY.fullmatch(key):  # turn ids are uuid hex: anything else never reaches a selector
+        return _NO_RULE
+    host = f'.st-key-{key} [data-testid="stBidiComponentIsolated"]'
+    return f"<style>{host}::part(fn-{number}) {{ {_ACTIVE_LOOK} }}</style>"

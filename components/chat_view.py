@@ -11,6 +11,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components import state
 from components.answer_view import show_answer
+from components.chat_panel import on_footnote_click
 from components.render import escape_markdown, page_range
 from components.stream import BadgeStream, StreamOutcome, searching_line, sources_line
 from ingest.types import Document
@@ -108,27 +109,27 @@ def _sources(answer: Answer) -> None:
     st.caption("Drew on: " + "; ".join(escape_markdown(title) for _doc_id, title in drew_on(answer)))
 
 
-def show_answer_block(turn: Turn, active: int | None) -> None:
-    """A saved answer: the interactive text, its sources, labels and any error."""
+def show_answer_block(turn: Turn) -> None:
+    """A saved answer: the interactive text (a footnote click opens the side panel), its sources,
+    labels and any error."""
     answer = turn.answer
     if answer.error:
         st.error(f"The answer failed: {escape_markdown(answer.error)}", icon=":material/error:")
     if answer.text:
-        show_answer(turn.turn_id, answer, active)
+        show_answer(turn.turn_id, answer, on_footnote_click)
     elif answer.interrupted and not answer.error:
         st.caption("Stopped before the answer began.")
     _sources(answer)
     _labels(answer)
 
 
-def show_history(turns: Iterable[Turn], selected: tuple[str, int] | None) -> None:
+def show_history(turns: Iterable[Turn]) -> None:
     """Every saved turn, from data: the model is never called here."""
     for turn in turns:
         with st.chat_message("user"):
             st.text(turn.answer.question)
         with st.chat_message("assistant"):
-            active = selected[1] if selected and selected[0] == turn.turn_id else None
-            show_answer_block(turn, active)
+            show_answer_block(turn)
 
 
 class _LiveStream:
@@ -203,7 +204,7 @@ def stream_answer(
             stop_slot.empty()
             if turn is not None:
                 with slot.container():
-                    show_answer_block(turn, None)
+                    show_answer_block(turn)
     finally:
         # A Streamlit control exception (a BaseException: this run was stopped) lands here too.
         live.save_once()

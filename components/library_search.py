@@ -55,6 +55,7 @@ def show_search(library: Library) -> None:
         for i, hit in enumerate(hits):
             _hit_row(query, i, hit, i == position)
     with panel_col:
+        side_panel.show_style()
         if position is None:
             side_panel.show_hint("Click a hit to open its passage and page here.")
         else:

@@ -59,6 +59,6 @@ def _jpeg(image: Image.Image) -> bytes:
 def panel_pictures(picture: PagePicture) -> tuple[bytes | None, bytes]:
     """(the picture cut to `crop_box`, or None when nothing on the page was highlighted; the
     whole page), both as JPEG that st.image shows without encoding them again."""
-    page = Image.open(io.BytesIO(picture.png)).convert("RGB")
+    page = picture.image
     box = crop_box(picture)
     return (None if box is None else _jpeg(page.crop(box))), _jpeg(page)

@@ -4,8 +4,10 @@ chunk highlighted, and previous / next / close controls. All untrusted text goes
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from components import state
 from components.original import ExcerptFn, OriginalFn, show_original
@@ -54,31 +56,55 @@ def _step(turn_id: str, number: int) -> None:
     state.select(turn_id, number)
 
 
+@dataclass(frozen=True)
+class _Parts:
+    """The panel's parts, in the order they are shown."""
+
+    controls: DeltaGenerator
+    title: DeltaGenerator
+    meta: DeltaGenerator
+    pages: DeltaGenerator
+    original: DeltaGenerator
+    chunk: DeltaGenerator
+
+
+def _parts() -> _Parts:
+    """The panel's parts, empty: filled text first (title, place, chunk), so the text reaches the
+    browser before the controls, the original's toggle and the pictures (drawn last)."""
+    return _Parts(
+        st.container(horizontal=True, vertical_alignment="center", wrap=False, key="panel_controls"),
+        st.container(key="panel_title"),
+        st.container(key="panel_meta"),
+        st.container(key="panel_pages"),
+        st.container(),
+        st.container(key="panel_chunk"),
+    )
+
+
 def _controls(turn: Turn, footnote: Footnote) -> None:
     count, n = len(turn.answer.footnotes), footnote.number
-    with st.container(horizontal=True, vertical_alignment="center", wrap=False, key="panel_controls"):
-        st.markdown(f"**Source {n}** of {count}", width="stretch")
-        st.button(
-            "",
-            icon=":material/chevron_left:",
-            key="panel_prev",
-            help="Previous footnote",
-            disabled=n <= 1,
-            on_click=_step,
-            args=(turn.turn_id, n - 1),
-        )
-        st.button(
-            "",
-            icon=":material/chevron_right:",
-            key="panel_next",
-            help="Next footnote",
-            disabled=n >= count,
-            on_click=_step,
-            args=(turn.turn_id, n + 1),
-        )
-        st.button(
-            "", icon=":material/close:", key="panel_close", help="Close panel", on_click=state.clear_selection
-        )
+    st.markdown(f"**Source {n}** of {count}", width="stretch")
+    st.button(
+        "",
+        icon=":material/chevron_left:",
+        key="panel_prev",
+        help="Previous footnote",
+        disabled=n <= 1,
+        on_click=_step,
+        args=(turn.turn_id, n - 1),
+    )
+    st.button(
+        "",
+        icon=":material/chevron_right:",
+        key="panel_next",
+        help="Next footnote",
+        disabled=n >= count,
+        on_click=_step,
+        args=(turn.turn_id, n + 1),
+    )
+    st.button(
+        "", icon=":material/close:", key="panel_close", help="Close panel", on_click=state.clear_selection
+    )
 
 
 def _focus(
@@ -134,9 +160,14 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
 FOOTNOTE_HINT = "Click a numbered footnote in an answer to open its passage and page here."
 
 
+def show_style() -> None:
+    """The panel's look, once per page run in the panel's column (outside the chat's panel
+    fragment, so a click does not send it again)."""
+    st.html(_STYLE)
+
+
 def show_hint(text: str = FOOTNOTE_HINT) -> None:
     """What the panel's column says while nothing is open."""
-    st.html(_STYLE)
     with st.container(key="side_panel_hint", border=True):
         st.caption(f":material/touch_app: {text}")
 
@@ -153,20 +184,22 @@ def show_panel(
     (with excerpt and original: a toggle opening the original PDF at the page, and a download)."""
     ev = footnote.evidence
     passage = cited_passage(turn.answer, footnote)
-    st.html(_STYLE)
     with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
+        parts = _parts()
+    with parts.title:
+        st.text(ev.title or ev.file_name)
+    pages, index = page_range(ev)
+    with parts.meta:
+        st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}")
+    with parts.chunk:
+        _chunk_text(footnote, passage)
+    with parts.controls:
         _controls(turn, footnote)
-        with st.container(key="panel_title"):
-            st.text(ev.title or ev.file_name)
-        pages, index = page_range(ev)
-        with st.container(key="panel_meta"):
-            st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}")
-        with st.container(key="panel_pages"):
-            _pages(footnote, picture, _focus(footnote, passage, page_text))
-        if excerpt is not None and original is not None:
+    if excerpt is not None and original is not None:
+        with parts.original:
             show_original(ev, excerpt, original)
-        with st.container(key="panel_chunk"):
-            _chunk_text(footnote, passage)
+    with parts.pages:
+        _pages(footnote, picture, _focus(footnote, passage, page_text))
 
 
 # --- Library search hits: the same panel, opened from a search hit ---------------------------
@@ -174,29 +207,26 @@ def show_panel(
 
 def _hit_controls(query: str, hits: Sequence[SearchHit], position: int) -> None:
     count = len(hits)
-    with st.container(horizontal=True, vertical_alignment="center", wrap=False, key="panel_controls"):
-        st.markdown(f"**Hit {position + 1}** of {count}", width="stretch")
-        st.button(
-            "",
-            icon=":material/chevron_left:",
-            key="panel_prev",
-            help="Previous hit",
-            disabled=position <= 0,
-            on_click=state.open_hit,
-            args=(query, hits[max(position - 1, 0)].evidence.chunk_id),
-        )
-        st.button(
-            "",
-            icon=":material/chevron_right:",
-            key="panel_next",
-            help="Next hit",
-            disabled=position >= count - 1,
-            on_click=state.open_hit,
-            args=(query, hits[min(position + 1, count - 1)].evidence.chunk_id),
-        )
-        st.button(
-            "", icon=":material/close:", key="panel_close", help="Close panel", on_click=state.close_hit
-        )
+    st.markdown(f"**Hit {position + 1}** of {count}", width="stretch")
+    st.button(
+        "",
+        icon=":material/chevron_left:",
+        key="panel_prev",
+        help="Previous hit",
+        disabled=position <= 0,
+        on_click=state.open_hit,
+        args=(query, hits[max(position - 1, 0)].evidence.chunk_id),
+    )
+    st.button(
+        "",
+        icon=":material/chevron_right:",
+        key="panel_next",
+        help="Next hit",
+        disabled=position >= count - 1,
+        on_click=state.open_hit,
+        args=(query, hits[min(position + 1, count - 1)].evidence.chunk_id),
+    )
+    st.button("", icon=":material/close:", key="panel_close", help="Close panel", on_click=state.close_hit)
 
 
 def show_hit_panel(
@@ -213,19 +243,21 @@ def show_hit_panel(
     hit = hits[position]
     ev = hit.evidence
     as_footnote = Footnote(position + 1, ev.short_id, ev, ())  # the panel's parts take a footnote
-    st.html(_STYLE)
     with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
+        parts = _parts()
+    with parts.title:
+        st.text(ev.title or ev.file_name)
+    pages, index = page_range(ev)
+    with parts.meta:
+        st.text(
+            f"Match on page {hit.page_label} (index {hit.page_index}) · passage on page {pages} "
+            f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}"
+        )
+    with parts.chunk:
+        _chunk_text(as_footnote, hit.match)
+    with parts.controls:
         _hit_controls(query, hits, position)
-        with st.container(key="panel_title"):
-            st.text(ev.title or ev.file_name)
-        pages, index = page_range(ev)
-        with st.container(key="panel_meta"):
-            st.text(
-                f"Match on page {hit.page_label} (index {hit.page_index}) · passage on page {pages} "
-                f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}"
-            )
-        with st.container(key="panel_pages"):
-            _pages(as_footnote, picture, _focus(as_footnote, hit.match, page_text))
+    with parts.original:
         show_original(ev, excerpt, original, start=(hit.page_index, hit.page_label))
-        with st.container(key="panel_chunk"):
-            _chunk_text(as_footnote, hit.match)
+    with parts.pages:
+        _pages(as_footnote, picture, _focus(as_footnote, hit.match, page_text))

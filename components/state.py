@@ -56,7 +56,10 @@ SELECTION = "chat_selection"
 DOC_FILTER = "chat_doc_filter"
 TOP_K = "chat_k"
 STOP_STREAM = "chat_stop"  # the Stop button under a streaming answer: its click's rerun ends the stream
-_DEFAULTS.update({SELECTION: None, DOC_FILTER: []})
+# Whether the chat page's last full run reached its end: then the chat on screen is whole and its
+# side panel fragment is registered, so a footnote click may rerun the panel alone.
+CHAT_DRAWN = "chat_drawn"
+_DEFAULTS.update({SELECTION: None, DOC_FILTER: [], CHAT_DRAWN: False})
 
 
 def selection() -> tuple[str, int] | None:
@@ -80,12 +83,24 @@ def answer_key(turn_id: str) -> str:
     return f"answer_{turn_id}"
 
 
-def on_cite(turn_id: str) -> None:
-    """Callback of a turn's answer component: its 'cite' trigger carries the clicked number."""
+def on_cite(turn_id: str) -> bool:
+    """Callback of a turn's answer component: its 'cite' trigger carries the clicked number;
+    whether a footnote was selected."""
     value = st.session_state.get(answer_key(turn_id))
     number = value.get("cite") if value is not None else None
     if number is not None:
         select(turn_id, int(number))
+    return number is not None
+
+
+def set_chat_drawn(drawn: bool) -> None:
+    """Record that a full run of the chat page started (False) or reached its end (True)."""
+    st.session_state[CHAT_DRAWN] = drawn
+
+
+def chat_drawn() -> bool:
+    """Whether the chat page's last full run reached its end (none was cut off since)."""
+    return bool(st.session_state.get(CHAT_DRAWN))
 
 
 def doc_filter() -> list[str]:

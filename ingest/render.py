@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -22,12 +23,20 @@ PixelBox = tuple[int, int, int, int]  # left, top, right, bottom in the picture'
 
 @dataclass(frozen=True)
 class PagePicture:
-    """A rendered page as PNG, its size in pixels, and where its highlights were drawn."""
+    """A rendered page (an RGB picture), its size in pixels, and where its highlights were drawn."""
 
-    png: bytes
+    image: Image.Image = field(repr=False, compare=False)  # never modified once drawn
     size: tuple[int, int]
     boxes: tuple[PixelBox, ...]  # the highlighted characters (the chunk)
     focus_boxes: tuple[PixelBox, ...] = ()  # the cited passage, drawn more strongly
+
+    @functools.cached_property
+    def png(self) -> bytes:
+        """The page as PNG, encoded on first use: the side panel takes the picture itself and
+        encodes it as JPEG (components/picture.py), so it never pays for a PNG."""
+        out = io.BytesIO()
+        self.image.save(out, format="PNG")
+        return out.getvalue()
 
 
 def draw_page(
@@ -64,9 +73,7 @@ def draw_page(
         for box in focus_boxes:  # drawn over the chunk's boxes, replacing their colour there
             draw.rectangle(box, fill=FOCUS_RGBA)
         image = Image.alpha_composite(image, overlay)
-    out = io.BytesIO()
-    image.convert("RGB").save(out, format="PNG")
-    return PagePicture(out.getvalue(), image.size, tuple(boxes), tuple(focus_boxes))
+    return PagePicture(image.convert("RGB"), image.size, tuple(boxes), tuple(focus_boxes))
 
 
 def render_page(

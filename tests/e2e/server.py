@@ -107,9 +107,10 @@ def _listens(pid: int, port: int) -> bool:
 
 
 @contextmanager
-def run_app(env: dict[str, str], log: Path, options: Sequence[str] = ()) -> Iterator[str]:
+def run_app(env: dict[str, str], log: Path, options: Sequence[str] = (), root: Path = ROOT) -> Iterator[str]:
     """Run the app with extra environment (FOOTNOTE_*) and Streamlit options (`--secrets.files`,
-    ...); yield its base URL; stop it afterwards."""
+    ...); yield its base URL; stop it afterwards. root: the source tree to run (bench ui runs an
+    earlier commit's copy beside this one)."""
 
     def command(port: int) -> list[str]:
         return [
@@ -117,7 +118,7 @@ def run_app(env: dict[str, str], log: Path, options: Sequence[str] = ()) -> Iter
             "-m",
             "streamlit",
             "run",
-            str(ROOT / "app.py"),
+            str(root / "app.py"),
             "--server.headless",
             "true",
             "--server.address",
@@ -131,7 +132,7 @@ def run_app(env: dict[str, str], log: Path, options: Sequence[str] = ()) -> Iter
             *options,
         ]
 
-    with serve("streamlit", command, log, "/_stcore/health", cwd=ROOT, env={**os.environ, **env}) as url:
+    with serve("streamlit", command, log, "/_stcore/health", cwd=root, env={**os.environ, **env}) as url:
         yield url
 
 

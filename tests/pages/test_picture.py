@@ -94,3 +94,13 @@ def test_st_image_passes_the_panel_pictures_through_without_encoding_them_again(
         assert jpeg is not None and Image.open(io.BytesIO(jpeg)).format == "JPEG"
         assert _ensure_image_size_and_format(jpeg, LayoutConfig(width="stretch"), "JPEG") is jpeg
     assert _ensure_image_size_and_format(picture.png, LayoutConfig(width="stretch"), "JPEG") != picture.png
+
+
+def test_the_panel_encodes_its_jpegs_from_the_drawn_page_and_no_png() -> None:
+    pdf = make_pdf([TEXT])
+    start = TEXT.index("The cited sentence")
+    picture = draw_page(pdf, 0, [(start, start + 27)], scale=1.0)
+    cut_jpeg, whole_jpeg = panel_pictures(picture)
+    assert cut_jpeg and whole_jpeg
+    assert "png" not in vars(picture)  # nothing on the panel's way encoded (or decoded) a PNG
+    assert np.array_equal(_pixels(picture.png), np.asarray(picture.image))  # asked for, it is the same page
