@@ -15,6 +15,7 @@ from rag.text import STOPWORDS
 _NUMBER_CELL = re.compile(r"^[(\-\u2212]?[$\u20ac\u00a3]?\(?\d(?:[\d,]*\d)?(?:\.\d+)?%?\)?$")
 _EMPTY_CELL = frozenset({"-", "\u2013", "\u2014"})
 _CURRENCY = frozenset({"$", "\u20ac", "\u00a3"})
+_YEAR_LABEL = re.compile(r"(?:19|20)\d\d\s+[A-Za-z]")
 _LEADER = re.compile(r"(?:\s*(?:\.\s?){3,}|\s*\u2026+)\s*")
 _YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d\d(?![\d,.])")
 # A header line names at least this many years and has no other numbers.
@@ -41,8 +42,8 @@ def _is_cell(token: str) -> bool:
 
 
 def parse_row(line: str) -> Row | None:
-    """The row a line holds, or None: a label that starts with a capital letter and does not end
-    in a stopword, then only cells. A lone cell must look like an amount (1,577, 3.5, (12), 4%, $9), not
+    """The row a line holds, or None: a label that starts with a capital letter (or a year and a
+    word) and does not end in a stopword, then only cells. A lone cell must look like an amount (1,577, 3.5, (12), 4%, $9), not
     like a year or a page number, so that a wrapped prose line ending in "2022" is not a row."""
     tokens = _LEADER.sub(" ", line).split()  # "Trade payables........ $ 93,307": dot leaders
     i = len(tokens)
@@ -51,7 +52,10 @@ def parse_row(line: str) -> Row | None:
     label = " ".join(tokens[:i]).rstrip(" :$")
     cells = tuple(t for t in tokens[i:] if t not in _CURRENCY)
     numbers = [c for c in cells if c not in _EMPTY_CELL]
-    if not label or not numbers or not label[0].isupper() or label[-1] in ".!?;,":
+    # A label starts with a capital, or with a year before a word ("2021 restructuring charges":
+    # a roll-forward table's row).
+    opens = bool(label) and (label[0].isupper() or bool(_YEAR_LABEL.match(label)))
+    if not label or not numbers or not opens or label[-1] in ".!?;,":
         return None
     if label.split()[-1].lower() in STOPWORDS:  # "... in fiscal 2018, 2017 and 2016" is prose
         return None

@@ -132,3 +132,9 @@ def test_a_header_with_dates_names_its_years_and_a_sentence_with_two_dates_does_
 def test_a_row_with_dot_leaders_is_a_row() -> None:
     row = parse_row("Trade payables.............................. $ 93,307 $ 68,377")
     assert row is not None and row.label == "Trade payables" and row.cells == ("93,307", "68,377")
+
+
+def test_a_roll_forward_row_that_opens_with_a_year_is_a_row_and_a_header_is_not() -> None:
+    row = parse_row("2021 restructuring charges 120 32 95 247")
+    assert row is not None and row.label == "2021 restructuring charges" and row.cells[-1] == "247"
+    assert parse_row("2021 2020 2019") is None
