@@ -9,7 +9,7 @@ import streamlit as st
 
 from components import state
 from components.original import ExcerptFn, OriginalFn, show_original
-from components.render import cited_passage, page_range, split_passage
+from components.render import cited_passage, footnote_kind_label, page_range, split_passage
 from rag.library_search import SearchHit
 from rag.types import Footnote, Turn
 
@@ -161,6 +161,8 @@ def show_panel(
         pages, index = page_range(ev)
         with st.container(key="panel_meta"):
             st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}")
+        with st.container(key=f"panel_kind_{footnote.kind}"):
+            st.caption(footnote_kind_label(footnote))
         with st.container(key="panel_pages"):
             _pages(footnote, picture, _focus(footnote, passage, page_text))
         if excerpt is not None and original is not None:
