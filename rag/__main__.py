@@ -80,8 +80,10 @@ def print_sources(answer: Answer, out: TextIO) -> None:
     for f in answer.footnotes:
         e = f.evidence
         pages = e.page_label if e.page_end_index == e.page_index else f"{e.page_label}-{e.page_end_label}"
-        how = "" if not f.matches else " (matched by Footnote)" if f.kind == "matched" else " (also matched)"
-        print(f"  [{f.number}] {e.title} ({e.file_name}), page {pages} [{f.short_id}]{how}", file=out)
+        print(f"  [{f.number}] {e.title} ({e.file_name}), page {pages} [{f.short_id}]", file=out)
+        for m in f.matches:  # no marker in the text: say which sentence it is for
+            sentence = " ".join(answer.text[m.start : m.end].split())
+            print(f"      matched by Footnote (the model cited nothing): {sentence[:120]}", file=out)
     for flag in answer.flags:
         cites = ", ".join(f"[{n}]" for n in flag.numbers)
         print(f"  Flagged: the passages of {cites} hardly hold the sentence that cites them.", file=out)
