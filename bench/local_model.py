@@ -122,7 +122,6 @@ def _judge(question: dict[str, Any], answer: Any) -> dict[str, Any]:
         "cited_right": kinds["cited"],
         "matched_right": kinds["matched"],
         "failed": bool(answer.error),
-        "text": answer.text[:400],
     }
 
 
@@ -188,7 +187,6 @@ def summarize(found: dict[str, Any]) -> dict[str, Any]:
         "cited_precision": precision("cited_right"),
         "matched_precision": precision("matched_right"),
         "failed": sum(r["failed"] for r in rows),
-        "examples": [r["text"] for r in rows[:3]],
     }
 
 

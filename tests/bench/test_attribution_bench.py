@@ -59,7 +59,6 @@ def test_local_model_summary_shares_and_precisions() -> None:
         "cited_right": [True],
         "matched_right": [True, False],
         "failed": False,
-        "text": "x",
     }
     s = summarize({"label": "m at u", "rows": [row, {**row, "cited_right": [False]}], "seconds": 60.0})
     assert (s["answers_per_minute"], s["cited_share"], s["matched_share"], s["unsourced_share"]) == (
