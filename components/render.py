@@ -137,31 +137,34 @@ def _unresolved(cid: str) -> str:
     return f'<span class="fn-unresolved" title="unresolved citation">{cid}?</span>'
 
 
+def _edits(answer: Answer) -> list[tuple[int, int, list[str]]]:
+    """(start, end, markups) in text order: each marker bracket replaced by its buttons (flagged
+    when its sentence is) or unresolved ids, and a matched badge inserted after each matched sentence."""
+    numbers = {f.short_id: f.number for f in answer.footnotes}
+    flagged = _flagged_groups(answer)
+    edits = []
+    for start, end, ids in _groups(answer.spans):
+        kind = "flagged" if (start, end) in flagged else ""
+        edits.append(
+            (start, end, [_button(numbers[c], kind) if c in numbers else _unresolved(c) for c in ids])
+        )
+    edits += [(at, at, [_button(number, "matched")]) for at, number in _matched_inserts(answer)]
+    return sorted(edits, key=lambda e: (e[0], e[1]))
+
+
 def render_answer_html(answer: Answer) -> str:
     """The answer's markdown as sanitised HTML with numbered footnote buttons (the model's, those
     in flagged sentences marked so, and Footnote's matches at the end of their sentences, in their
     own style) and marked unresolved citations (grouped markers become adjacent buttons)."""
-    numbers = {f.short_id: f.number for f in answer.footnotes}
-    flagged = _flagged_groups(answer)
     nonce = secrets.token_hex(8)
     text = answer.text
     # token -> (markup in text, literal in an attribute): a marker that markdown put into a link
     # destination or title goes back to its source text there, never a button inside an href.
     swaps: dict[str, tuple[str, str]] = {}
-    edits = [(start, end, ids, "") for start, end, ids in _groups(answer.spans)]
-    edits += [(at, at, [number], "matched") for at, number in _matched_inserts(answer)]
-    for start, end, ids, kind in sorted(edits, key=lambda e: (e[0], e[1], e[3]), reverse=True):
+    for start, end, markups in reversed(_edits(answer)):
         tokens = []
-        for i, cid in enumerate(ids):
+        for i, markup in enumerate(markups):
             token = f"FNTOKEN{nonce}X{len(swaps)}X"
-            if kind == "matched":
-                markup = _button(int(cid), "matched")
-            else:
-                markup = (
-                    _button(numbers[cid], "flagged" if (start, end) in flagged else "")
-                    if cid in numbers
-                    else _unresolved(str(cid))
-                )
             swaps[token] = (markup, escapeHtml(text[start:end]) if i == 0 else "")
             tokens.append(token)
         text = text[:start] + "".join(tokens) + text[end:]
