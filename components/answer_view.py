@@ -41,6 +41,15 @@ _CSS = """
   border: 1px solid color-mix(in srgb, var(--st-blue-text-color, currentColor) 35%, transparent);
   border-radius: 0.7em; cursor: pointer; }
 .fn-ref:hover, .fn-ref:focus-visible { @@ACTIVE@@ outline: none; }
+/* Matched by Footnote (the model cited nothing there): green, dashed, in italics. */
+.fn-ref.fn-matched { font-style: italic; color: var(--st-green-text-color, currentColor);
+  background: var(--st-green-background-color, color-mix(in srgb, currentColor 8%, transparent));
+  border: 1px dashed color-mix(in srgb, var(--st-green-text-color, currentColor) 60%, transparent); }
+.fn-ref.fn-matched:hover, .fn-ref.fn-matched:focus-visible {
+  color: var(--st-background-color, Canvas); background: var(--st-green-text-color, CanvasText); }
+/* Cited by the model, but the automatic check finds the passage does not support the sentence. */
+.fn-ref.fn-flagged { border: 1px solid var(--st-orange-text-color, currentColor);
+  box-shadow: 0 0 0 1px var(--st-orange-background-color, transparent); }
 .fn-unresolved { font-size: 0.72em; vertical-align: super; color: var(--st-orange-text-color, currentColor);
   background: var(--st-orange-background-color, color-mix(in srgb, currentColor 12%, transparent));
   border: 1px dashed currentColor; border-radius: 0.3em; padding: 0 0.25em; text-decoration: line-through; }

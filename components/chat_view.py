@@ -12,7 +12,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from components import state
 from components.answer_view import show_answer
 from components.chat_panel import on_footnote_click
-from components.render import escape_markdown, page_range
+from components.render import attribution_notes, escape_markdown, page_range
 from components.stream import BadgeStream, StreamOutcome, searching_line, sources_line
 from ingest.types import Document
 from rag.conversations import ConversationStore
@@ -93,6 +93,7 @@ def _labels(answer: Answer) -> None:
     if answer.unresolved:
         n = len(answer.unresolved)
         notes.append(f":gray-badge[{n} unresolved citation{'s' if n != 1 else ''}]")
+    notes += attribution_notes(answer)
     notes.append(f":gray[{escape_markdown(answer.provider or 'unknown provider')}]")
     st.markdown(" ".join(notes))
 
@@ -104,7 +105,8 @@ def _sources(answer: Answer) -> None:
     for f in answer.footnotes:
         ev = f.evidence
         pages, _indexes = page_range(ev)
-        lines.append(f"[{f.number}] {' '.join((ev.title or ev.file_name).split())} · p. {pages}")
+        how = " · matched by Footnote" if f.kind == "matched" else ""
+        lines.append(f"[{f.number}] {' '.join((ev.title or ev.file_name).split())} · p. {pages}{how}")
     st.text("\n".join(lines))
     st.caption("Drew on: " + "; ".join(escape_markdown(title) for _doc_id, title in drew_on(answer)))
 

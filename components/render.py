@@ -58,7 +58,7 @@ _ATTRIBUTES = {
     "th": {"style"},
     "td": {"style"},
 }
-_CLASSES = {"button": {"fn-ref"}, "span": {"fn-unresolved"}}
+_CLASSES = {"button": {"fn-ref", "fn-matched", "fn-flagged"}, "span": {"fn-unresolved"}}
 _SCHEMES = {"http", "https", "mailto"}
 _STREAM_ESCAPES = re.compile(r"([\\\[\]!<>$:&`*_~|#()])")
 
@@ -99,28 +99,72 @@ def _groups(spans: Iterable[CitationSpan]) -> list[tuple[int, int, list[str]]]:
     return [(start, end, ids) for (start, end), ids in sorted(groups.items())]
 
 
-def _button(number: int) -> str:
-    return f'<button type="button" class="fn-ref" data-n="{number}" title="Source {number}">{number}</button>'
+MATCHED_TITLE = "Source {n}, matched by Footnote: the model cited nothing for this sentence"
+FLAGGED_TITLE = "Source {n}, cited by the model; the automatic check finds it does not support this sentence"
+
+
+def _button(number: int, kind: str = "") -> str:
+    """A footnote button: cited by the model (kind ""), "matched" by Footnote, or cited but "flagged"."""
+    title = {"matched": MATCHED_TITLE, "flagged": FLAGGED_TITLE}.get(kind, "Source {n}").format(n=number)
+    classes = f"fn-ref fn-{kind}" if kind else "fn-ref"
+    return f'<button type="button" class="{classes}" data-n="{number}" title="{title}">{number}</button>'
+
+
+def _matched_inserts(answer: Answer) -> list[tuple[int, int]]:
+    """(offset, footnote number) of every matched sentence: a badge goes at its end, before a
+    closing table pipe or emphasis marks, so that markdown still parses."""
+    out = []
+    for footnote in answer.footnotes:
+        for match in footnote.matches:
+            end = match.end
+            while end > match.start and answer.text[end - 1] in "|*_ \t":
+                end -= 1
+            out.append((end, footnote.number))
+    return sorted(out)
+
+
+def _flagged_groups(answer: Answer) -> set[tuple[int, int]]:
+    """The marker brackets inside flagged sentences."""
+    return {
+        (s.group_start, s.group_end)
+        for flag in answer.flags
+        for s in answer.spans
+        if flag.start <= s.group_start < flag.end
+    }
 
 
 def _unresolved(cid: str) -> str:
     return f'<span class="fn-unresolved" title="unresolved citation">{cid}?</span>'
 
 
-def render_answer_html(answer: Answer) -> str:
-    """The answer's markdown as sanitised HTML with numbered footnote buttons and marked
-    unresolved citations (grouped markers become adjacent buttons)."""
+def _edits(answer: Answer) -> list[tuple[int, int, list[str]]]:
+    """(start, end, markups) in text order: each marker bracket replaced by its buttons (flagged
+    when its sentence is) or unresolved ids, and a matched badge inserted after each matched sentence."""
     numbers = {f.short_id: f.number for f in answer.footnotes}
+    flagged = _flagged_groups(answer)
+    edits = []
+    for start, end, ids in _groups(answer.spans):
+        kind = "flagged" if (start, end) in flagged else ""
+        edits.append(
+            (start, end, [_button(numbers[c], kind) if c in numbers else _unresolved(c) for c in ids])
+        )
+    edits += [(at, at, [_button(number, "matched")]) for at, number in _matched_inserts(answer)]
+    return sorted(edits, key=lambda e: (e[0], e[1]))
+
+
+def render_answer_html(answer: Answer) -> str:
+    """The answer's markdown as sanitised HTML with numbered footnote buttons (the model's, those
+    in flagged sentences marked so, and Footnote's matches at the end of their sentences, in their
+    own style) and marked unresolved citations (grouped markers become adjacent buttons)."""
     nonce = secrets.token_hex(8)
     text = answer.text
     # token -> (markup in text, literal in an attribute): a marker that markdown put into a link
     # destination or title goes back to its source text there, never a button inside an href.
     swaps: dict[str, tuple[str, str]] = {}
-    for start, end, ids in reversed(_groups(answer.spans)):
+    for start, end, markups in reversed(_edits(answer)):
         tokens = []
-        for i, cid in enumerate(ids):
+        for i, markup in enumerate(markups):
             token = f"FNTOKEN{nonce}X{len(swaps)}X"
-            markup = _button(numbers[cid]) if cid in numbers else _unresolved(cid)
             swaps[token] = (markup, escapeHtml(text[start:end]) if i == 0 else "")
             tokens.append(token)
         text = text[:start] + "".join(tokens) + text[end:]
@@ -149,19 +193,54 @@ def escape_stream_text(text: str) -> str:
     return _STREAM_ESCAPES.sub(r"\\\1", text)
 
 
+def attribution_notes(answer: Answer) -> list[str]:
+    """Markdown badges for what the support check found (rag.attribution): sentences matched by
+    Footnote, and cited sentences whose passages do not support them (issue 25: flagged, kept)."""
+    notes = []
+    matched = sum(len(f.matches) for f in answer.footnotes)
+    if matched:
+        notes.append(
+            f":green-badge[:material/join_inner: {matched} sentence{'s' if matched != 1 else ''} "
+            "matched by Footnote, not cited by the model]"
+        )
+    if answer.flags:
+        n = len(answer.flags)
+        notes.append(
+            f":orange-badge[:material/rule: {n} cited sentence{'s' if n != 1 else ''} not supported "
+            f"by {'its' if n == 1 else 'their'} passages (automatic check)]"
+        )
+    return notes
+
+
+def footnote_kind_label(footnote: Footnote) -> str:
+    """How the side panel names a footnote's origin."""
+    if footnote.kind == "matched":
+        return (
+            "Matched by Footnote: the model cited no source for this sentence; this passage holds its words"
+        )
+    if footnote.matches:
+        return "Cited by the model, and matched by Footnote to a sentence the model left uncited"
+    return "Cited by the model"
+
+
 def stream_badge(number: int | None) -> str:
     """An inert markdown badge for a finished citation while the answer streams."""
     return f":blue-badge[{number}]" if number is not None else ":gray-badge[?]"
 
 
 def cited_passage(answer: Answer, footnote: Footnote, min_chars: int = 24) -> tuple[int, int] | None:
-    """The stretch of the footnote's chunk text that the citing sentence repeats, as offsets into
-    the chunk text, if any. Whitespace differences (PDF line breaks) do not matter."""
+    """The stretch of the footnote's chunk text that a citing (or matched) sentence repeats, as
+    offsets into the chunk text, if any. Whitespace differences (PDF line breaks) do not matter."""
     chunk, where = _flatten(footnote.evidence.text)
     groups = answer.marker_groups
     best: tuple[int, int] | None = None
-    for span in footnote.spans:
-        sentence = " ".join(_sentence_before(answer.text, span.group_start, groups).split())
+    sentences = [_sentence_before(answer.text, span.group_start, groups) for span in footnote.spans]
+    sentences += [
+        strip_markers(answer.text[m.start : m.end], groups_within(groups, m.start, m.end))
+        for m in footnote.matches
+    ]
+    for raw in sentences:
+        sentence = " ".join(raw.split())
         if not sentence:
             continue
         matcher = difflib.SequenceMatcher(None, chunk, sentence, autojunk=False)

@@ -11,7 +11,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from components import state
 from components.original import ExcerptFn, OriginalFn, show_original
-from components.render import cited_passage, page_range, split_passage
+from components.render import cited_passage, footnote_kind_label, page_range, split_passage
 from rag.library_search import SearchHit
 from rag.types import Footnote, Turn
 
@@ -191,6 +191,8 @@ def show_panel(
     pages, index = page_range(ev)
     with parts.meta:
         st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}")
+        with st.container(key=f"panel_kind_{footnote.kind}"):
+            st.caption(footnote_kind_label(footnote))
     with parts.chunk:
         _chunk_text(footnote, passage)
     with parts.controls:

@@ -212,11 +212,21 @@ def _review(records, scores, verdicts, store, library, problem) -> None:
     with left:
         ev = record.evidence
         st.text(f"[{record.number}] {ev.title or ev.file_name}, page {ev.page_label} · id {ev.short_id}")
+        st.caption(_origin(record))
         with st.container(key="audit_chunk", height=320):
             st.markdown(_emphasised(ev.text, score.matched))
         _score_and_judge(record, score)
     with right:
         _picture(record, library, problem)
+
+
+def _origin(record: CitationRecord) -> str:
+    """Who made the citation, and whether the answer's support check flagged it."""
+    if record.kind == "matched":
+        return ":green[Matched by Footnote]: the model cited nothing for this sentence."
+    if record.flagged:
+        return ":orange[Cited by the model, flagged]: its passages hardly hold the sentence."
+    return "Cited by the model."
 
 
 def _percent(value: float) -> str:
@@ -229,6 +239,9 @@ def _table(scopes: tuple[ScopeMetrics, ...]) -> list[dict[str, object]]:
             "name": m.label,
             "answers": m.answers,
             "coverage": round(m.coverage, 3),
+            "matched by Footnote": m.matched_sentences,
+            "unsourced": m.unsourced_sentences,
+            "flagged": m.flagged_sentences,
             "dangling rate": round(m.dangling_rate, 3),
             "citations": m.citations,
             "judged": m.judged,
@@ -282,6 +295,9 @@ def _answer_table(turns: list[Turn]) -> list[dict[str, object]]:
                 "asked": t.created_at[:16].replace("T", " "),
                 "sentences": m.sentences,
                 "coverage": round(m.coverage, 3),
+                "matched by Footnote": m.matched_sentences,
+                "unsourced": m.unsourced_sentences,
+                "flagged": m.flagged_sentences,
                 "markers": m.markers,
                 "unresolved": m.unresolved_markers,
             }

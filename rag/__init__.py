@@ -20,7 +20,9 @@ A question's hops through the core (the Streamlit side is in ``components/__init
    the markers as the text streams; TextDelta says how much may be shown, Cited events carry id,
    span, number (resolved ids numbered by first use) and the evidence on first use.
 5. rag/answer.py:build_answer - the final Answer in Done: rag/citations.py:resolve over the spans
-   the stream reported (footnotes with their spans, unresolved ids and spans, metrics).
+   the stream reported (footnotes with their spans, unresolved ids and spans, metrics), then
+   rag/attribution.py:attribute (uncited sentences matched by Footnote, unsupported citations
+   flagged) over rag/metrics.py:answer_sentences.
 """
 
 from rag.citations import CitationStream, citation_spans, extract_citations, resolve

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from pydantic import ValidationError
 
 from rag.documents import drew_on
-from rag.types import Answer, Cited, Done, Evidence, Failed, TextDelta
+from rag.types import Answer, Cited, Done, Evidence, Failed, Footnote, TextDelta
 
 EXIT_MODEL_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -40,13 +40,29 @@ def evidence_json(item: Evidence) -> dict[str, Any]:
     }
 
 
+def footnote_json(footnote: Footnote, text: str) -> dict[str, Any]:
+    """One footnote: its number, kind ("cited" by the model or only "matched" by Footnote), the
+    sentences Footnote matched to it, and its source."""
+    matched = [{"sentence": text[m.start : m.end], "score": m.score} for m in footnote.matches]
+    return {
+        "n": footnote.number,
+        "kind": footnote.kind,
+        "matched": matched,
+        **evidence_json(footnote.evidence),
+    }
+
+
 def answer_json(answer: Answer) -> dict[str, Any]:
     """The --json object."""
     return {
         "answer": answer.text,
         "unsupported": answer.unsupported,
         "closest": answer.closest,
-        "footnotes": [{"n": f.number, **evidence_json(f.evidence)} for f in answer.footnotes],
+        "footnotes": [footnote_json(f, answer.text) for f in answer.footnotes],
+        "flagged": [
+            {"sentence": answer.text[g.start : g.end], "footnotes": list(g.numbers), "score": g.score}
+            for g in answer.flags
+        ],
         "unresolved": list(answer.unresolved),
         "retrieved": [evidence_json(e) for e in answer.evidence],
         "documents": [{"doc_id": doc_id, "title": title} for doc_id, title in drew_on(answer)],
@@ -66,6 +82,12 @@ def print_sources(answer: Answer, out: TextIO) -> None:
         e = f.evidence
         pages = e.page_label if e.page_end_index == e.page_index else f"{e.page_label}-{e.page_end_label}"
         print(f"  [{f.number}] {e.title} ({e.file_name}), page {pages} [{f.short_id}]", file=out)
+        for m in f.matches:  # no marker in the text: say which sentence it is for
+            sentence = " ".join(answer.text[m.start : m.end].split())
+            print(f"      matched by Footnote (the model cited nothing): {sentence[:120]}", file=out)
+    for flag in answer.flags:
+        cites = ", ".join(f"[{n}]" for n in flag.numbers)
+        print(f"  Flagged: the passages of {cites} hardly hold the sentence that cites them.", file=out)
     if answer.unresolved:
         print(f"  Unknown source ids (ignored): {', '.join(answer.unresolved)}", file=out)
 

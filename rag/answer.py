@@ -6,14 +6,16 @@ import logging
 import math
 from collections.abc import Iterator, Sequence
 from contextlib import closing
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from rag.citations import CitationStream, citation_spans, resolve
+from rag.attribution import attribute
+from rag.citations import CitationStream, canonical_id, citation_spans, resolve
 from rag.failures import ModelFailure
 from rag.lexical import tokenize
-from rag.metrics import measure
+from rag.metrics import answer_sentences, measure
 from rag.model_stream import Limits, model_deltas
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
@@ -74,22 +76,32 @@ def build_answer(
     error: str | None = None,
 ) -> Answer:
     """The Answer for finished (or interrupted) text: footnotes, unresolved ids and metrics;
-    closest when the text opens with CLOSEST_PASSAGES (quotes rather than an answer).
+    closest when the text opens with CLOSEST_PASSAGES (quotes rather than an answer). A finished
+    answer's uncited sentences get footnotes matched by Footnote, and the cited sentences whose
+    passages do not support them are flagged (rag.attribution); unsupported: no footnote at all.
     spans: the citations a stream already found in text (parsed here only when not given)."""
-    resolution = resolve(citation_spans(text) if spans is None else spans, evidence)
+    known = [e.short_id for e in evidence]
+    resolution = resolve(citation_spans(text, known) if spans is None else spans, evidence)
+    every = [s for f in resolution.footnotes for s in f.spans] + list(resolution.unresolved_spans)
+    sentences = answer_sentences(text, every)
+    footnotes, flags, matched = resolution.footnotes, (), 0
+    if not (unsupported or interrupted or error):
+        found = attribute(text, resolution.footnotes, evidence, sentences, every)
+        footnotes, flags, matched = found.footnotes, found.flags, found.matched_sentences
     return Answer(
         question=question,
         text=text,
-        footnotes=resolution.footnotes,
+        footnotes=footnotes,
         unresolved=resolution.unresolved,
         evidence=tuple(evidence),
-        metrics=measure(text, resolution),
-        unsupported=unsupported or not resolution.footnotes,
+        metrics=measure(text, resolution, sentences=sentences, matched=matched, flagged=len(flags)),
+        unsupported=unsupported or not footnotes,
         interrupted=interrupted,
         provider=provider,
         error=error,
         closest=text.lstrip().startswith(CLOSEST_PASSAGES),
         unresolved_spans=resolution.unresolved_spans,
+        flags=flags,
     )
 
 
@@ -103,7 +115,7 @@ class AnswerCitations:
         self.table = {e.short_id: e for e in evidence}
         self.numbers: dict[str, int] = {}
         self.spans: list[CitationSpan] = []
-        self.stream = CitationStream()
+        self.stream = CitationStream(known=self.table)
 
     @property
     def text(self) -> str:
@@ -126,14 +138,16 @@ class AnswerCitations:
 
     def _cited(self, events: Sequence[CitationEvent]) -> Iterator[Cited]:
         for event in events:
-            self.spans.append(event.span)
-            item = self.table.get(event.id)
-            if item is None:
+            sid = canonical_id(event.id, self.table)
+            if sid is None:
+                self.spans.append(event.span)
                 yield Cited(event, False)
                 continue
-            first = event.id not in self.numbers
-            number = self.numbers.setdefault(event.id, len(self.numbers) + 1)
-            yield Cited(event, True, number, item if first else None)
+            event = replace(event, id=sid)  # an id in another case, as the table spells it
+            self.spans.append(event.span)
+            first = sid not in self.numbers
+            number = self.numbers.setdefault(sid, len(self.numbers) + 1)
+            yield Cited(event, True, number, self.table[sid] if first else None)
 
 
 def stream_answer(

@@ -18,7 +18,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from rag.audit_text import content_words, sentence_spans, strip_markers
 from rag.text import cosine as vector_cosine
 from rag.text import groups_within, split_sentences
-from rag.types import CitationSpan, Evidence, Turn
+from rag.types import CitationSpan, Evidence, Footnote, Turn
 
 HIGH, MEDIUM = 0.6, 0.3  # thresholds of the automatic score (heuristic, see support_score)
 LEVELS = ("high", "medium", "low")
@@ -48,6 +48,8 @@ class CitationRecord:
     span: CitationSpan
     sentence: str  # the sentence the marker sits in, markers removed
     raw_sentence: str  # the same sentence as written, markers kept
+    kind: str = "cited"  # "cited" by the model, or "matched" by Footnote (no marker; span at its end)
+    flagged: bool = False  # cited, but the answer's support check found the passages do not support it
 
     @property
     def key(self) -> RecordKey:
@@ -75,34 +77,57 @@ class SupportScore:
         return f"{self.level} support"
 
 
+def _occurrences(
+    footnote: Footnote, sentences: list[tuple[int, int]]
+) -> list[tuple[CitationSpan, str, tuple[int, int]]]:
+    """Each citation of a footnote with its kind and sentence: the model's markers, then Footnote's
+    matches (numbered on after the markers, so keys of verdicts filed before stay valid; a match's
+    span is empty, at the end of its sentence, where its badge is)."""
+    found = []
+    for span in footnote.spans:
+        where = next(
+            ((a, b) for a, b in sentences if a <= span.group_start < b), (span.group_start, span.group_end)
+        )
+        found.append((span, "cited", where))
+    for m in footnote.matches:
+        found.append(
+            (CitationSpan(footnote.short_id, m.end, m.end, m.end, m.end), "matched", (m.start, m.end))
+        )
+    return found
+
+
+def _record(
+    turn: Turn, footnote: Footnote, occurrence: int, span: CitationSpan, kind: str, where
+) -> CitationRecord:
+    answer, groups = turn.answer, turn.answer.marker_groups
+    start, end = where
+    raw = answer.text[start:end]
+    flagged = kind == "cited" and any(f.start <= span.group_start < f.end for f in answer.flags)
+    return CitationRecord(
+        turn_id=turn.turn_id,
+        conv_id=turn.conv_id,
+        turn_index=turn.index,
+        created_at=turn.created_at,
+        question=answer.question,
+        number=footnote.number,
+        occurrence=occurrence,
+        evidence=footnote.evidence,
+        span=span,
+        sentence=strip_markers(raw, groups_within(groups, start, end)),
+        raw_sentence=raw,
+        kind=kind,
+        flagged=flagged,
+    )
+
+
 def turn_records(turn: Turn) -> list[CitationRecord]:
-    """Every citation of one saved turn, in reading order."""
+    """Every citation of one saved turn, the model's and Footnote's matches, in reading order."""
     answer = turn.answer
-    groups = answer.marker_groups
-    sentences = sentence_spans(answer.text, groups)
+    sentences = sentence_spans(answer.text, answer.marker_groups)
     records = []
     for footnote in answer.footnotes:
-        for occurrence, span in enumerate(footnote.spans):
-            start, end = next(
-                ((a, b) for a, b in sentences if a <= span.group_start < b),
-                (span.group_start, span.group_end),
-            )
-            raw = answer.text[start:end]
-            records.append(
-                CitationRecord(
-                    turn_id=turn.turn_id,
-                    conv_id=turn.conv_id,
-                    turn_index=turn.index,
-                    created_at=turn.created_at,
-                    question=answer.question,
-                    number=footnote.number,
-                    occurrence=occurrence,
-                    evidence=footnote.evidence,
-                    span=span,
-                    sentence=strip_markers(raw, groups_within(groups, start, end)),
-                    raw_sentence=raw,
-                )
-            )
+        for occurrence, (span, kind, where) in enumerate(_occurrences(footnote, sentences)):
+            records.append(_record(turn, footnote, occurrence, span, kind, where))
     return sorted(records, key=lambda r: (r.span.start, r.number))
 
 

@@ -23,6 +23,8 @@ COLUMNS = (
     "footnote",
     "occurrence",
     "short_id",
+    "kind",
+    "flagged",
     "sentence",
     "document",
     "file_name",
@@ -58,6 +60,8 @@ def _row(verdict: Verdict, record: CitationRecord | None, score: SupportScore | 
             turn_index=record.turn_index,
             asked_at=record.created_at,
             question=record.question,
+            kind=record.kind,
+            flagged=record.flagged,
             sentence=record.sentence,
             document=e.title,
             file_name=e.file_name,
@@ -101,14 +105,18 @@ def rows_json(rows: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _body(turn: Turn) -> str:
-    """The answer text with each marker bracket turned into footnote references and raw HTML
-    neutralised; the model's own markdown formatting is kept."""
+    """The answer text with each marker bracket turned into footnote references, Footnote's
+    matches as references at the end of their sentences, and raw HTML neutralised; the model's own
+    markdown formatting is kept."""
     answer = turn.answer
     numbers = {f.short_id: f.number for f in answer.footnotes}
     groups: dict[tuple[int, int], list[str]] = {}
     for span in answer.spans:
         ref = f"[^{numbers[span.id]}]" if span.id in numbers else f"\\[unresolved: {span.id}\\]"
         groups.setdefault((span.group_start, span.group_end), []).append(ref)
+    for f in answer.footnotes:
+        for m in f.matches:
+            groups.setdefault((m.end, m.end), []).append(f"[^{f.number}]")
     out, last = [], 0
     for (start, end), refs in sorted(groups.items()):
         out += [answer.text[last:start], "".join(refs)]
@@ -129,11 +137,16 @@ def answer_markdown(turn: Turn, verdicts: Mapping[RecordKey, Verdict] | None = N
     lines = [f"## {escape_report(answer.question)}", "", _body(turn), ""]
     if answer.unresolved:
         lines += [f"*Unresolved citations: {escape_report(', '.join(answer.unresolved))}*", ""]
+    for flag in answer.flags:
+        cites = ", ".join(f"[^{n}]" for n in flag.numbers)
+        sentence = escape_report(" ".join(answer.text[flag.start : flag.end].split()))
+        lines += [f'*Flagged by the automatic check: {cites} hardly hold "{sentence}".*', ""]
     for f in answer.footnotes:
         e = f.evidence
         pages = e.page_label if e.page_end_label == e.page_label else f"{e.page_label}-{e.page_end_label}"
         title = escape_report(e.title or e.file_name)
-        lines.append(f"[^{f.number}]: *{title}*, page {escape_report(pages)}.")
+        how = " Matched by Footnote (the model cited no source for it)." if f.kind == "matched" else ""
+        lines.append(f"[^{f.number}]: *{title}*, page {escape_report(pages)}.{how}")
         for occurrence in range(len(f.spans)):
             v = (verdicts or {}).get((turn.turn_id, f.number, occurrence))
             if v is not None:

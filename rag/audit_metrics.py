@@ -1,7 +1,11 @@
 """Citation-quality metrics over saved turns and verdicts: overall, per conversation, per document.
 
-- coverage: sentences with at least one resolved citation / sentences with content (as
-  rag.metrics measures them), over answers that did not decline or fail;
+- coverage: sentences with at least one resolved citation of the model / sentences with content
+  (as rag.metrics measures them), over answers that did not decline or fail;
+- matched and flagged sentences: those Footnote matched to a passage (the model cited nothing)
+  and those the model cited but whose passages the support check finds do not support them
+  (rag.attribution); unsourced: neither cited nor matched; matched and flagged citations: the
+  citation records of each kind;
 - dangling rate: unresolved markers / all markers;
 - supported share: citations marked supported / citations with a verdict;
 - score distribution: citations per automatic level and per tenth of the score;
@@ -35,8 +39,12 @@ SCORE_BINS = 10
 
 def count_answer(answer: Answer) -> AnswerMetrics:
     """Sentences, cited sentences, markers and unresolved markers of one answer, measured from its
-    text and evidence snapshot by rag.metrics (the definition the chat page uses)."""
-    return measure(answer.text, resolve(answer.spans, answer.evidence))
+    text and evidence snapshot by rag.metrics (the definition the chat page uses), with the
+    matched and flagged sentences saved with it."""
+    matched = sum(len(f.matches) for f in answer.footnotes)
+    return measure(
+        answer.text, resolve(answer.spans, answer.evidence), matched=matched, flagged=len(answer.flags)
+    )
 
 
 @dataclass(frozen=True)
@@ -51,7 +59,11 @@ class ScopeMetrics:
     cited_sentences: int = 0
     markers: int = 0
     unresolved_markers: int = 0
+    matched_sentences: int = 0
+    flagged_sentences: int = 0
     citations: int = 0
+    matched_citations: int = 0
+    flagged_citations: int = 0
     verdicts: Mapping[str, int] = field(default_factory=dict)
     levels: Mapping[str, int] = field(default_factory=dict)
     score_bins: tuple[int, ...] = (0,) * SCORE_BINS
@@ -62,7 +74,14 @@ class ScopeMetrics:
     @property
     def citation_quality(self) -> AnswerMetrics:
         """The scope's counts as AnswerMetrics, which defines coverage and dangling rate once."""
-        return AnswerMetrics(self.sentences, self.cited_sentences, self.markers, self.unresolved_markers)
+        return AnswerMetrics(
+            self.sentences,
+            self.cited_sentences,
+            self.markers,
+            self.unresolved_markers,
+            self.matched_sentences,
+            self.flagged_sentences,
+        )
 
     @property
     def coverage(self) -> float:
@@ -71,6 +90,10 @@ class ScopeMetrics:
     @property
     def dangling_rate(self) -> float:
         return self.citation_quality.dangling_rate
+
+    @property
+    def unsourced_sentences(self) -> int:
+        return self.citation_quality.unsourced_sentences
 
     @property
     def judged(self) -> int:
@@ -102,6 +125,8 @@ def _answer_part(turns: Sequence[Turn]) -> dict[str, int]:
         "cited_sentences": sum(c.cited_sentences for c in counts),
         "markers": sum(c.markers for c in counts),
         "unresolved_markers": sum(c.unresolved_markers for c in counts),
+        "matched_sentences": sum(c.matched_sentences for c in counts),
+        "flagged_sentences": sum(c.flagged_sentences for c in counts),
     }
 
 
@@ -122,6 +147,8 @@ def _citation_part(
     ]
     return {
         "citations": len(records),
+        "matched_citations": sum(r.kind == "matched" for r in records),
+        "flagged_citations": sum(r.flagged for r in records),
         "verdicts": {v: n for v, n in Counter(judged).items()},
         "levels": {lvl: n for lvl, n in Counter(s.level for s in scored).items()},
         "score_bins": tuple(bins),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rag.citations import citation_spans
-from rag.types import Answer, AnswerMetrics, CitationSpan, Evidence, Footnote
+from rag.types import Answer, AnswerMetrics, CitationSpan, Evidence, Flag, Footnote, Match
 
 
 def _span_to_dict(span: CitationSpan) -> dict[str, Any]:
@@ -25,7 +25,12 @@ def answer_to_dict(answer: Answer) -> dict[str, Any]:
         "text": answer.text,
         "evidence": [e.to_dict() for e in answer.evidence],
         "footnotes": [
-            {"number": f.number, "short_id": f.short_id, "spans": [_span_to_dict(s) for s in f.spans]}
+            {
+                "number": f.number,
+                "short_id": f.short_id,
+                "spans": [_span_to_dict(s) for s in f.spans],
+                "matches": [{"start": m.start, "end": m.end, "score": m.score} for m in f.matches],
+            }
             for f in answer.footnotes
         ],
         "unresolved": list(answer.unresolved),
@@ -34,6 +39,8 @@ def answer_to_dict(answer: Answer) -> dict[str, Any]:
             "cited_sentences": answer.metrics.cited_sentences,
             "markers": answer.metrics.markers,
             "unresolved_markers": answer.metrics.unresolved_markers,
+            "matched_sentences": answer.metrics.matched_sentences,
+            "flagged_sentences": answer.metrics.flagged_sentences,
         },
         "unsupported": answer.unsupported,
         "interrupted": answer.interrupted,
@@ -41,11 +48,15 @@ def answer_to_dict(answer: Answer) -> dict[str, Any]:
         "error": answer.error,
         "closest": answer.closest,
         "unresolved_spans": [_span_to_dict(s) for s in answer.unresolved_spans],
+        "flags": [
+            {"start": g.start, "end": g.end, "numbers": list(g.numbers), "score": g.score}
+            for g in answer.flags
+        ],
     }
 
 
 def answer_from_dict(data: dict[str, Any]) -> Answer:
-    """Inverse of answer_to_dict."""
+    """Inverse of answer_to_dict; answers saved before matching and flags load without them."""
     evidence = tuple(Evidence.from_dict(e) for e in data["evidence"])
     by_id = {e.short_id: e for e in evidence}
     footnotes = tuple(
@@ -54,6 +65,7 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
             short_id=f["short_id"],
             evidence=by_id[f["short_id"]],
             spans=tuple(CitationSpan(**s) for s in f["spans"]),
+            matches=tuple(Match(**m) for m in f.get("matches", ())),
         )
         for f in data["footnotes"]
     )
@@ -70,6 +82,9 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
         error=data.get("error"),
         closest=data.get("closest", False),
         unresolved_spans=_unresolved_spans(data, footnotes),
+        flags=tuple(
+            Flag(g["start"], g["end"], tuple(g["numbers"]), g["score"]) for g in data.get("flags", ())
+        ),
     )
 
 

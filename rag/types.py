@@ -106,13 +106,41 @@ class CitationEvent:
 
 
 @dataclass(frozen=True)
+class Match:
+    """A sentence of the answer that the model left uncited and Footnote attributed to a piece of
+    evidence (rag.attribution): [start, end) in the answer text, and the support score."""
+
+    start: int
+    end: int
+    score: float
+
+
+@dataclass(frozen=True)
 class Footnote:
-    """A resolved citation: its number (by first appearance), the evidence, and every span citing it."""
+    """A footnote: its number, the evidence, every span of the model citing it (numbered by first
+    appearance), and the uncited sentences Footnote matched to it (numbered after the model's)."""
 
     number: int
     short_id: str
     evidence: Evidence
     spans: tuple[CitationSpan, ...]
+    matches: tuple[Match, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """ "cited" when the model cited it anywhere, "matched" when only Footnote's matching did."""
+        return "cited" if self.spans else "matched"
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A sentence the model cited whose cited passages the support check finds do not support it:
+    [start, end) in the answer text, the footnote numbers it cites and the best support score."""
+
+    start: int
+    end: int
+    numbers: tuple[int, ...]
+    score: float
 
 
 @dataclass(frozen=True)
@@ -133,14 +161,26 @@ class AnswerMetrics:
     """Citation quality of one answer."""
 
     sentences: int = 0
-    cited_sentences: int = 0
+    cited_sentences: int = 0  # cited by the model (at least one resolved marker)
     markers: int = 0
     unresolved_markers: int = 0
+    matched_sentences: int = 0  # left uncited by the model, matched by Footnote to one piece
+    flagged_sentences: int = 0  # cited by the model, but the cited passages do not support them
+
+    @property
+    def unsourced_sentences(self) -> int:
+        """Sentences with content that carry no footnote of either kind."""
+        return self.sentences - self.cited_sentences - self.matched_sentences
 
     @property
     def coverage(self) -> float:
-        """Sentences with at least one valid citation / sentences with content."""
+        """Sentences with at least one valid citation of the model / sentences with content."""
         return self.cited_sentences / self.sentences if self.sentences else 0.0
+
+    @property
+    def footnoted_coverage(self) -> float:
+        """Sentences with a footnote of either kind (cited or matched) / sentences with content."""
+        return (self.cited_sentences + self.matched_sentences) / self.sentences if self.sentences else 0.0
 
     @property
     def dangling_rate(self) -> float:
@@ -148,7 +188,13 @@ class AnswerMetrics:
         return self.unresolved_markers / self.markers if self.markers else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "coverage": self.coverage, "dangling_rate": self.dangling_rate}
+        return {
+            **asdict(self),
+            "unsourced_sentences": self.unsourced_sentences,
+            "coverage": self.coverage,
+            "footnoted_coverage": self.footnoted_coverage,
+            "dangling_rate": self.dangling_rate,
+        }
 
 
 @dataclass(frozen=True)
@@ -167,6 +213,7 @@ class Answer:
     error: str | None = None
     closest: bool = False  # the answerer quoted the closest passages: related, but no direct answer
     unresolved_spans: tuple[CitationSpan, ...] = ()  # every marker whose id is not in the evidence
+    flags: tuple[Flag, ...] = ()  # cited sentences the support check finds unsupported (rag.attribution)
 
     @property
     def spans(self) -> tuple[CitationSpan, ...]:
@@ -181,7 +228,7 @@ class Answer:
 
     @property
     def uncited(self) -> tuple[Evidence, ...]:
-        """Evidence that was retrieved and given to the model but not cited."""
+        """Evidence that was retrieved and given to the model but not cited (nor matched)."""
         cited = {f.short_id for f in self.footnotes}
         return tuple(e for e in self.evidence if e.short_id not in cited)
 

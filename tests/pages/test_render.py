@@ -218,3 +218,45 @@ def test_saved_answers_keep_their_spans_and_old_ones_without_them_still_render()
     assert old.spans == answer.spans
     html = render_answer_html(old)
     assert html.count("zzzz999?</span>") == 2 and _buttons(html) == [("1", "1")]
+
+
+NORMANS = "The Normans gave their name to Normandy, a region in northern France."
+
+
+def _attributed() -> Answer:
+    """One sentence matched by Footnote (no marker), one cited but flagged."""
+    evidence = (
+        _evidence("aaaa111", NORMANS),
+        _evidence("bbbb222", "Rollo swore fealty to King Charles III."),
+    )
+    text = f"{NORMANS}\n\nPenguins cannot fly at all [bbbb222]."
+    return build_answer("q", text, evidence, provider="t")
+
+
+def test_a_matched_sentence_gets_its_own_badge_and_a_flagged_citation_is_marked() -> None:
+    answer = _attributed()
+    assert [(f.number, f.kind) for f in answer.footnotes] == [(1, "cited"), (2, "matched")]
+    html = render_answer_html(answer)
+    assert 'France.<button type="button" class="fn-ref fn-matched" data-n="2"' in html
+    assert 'class="fn-ref fn-flagged" data-n="1"' in html
+    assert _buttons(html) == [("2", "2"), ("1", "1")]  # in text order
+    assert "Matched by Footnote".lower() in html.lower()
+
+
+def test_a_matched_badge_goes_before_a_closing_table_pipe() -> None:
+    text = f"| fact |\n|---|\n| {NORMANS} |"
+    answer = build_answer("q", text, (_evidence("aaaa111", NORMANS),), provider="t")
+    assert [f.kind for f in answer.footnotes] == ["matched"]
+    html = render_answer_html(answer)
+    assert re.search(r"<td>.*France\.\s*<button[^>]*fn-matched[^>]*>1</button>\s*</td>", html)
+
+
+def test_notes_and_panel_labels_name_who_made_the_footnote() -> None:
+    from components.render import attribution_notes, footnote_kind_label
+
+    answer = _attributed()
+    notes = attribution_notes(answer)
+    assert "1 sentence matched by Footnote" in notes[0] and "1 cited sentence not supported" in notes[1]
+    assert footnote_kind_label(answer.footnotes[0]) == "Cited by the model"
+    assert footnote_kind_label(answer.footnotes[1]).startswith("Matched by Footnote")
+    assert attribution_notes(_answer("Plain [aaaa111].")) == []

@@ -84,7 +84,55 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("in table", f"| a | b [{A}] |", [A]),
     ("latex-ish", f"$x_{{1}}$ [{A}]", [A]),
     ("reference style link text", f"[{A}][ref]", [A]),
+    # What models write when they half-follow the prompt (rag/citations.py's table).
+    ("label source id", f"Claim [Source ID: {A}].", [A]),
+    ("label source", f"Claim [Source: {A}, {B}].", [A, B]),
+    ("label words no colon", f"Claim [source id {A}].", [A]),
+    ("label id", f"Claim [ID: {A}].", [A]),
+    ("label alone", "Claim [Source ID].", []),
+    ("label after id", f"Claim [{A}, Source {B}].", []),
+    ("three labels", f"[Source ID ID: {A}]", []),
+    ("sources word fits", "See [Sources] below.", ["Sources"]),
+    ("caret", f"Claim [^{A}].", [A]),
+    ("caret twice", f"[^^{A}]", []),
+    ("caret in full-width", f"\u3010^{A}\u3011", []),
+    ("link to fragment", f"Claim [{A}](#).", [A]),
+    ("link to named fragment", f"Claim [{A}](#source-1) and [{B}](#)", [A, B]),
+    ("link to nothing", f"Claim [{A}]().", [A]),
+    ("group link to fragment", f"Claim [{A}, {B}](#).", [A, B]),
+    ("fragment with space", f"[{A}](# x)", []),
+    ("parentheses without known ids", f"Claim ({A}).", []),
+    ("bare word without known ids", f"Source {A} says so.", []),
+    ("numbered", "As shown [2].", []),
     ("none", None, []),
+]
+
+# With the evidence ids known (as the answer stream knows them): the loose styles.
+LOOSE_CASES: list[tuple[str, str, list[str]]] = [
+    ("parentheses", f"Claim ({A}).", [A]),
+    ("parentheses group", f"Claim ({A}, {B}).", [A, B]),
+    ("parentheses label", f"Claim (Source: {A}).", [A]),
+    ("parentheses other case", "Claim (ABC1234).", ["ABC1234"]),
+    ("parentheses unknown id", "Claim (zzz9999).", []),
+    ("parentheses one unknown", f"Claim ({A}, zzz9999).", []),
+    ("parentheses word", "Revenue (million) rose (approved).", []),
+    ("parentheses in code", f"Use `({A})` literally.", []),
+    ("parentheses escaped", f"\\({A})", []),
+    ("link destination", f"[see]({A})", [A]),
+    ("bracket link is a link", f"[{A}](https://x) ({B})", [B]),
+    ("bare", f"According to Source {A}, yes.", [A]),
+    ("bare lower case", f"as source {A} says", [A]),
+    ("bare source id colon", f"Source ID: {B}.", [B]),
+    ("bare sources", f"Sources: {A}, {B}.", [A]),
+    ("bare at end", f"See Source {A}", [A]),
+    ("bare other case", "Source ABC1234.", ["ABC1234"]),
+    ("bare unknown", "Source material is cited.", []),
+    ("bare mid word", f"Resource {A}", []),
+    ("bare then bracket", f"Source {A}[{B}]", [A, B]),
+    ("bare in code", f"`Source {A}`", []),
+    ("bare then too long", f"Source {A}x.", []),
+    ("strict unknown still counts", "Claim [zzz9999].", ["zzz9999"]),
+    ("plain words", "Sources say so, and so does the source.", []),
 ]
 
 
@@ -105,6 +153,31 @@ def test_grammar_table_through_the_answer_stream_one_character_at_a_time(
 
 def test_table_is_large_enough() -> None:
     assert len(CASES) >= 60
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), LOOSE_CASES, ids=[c[0] for c in LOOSE_CASES])
+def test_loose_styles_count_only_with_known_ids(name: str, text: str, expected: list[str]) -> None:
+    assert extract_citations(text, known=[A, B]) == expected
+    stream = CitationStream(known=[A, B])
+    events = [e for ch in text for e in stream.feed(ch)] + stream.finish()
+    assert [e.id for e in events] == expected
+
+
+def test_an_id_in_another_case_resolves_to_the_table_spelling() -> None:
+    res = resolve(citation_spans("One [ABC1234]. Two (Def5678).", known=[A, B]), [_evidence(A), _evidence(B)])
+    assert [(f.short_id, [s.id for s in f.spans]) for f in res.footnotes] == [(A, [A]), (B, [B])]
+    assert res.unresolved == ()
+
+
+def test_held_back_text_of_a_loose_candidate_is_released_when_it_is_not_a_marker() -> None:
+    stream = CitationStream(known=[A])
+    stream.feed("Revenue (milli")
+    assert stream.safe_length == len("Revenue ")
+    stream.feed("on) and Source mat")
+    assert stream.safe_length == len("Revenue (million) and ")
+    stream.feed("erial.")
+    assert stream.safe_length == len(stream.text)
+    assert stream.finish() == []
 
 
 @pytest.mark.parametrize(
@@ -210,6 +283,9 @@ def test_feed_after_finish_is_an_error() -> None:
 
 
 _ALPHABET = st.sampled_from([*list("ab1 [],;`\\(\n.x"), "【", "】", A, B, f"[{A}]", f"[{A}, {B}]", "`", "é"])
+_LOOSE_ALPHABET = st.sampled_from(
+    [*list("ab1 [](),;:#^`\\\n.xsS"), A, B, "ABC1234", "Source ", "ID: ", f"({A})", f"[{A}](#)", "zzz9999"]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -225,6 +301,19 @@ def test_any_split_into_deltas_gives_the_one_shot_spans(parts: list[str], cuts: 
     for e in events:
         assert e.first == (e.id not in seen)
         seen.add(e.id)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_LOOSE_ALPHABET, max_size=40), cuts=st.lists(st.integers(0, 400), max_size=12))
+def test_any_split_gives_the_one_shot_spans_with_known_ids(parts: list[str], cuts: list[int]) -> None:
+    text = "".join(parts)
+    bounds = sorted({0, len(text), *(c for c in cuts if c <= len(text))})
+    stream = CitationStream(known=[A, B])
+    events = [e for a, b in itertools.pairwise(bounds) for e in stream.feed(text[a:b])] + stream.finish()
+    assert [e.span for e in events] == citation_spans(text, known=[A, B])
+    assert stream.text == text
+    for e in events:
+        assert e.group_start <= e.start < e.end <= e.group_end <= len(text)
 
 
 def _evidence(short_id: str) -> Evidence:

@@ -22,6 +22,8 @@ from wiring import make_chat_model
 ROOT = Path(__file__).resolve().parents[2]
 FOOTNOTE_KEYS = {
     "n",
+    "kind",
+    "matched",
     "short_id",
     "doc_id",
     "file",
@@ -75,11 +77,13 @@ def test_json_answer_has_the_documented_keys(data_dir: Path) -> None:
         "interrupted",
         "error",
         "documents",
+        "flagged",
     }
     assert "1987" in data["answer"] and data["unsupported"] is False and data["unresolved"] == []
     assert data["closest"] is False and data["interrupted"] is False and data["error"] is None
     footnote = data["footnotes"][0]
     assert set(footnote) == FOOTNOTE_KEYS
+    assert (footnote["kind"], footnote["matched"], data["flagged"]) == ("cited", [], [])
     assert (footnote["n"], footnote["file"], footnote["page_index"], footnote["page_label"]) == (
         1,
         "garden.pdf",
