@@ -51,7 +51,11 @@ def new_tab(browser: Browser, **context_options: object) -> Page:
     return tab
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: while sync_playwright is open its asyncio loop is the running loop of
+# the main thread, so every async test after the first browser module (langchain-tests' ainvoke,
+# pytest-asyncio's runner) failed with "Cannot run the event loop while another loop is running"
+# (CI of stop 28). Closed at each browser module's end, it leaves no loop behind.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Chromium, or a failure saying how to get one (browser tests never skip)."""
     executable = find_chromium()
