@@ -44,6 +44,9 @@ BENCHMARKS = (
     Benchmark("reopen", "Reopen: first question with the saved BM25 index vs a rebuild", "bench.reopen"),
     Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui"),
     Benchmark("eval", "Answer quality: squad-dev and generated filings", "bench.eval"),
+    Benchmark(
+        "answer_check", "Answer check: declining what the documents do not answer", "bench.answer_check"
+    ),
     Benchmark("pg_calibrate", "Team mode: synthetic vectors beside real embeddings", "bench.pg_calibrate"),
     Benchmark("pg_search", "Team mode: pgvector HNSW beside the local FAISS index", "bench.pg_search"),
     Benchmark("pg_users", "Team mode: 8 users at once, 2 app processes against 1", "bench.pg_users"),
