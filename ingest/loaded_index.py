@@ -55,7 +55,7 @@ def search_ready(
     """The k ready chunks closest to a query row (cosine), optionally within documents."""
     allowed = None
     if doc_ids is not None:
-        allowed = [v for v, _ in store.ready_chunks(conn, doc_ids)]
+        allowed = store.ready_vec_ids(conn, doc_ids)
     # Vectors of half-written or just-deleted documents have no ready row: ask for more.
     want = k
     while True:

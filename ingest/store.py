@@ -253,6 +253,17 @@ def ready_chunks(conn: sqlite3.Connection, doc_ids: Iterable[str] | None = None)
     return [(r[0], _chunk(r)) for r in rows]
 
 
+def ready_vec_ids(conn: sqlite3.Connection, doc_ids: Iterable[str]) -> list[int]:
+    """The vector ids of the ready documents' chunks (a filter for dense search: no rows decoded)."""
+    params = list(doc_ids)
+    rows = conn.execute(
+        "SELECT c.vec_id FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+        f"WHERE d.status = 'ready' AND c.doc_id IN ({','.join('?' * len(params))})",
+        params,
+    )
+    return [r[0] for r in rows]
+
+
 def ready_chunk_keys(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
     """(chunk_id, doc_id, context length, text length) of ready chunks, in ready_chunks' order."""
     rows = conn.execute(

@@ -42,8 +42,10 @@ from typing import Any
 
 from rag import profile_store
 from rag.lexical import tokenize
+from rag.shorthand import fiscal_periods
 from rag.types import Answer
 
+PERIOD_TERM = "period:"  # never an index term (the tokenizer splits at ':'): a cover's period
 PROFILE_PAGES = 2  # a cover page and what follows it (contents, or the first page of text)
 NAMING_SHARE = 0.2  # a word in more than a fifth of the profiles is the library's, not a name
 PICK_SHARE = 0.5  # documents scoring at least half the best score stay in the running
@@ -51,6 +53,47 @@ MAX_PICKED = 3  # same company, other years (or same year, other company) stay s
 _WORD = re.compile(r"[A-Za-z0-9][\w&'-]*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _LETTER_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+# A cover's period: "For the fiscal year ended December 31, 2018", "For the quarterly period ended
+# June 30, 2022" (a few words of another column may come between, as pdfium reads some covers).
+_PERIOD_ENDED = re.compile(
+    r"\bfor\s+the\s+(fiscal\s+year|year|quarterly\s+period|quarter|fiscal\s+quarter)\s+ended\b"
+    r"[^.]{0,40}?\b([a-z]{3})[a-z]*\.?\s+\d{1,2}\s*,\s*((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+# A results release: "2023 Second-Quarter", "second quarter 2023".
+_QUARTER_RESULTS = re.compile(
+    r"\b(?:((?:19|20)\d\d)\s+(first|second|third|fourth)[- ]quarter|"
+    r"(first|second|third|fourth)[- ]quarter\s+(?:of\s+)?((?:19|20)\d\d))\b",
+    re.IGNORECASE,
+)
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
+def document_period(first_pages: Sequence[str]) -> tuple[int, int | None] | None:
+    """(year, quarter or None) of the period a filing's cover says it covers, or None. A quarter is
+    the calendar quarter its end month falls in (fiscal quarters of other year ends differ; it
+    only breaks ties between one company's quarterly reports)."""
+    text = " ".join(" ".join(first_pages).split())
+    found = _PERIOD_ENDED.search(text)
+    if found and found.group(2).lower() in _MONTHS:
+        quarterly = "quarter" in found.group(1).lower()
+        month = _MONTHS.index(found.group(2).lower()) + 1
+        return int(found.group(3)), ((month - 1) // 3 + 1) if quarterly else None
+    results = _QUARTER_RESULTS.search(text)
+    if results:
+        year = results.group(1) or results.group(4)
+        ordinal = (results.group(2) or results.group(3)).lower()
+        return int(year), _ORDINALS.index(ordinal) + 1
+    return None
+
+
+def period_terms(period: tuple[int, int | None] | None) -> list[str]:
+    """The profile terms a cover's period adds: its year, and its year and quarter."""
+    if period is None:
+        return []
+    year, quarter = period
+    return [f"{PERIOD_TERM}{year}"] + ([f"{PERIOD_TERM}{year}q{quarter}"] if quarter else [])
 
 
 @dataclass(frozen=True)
@@ -62,18 +105,24 @@ class DocumentPick:
 
 
 def profile_text(title: str, file_name: str, first_pages: Sequence[str]) -> str:
-    """The text a document is known by: title, file name (letters and digits apart), first pages."""
-    return "\n".join([title, _LETTER_DIGIT.sub(" ", file_name), *first_pages])
+    """The text a document is known by: title, file name (letters and digits apart, "_" and "."
+    as spaces: "PEPSICO_2021_10K.pdf" gives pepsico 2021 10 k pdf), first pages."""
+    return "\n".join([title, _LETTER_DIGIT.sub(" ", re.sub(r"[_.]", " ", file_name)), *first_pages])
 
 
 class DocumentProfiles:
     """The profiles of one library generation's documents, as postings: each index term and the
     positions (in doc_ids) of the documents whose profile has it."""
 
-    def __init__(self, profiles: dict[str, str], generation: Any = None) -> None:
+    def __init__(
+        self,
+        profiles: dict[str, str],
+        generation: Any = None,
+        periods: Mapping[str, tuple[int, int | None] | None] | None = None,
+    ) -> None:
         postings: dict[str, list[int]] = {}
-        for position, text in enumerate(profiles.values()):
-            for term in dict.fromkeys(tokenize(text)):
+        for position, (doc_id, text) in enumerate(profiles.items()):
+            for term in dict.fromkeys(tokenize(text) + period_terms((periods or {}).get(doc_id))):
                 postings.setdefault(term, []).append(position)
         self._set(tuple(profiles), {t: tuple(p) for t, p in postings.items()}, generation, saved=False)
 
@@ -119,9 +168,10 @@ class DocumentProfiles:
             {t for t in tokenize(question) if 0 < len(self.postings.get(t, ())) <= NAMING_SHARE * n}, question
         )
         years = {t for t in naming if _YEAR.fullmatch(t)}
+        asked_years = {t for t in tokenize(question) if _YEAR.fullmatch(t)}  # a year on every cover too
         names = naming - years
         if not any(self._scores(docs, names).values()):
-            names, years = years, set()
+            names, years, asked_years = years, set(), set()
         scores = self._scores(docs, names)
         best = max(scores.values(), default=0.0)
         if best <= 0:
@@ -129,8 +179,8 @@ class DocumentProfiles:
         picked: tuple[str, ...] = ()
         for value in sorted({s for s in scores.values() if s >= PICK_SHARE * best}, reverse=True):
             tied = tuple(d for d in docs if scores[d] == value)
-            if len(tied) > 1 and years:  # the year picks among them, best first
-                by_year = self._scores(tied, years)
+            if len(tied) > 1 and asked_years:  # the year picks among them, best first
+                by_year = self._period_scores(tied, asked_years, question)
                 tied = tuple(sorted(tied, key=lambda d: -by_year[d]))
                 top = by_year[tied[0]]
                 if top > 0 and len(picked) + len(tied) > MAX_PICKED:
@@ -143,6 +193,28 @@ class DocumentProfiles:
         chosen = {self._position[d] for d in picked}
         words = tuple(sorted(t for t in naming if chosen.intersection(self.postings[t])))
         return DocumentPick(picked, words)
+
+    def names(self, question: str) -> tuple[str, ...]:
+        """The question's capitalised words (past its first) that some document's profile holds:
+        in a library too small to pick documents by them, still what names a document ("PepsiCo"
+        in a library of PepsiCo's report) rather than what to look for in it."""
+        capital: set[str] = set()
+        for n, match in enumerate(_WORD.finditer(question)):
+            word = match.group(0)
+            if n > 0 and word[0].isupper():
+                capital.update(tokenize(word))
+        return tuple(sorted(t for t in capital if t in self.postings))
+
+    def _period_scores(self, docs: Sequence[str], years: set[str], question: str) -> dict[str, float]:
+        """Among one company's filings: the one whose cover covers the asked year (and quarter)
+        first, then those that merely mention the year."""
+        quarters = {p.quarter for p in fiscal_periods(question) if p.quarter}
+        covers = {f"{PERIOD_TERM}{y}" for y in years} | {
+            f"{PERIOD_TERM}{y}q{q}" for y in years for q in quarters
+        }
+        covering = [{self.doc_ids[i] for i in self.postings.get(t, ())} for t in covers]
+        mentioned = self._scores(docs, {y for y in years if y in self.postings})
+        return {d: 10.0 * sum(d in c for c in covering) + mentioned[d] for d in docs}
 
     def _scores(self, docs: Sequence[str], terms: set[str]) -> dict[str, float]:
         """Each of docs' summed idf of the terms its profile has."""
@@ -175,12 +247,14 @@ def build_profiles(library: Any, documents: Sequence[Any] | None = None) -> Docu
     """Profiles of every ready document of the library (or of these, read from it just before),
     for its current generation."""
     generation = library.generation
-    profiles = {}
+    profiles: dict[str, str] = {}
+    periods: dict[str, tuple[int, int | None] | None] = {}
     first = library.first_pages(PROFILE_PAGES) if hasattr(library, "first_pages") else None
     for doc in library.documents() if documents is None else documents:
         found = first.get(doc.doc_id, []) if first is not None else library.pages(doc.doc_id)[:PROFILE_PAGES]
         profiles[doc.doc_id] = profile_text(doc.title, doc.file_name, [p.text for p in found])
-    return DocumentProfiles(profiles, generation)
+        periods[doc.doc_id] = document_period([p.text for p in found])
+    return DocumentProfiles(profiles, generation, periods)
 
 
 def profiles_for(library: Any) -> DocumentProfiles:

@@ -83,6 +83,18 @@ class LexicalIndex:
         order = [int(i) for i in np.argsort(-scores, kind="stable")[:k] if scores[i] > 0]
         return [(c, float(scores[i])) for i, c in zip(order, self._chunks_at(order)) if c is not None]
 
+    def scores(self, query: str, doc_ids: Iterable[str]) -> dict[str, float]:
+        """Every positive BM25 score of the chunks of doc_ids, by chunk id (rag.page_stage sums
+        them per page); no chunk rows are read."""
+        terms = tokenize(query)
+        if not self._doc_ids or not terms:
+            return {}
+        wanted = set(doc_ids)
+        scores = np.asarray(self._bm25.get_scores(terms), dtype=float)
+        positions = [i for i, d in enumerate(self._doc_ids) if d in wanted and scores[i] > 0]
+        ids = self._rows.ids if self._rows is not None else None
+        return {(ids[i] if ids is not None else self.chunks[i].chunk_id): float(scores[i]) for i in positions}
+
     def _chunks_at(self, positions: Sequence[int]) -> list[Chunk | None]:
         """The chunks at these positions (None for one deleted since the index was saved)."""
         if self._rows is None:

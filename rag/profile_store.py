@@ -38,7 +38,7 @@ from rag.lexical_store import STALE_TEMP_S, tokenizer_signature
 logger = logging.getLogger(__name__)
 
 FOLDER = "profiles"
-FORMAT = 1
+FORMAT = 2  # 2: postings hold the covers' periods (rag.documents.PERIOD_TERM)
 
 
 def documents_signature(documents: Sequence[Document]) -> str:

@@ -22,6 +22,9 @@ NOT_IN_DOCUMENTS = "The documents do not answer this question."
 # Opens an answer that quotes the closest passages: related, but none answers directly.
 # rag.answer.build_answer marks such answers (Answer.closest) by this opening, so keep it exact.
 CLOSEST_PASSAGES = "The documents do not answer this directly; the closest passages are:"
+# Opens an offline answer that quotes the rows a defined metric is computed from (rag.computed):
+# the documents give its inputs, not the figure.
+COMPUTED_FROM = "The documents do not state this figure; it is computed from these rows:"
 HISTORY_TURNS = 3
 HISTORY_ANSWER_CHARS = 600
 

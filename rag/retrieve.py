@@ -15,6 +15,8 @@ from rag.asked import without_framing
 from rag.documents import DocumentPick, ProfileCache
 from rag.evidence import build_evidence
 from rag.lexical import LexicalCache, tokenize
+from rag.page_stage import MAX_DOCUMENTS, continued, page_order, with_statement
+from rag.request import read_request
 from rag.shorthand import expand_question
 from rag.types import Evidence
 
@@ -25,6 +27,19 @@ _WORD = re.compile(r"[\w&'-]+")
 # stage's are: with MiniLM, evidence page retrieved@6 on H4's generated filings went from 0.915 to
 # 0.983 (the "D&A"/"capex" questions), squad-dev unchanged (it has no shorthand).
 DENSE_EXPANDED = True
+# Search with the question's fiscal periods spelled out ("fiscal 2022 2022")? They pick among a
+# company's filings (rag.documents reads them either way), but as search words they favour the
+# pages that print the year most: on filings-dev a yes/no on legal proceedings ranked its page
+# 412th (dense) and 180th (BM25) with them, 35th and 13th without. Measured on filings-dev,
+# squad-dev (no periods: unchanged) and the generated filings: see bench/README.md.
+SEARCH_PERIODS = False
+# In a library too small to pick documents (rag.documents), also search without the question's
+# capitalised words that a document's profile holds ("PepsiCo" in a library of PepsiCo's report:
+# a legal-proceedings question ranked its page 367th by dense search with the name, 24th
+# without). Measured on a one-filing library and checked on squad-dev: bench/README.md.
+SMALL_LIBRARY_NAMES = True
+# Rank the pages of the question's documents before their chunks (rag.page_stage).
+PAGE_STAGE = True
 _DEFAULT_CACHE = LexicalCache()
 _DEFAULT_PROFILES = ProfileCache()
 
@@ -94,6 +109,13 @@ def _merged(members: list[Chunk], best: Chunk) -> Chunk:
     return Chunk(
         best.chunk_id, best.doc_id, ordered[0].ordinal, text, _merge_locators(ordered), ordered[0].context
     )
+
+
+def _passage(library: Any, members: list[Chunk], best: Chunk) -> Chunk:
+    """The merged passage, continued into the next chunk when it ends on a heading (rag.page_stage)."""
+    merged = _merged(members, best)
+    last = max(members, key=lambda c: c.ordinal)
+    return continued(library, merged, last.chunk_id, lambda passage, nxt: _merged([passage, nxt], passage))
 
 
 def _joins(group: list[Chunk], chunk: Chunk) -> bool:
@@ -172,20 +194,20 @@ def _rankings(
     doc_ids: Sequence[str] | None,
     index: Any,
     pick: DocumentPick | None,
+    rest: tuple[str, Any] | None,
 ) -> tuple[list[list[Chunk]], list[tuple[Chunk, float]]]:
     """Dense and BM25 rankings over doc_ids or, when the question names documents, over those
-    only, plus both again for the question without its naming words (so that the pages which
-    merely repeat a company's name do not crowd out the answer); also the dense hits."""
+    only, plus both again for the question without its naming words (rest: that text and its
+    vector; so that the pages which merely repeat a company's name do not crowd out the answer);
+    also the dense hits."""
     if pick is not None:
         doc_ids = pick.doc_ids
     dense = library.search_vector(vector, n, doc_ids=doc_ids) if vector is not None else []
     rankings = [[c for c, _ in dense], [c for c, _ in index.search(query, n, doc_ids=doc_ids)]]
-    if pick is not None:
-        rest = without_words(query, pick.words)
-        named = []
-        if vector is not None:
-            named = library.search_vector(library.embeddings.embed_query(rest), n, doc_ids=doc_ids)
-        rankings += [[c for c, _ in named], [c for c, _ in index.search(rest, n, doc_ids=doc_ids)]]
+    if rest is not None:
+        text, rest_vector = rest
+        named = library.search_vector(rest_vector, n, doc_ids=doc_ids) if rest_vector is not None else []
+        rankings += [[c for c, _ in named], [c for c, _ in index.search(text, n, doc_ids=doc_ids)]]
     return rankings, dense
 
 
@@ -204,25 +226,37 @@ def search_evidence(
     stage reads the question with its shorthand spelled out (see DENSE_EXPANDED). The fused
     order ranks the evidence; each piece's score is its cosine similarity to the question."""
     n = candidates or max(4 * k, 20)
-    expanded = expand_question(without_framing(question))
+    request = read_request(question)
+    asked = without_framing(request.core)
+    expanded = expand_question(asked, periods=SEARCH_PERIODS)
     vector = None
     if question.strip():
-        vector = library.embeddings.embed_query(expanded if DENSE_EXPANDED else question)
-    pick = (profiles or _DEFAULT_PROFILES).get(library).pick(expanded, doc_ids)
+        vector = library.embeddings.embed_query(expanded if DENSE_EXPANDED else request.core)
+    known_profiles = (profiles or _DEFAULT_PROFILES).get(library)
+    pick = known_profiles.pick(expand_question(asked), doc_ids)
     index = _lexical(library, lexical)
-    rankings, dense = _rankings(library, expanded, vector, n, doc_ids, index, pick)
+    rest = None
+    naming = pick.words if pick is not None else (known_profiles.names(asked) if SMALL_LIBRARY_NAMES else ())
+    if naming:  # the question without the words that named its documents
+        text = without_words(expanded, naming)
+        rest = (text, library.embeddings.embed_query(text) if vector is not None else None)
+    rankings, dense = _rankings(library, expanded, vector, n, doc_ids, index, pick, rest)
     fused = fuse(rankings)
+    known = {c.chunk_id: s for c, s in dense}
+    if PAGE_STAGE and fused:
+        stage_docs = pick.doc_ids if pick is not None else top_documents(fused, 2 * k)
+        query, query_vector = rest if rest is not None else (expanded, vector)
+        stage = page_order(library, index, request, query, query_vector, stage_docs)
+        fused = _in_order([*stage.chunks, *(c for c, _ in fused)])
+        known.update(stage.cosine)
     groups = _groups(fused, k)
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
     groups = [g for g in groups if docs[g[1].doc_id] is not None]
-    sims = (
-        dense_similarities(
-            library.embeddings, vector, [g for g, _, _ in groups], {c.chunk_id: s for c, s in dense}
-        )
-        if groups
-        else []
-    )
-    hits = [(_merged(members, top), docs[top.doc_id], sim) for (members, top, _), sim in zip(groups, sims)]
+    sims = dense_similarities(library.embeddings, vector, [g for g, _, _ in groups], known) if groups else []
+    hits = [
+        (with_statement(_passage(library, members, top)), docs[top.doc_id], sim)
+        for (members, top, _), sim in zip(groups, sims)
+    ]
     terms = set(tokenize(question))
     return Retrieval(
         evidence=build_evidence(hits),
@@ -232,6 +266,22 @@ def search_evidence(
         ),
         picked=pick.doc_ids if pick else (),
     )
+
+
+def top_documents(fused: Sequence[tuple[Chunk, float]], depth: int) -> list[str]:
+    """The documents of the best fused candidates, by their summed fusion scores, best first."""
+    totals: dict[str, float] = {}
+    for chunk, score in fused[:depth]:
+        totals[chunk.doc_id] = totals.get(chunk.doc_id, 0.0) + score
+    return sorted(totals, key=lambda d: -totals[d])[:MAX_DOCUMENTS]
+
+
+def _in_order(chunks: Iterable[Chunk]) -> list[tuple[Chunk, float]]:
+    """Chunks without repeats, each with a score that falls with its place (for _groups)."""
+    unique: dict[str, Chunk] = {}
+    for chunk in chunks:
+        unique.setdefault(chunk.chunk_id, chunk)
+    return [(c, 1.0 / (1 + n)) for n, c in enumerate(unique.values())]
 
 
 class _OwnLexical:

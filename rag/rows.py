@@ -15,9 +15,17 @@ from rag.text import STOPWORDS
 _NUMBER_CELL = re.compile(r"^[(\-\u2212]?[$\u20ac\u00a3]?\(?\d(?:[\d,]*\d)?(?:\.\d+)?%?\)?$")
 _EMPTY_CELL = frozenset({"-", "\u2013", "\u2014"})
 _CURRENCY = frozenset({"$", "\u20ac", "\u00a3"})
+_LEADER = re.compile(r"(?:\s*(?:\.\s?){3,}|\s*\u2026+)\s*")
 _YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d\d(?![\d,.])")
 # A header line names at least this many years and has no other numbers.
 MIN_HEADER_YEARS = 2
+# "December 31," in a header: the day is dropped before counting numbers.
+_DAY = re.compile(
+    r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?)\s+\d{1,2}\b\s*,?", re.IGNORECASE
+)
+# A header with dates has at most this many words ("Fiscal years ended December 25, 2021, December
+# 26, 2020 and December 28, 2019": 7), so a sentence with two dates is not taken for one.
+HEADER_DATE_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -36,7 +44,7 @@ def parse_row(line: str) -> Row | None:
     """The row a line holds, or None: a label that starts with a capital letter and does not end
     in a stopword, then only cells. A lone cell must look like an amount (1,577, 3.5, (12), 4%, $9), not
     like a year or a page number, so that a wrapped prose line ending in "2022" is not a row."""
-    tokens = line.split()
+    tokens = _LEADER.sub(" ", line).split()  # "Trade payables........ $ 93,307": dot leaders
     i = len(tokens)
     while i > 0 and _is_cell(tokens[i - 1]):
         i -= 1
@@ -55,10 +63,15 @@ def parse_row(line: str) -> Row | None:
 
 
 def header_years(line: str) -> tuple[int, ...]:
-    """The column years a header line names ("2023 2022 2021", "Fiscal Years 2023 2022"), or ()."""
-    years = tuple(int(y) for y in _YEAR.findall(line))
-    others = re.findall(r"\d[\d,.]*", _YEAR.sub(" ", line))
+    """The column years a header line names ("2023 2022 2021", "Fiscal Years 2023 2022",
+    "Year Ended December 31, 2017 2016 2015"), or (). A date's day is not another number; a line
+    with dates must be short (HEADER_DATE_WORDS words), as a column header is, not a sentence."""
+    undated = _DAY.sub(" ", line)
+    years = tuple(int(y) for y in _YEAR.findall(undated))
+    others = re.findall(r"\d[\d,.]*", _YEAR.sub(" ", undated))
     if len(years) < MIN_HEADER_YEARS or others:
+        return ()
+    if undated != line and len(re.findall(r"[A-Za-z]+", undated)) > HEADER_DATE_WORDS:
         return ()
     return years
 

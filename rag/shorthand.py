@@ -112,17 +112,20 @@ def synonym_groups(text: str) -> list[tuple[str, ...]]:
     return [g for g in SYNONYMS if any(_holds_run(terms, tokenize(p)) for p in g)]
 
 
-def expansions(text: str) -> list[str]:
-    """The spelled-out forms of the shorthand, the other phrases of its synonyms and the periods
-    in text, in order of appearance (synonyms of spelled-out phrases after the shorthand)."""
+def expansions(text: str, periods: bool = True) -> list[str]:
+    """The spelled-out forms of the shorthand, the other phrases of its synonyms and (unless not
+    periods) the periods in text, in order of appearance (synonyms of spelled-out phrases after
+    the shorthand)."""
     out = [SHORTHAND[t.group(0).lower()] for t in _TOKEN.finditer(text) if t.group(0).lower() in SHORTHAND]
     for group in synonym_groups(" ".join([text, *out])):
         out += [p for p in group if p not in out]
-    out += [p.words() for p in fiscal_periods(text)]
+    if periods:
+        out += [p.words() for p in fiscal_periods(text)]
     return list(dict.fromkeys(out))
 
 
-def expand_question(text: str) -> str:
-    """The question with its shorthand spelled out after it (unchanged when there is none)."""
-    extra = expansions(text)
+def expand_question(text: str, periods: bool = True) -> str:
+    """The question with its shorthand spelled out after it (unchanged when there is none); with
+    periods, its fiscal periods spelled out too ("fiscal 2018 2018")."""
+    extra = expansions(text, periods)
     return f"{text} {' '.join(extra)}" if extra else text

@@ -25,3 +25,10 @@ def test_report_as_a_noun_or_outside_a_yes_no_question_stays() -> None:
     assert (
         without_framing("How many deaths were reported in 1918?") == "How many deaths were reported in 1918?"
     )
+
+
+def test_a_yes_no_question_naming_a_year_does_not_ask_for_an_amount() -> None:
+    from rag.asked import read_question
+
+    assert not read_question("Has Acme reported any material legal proceedings in FY2022?").amount
+    assert read_question("What were Acme's dividends in FY2022?").amount

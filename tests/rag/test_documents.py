@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ingest.library import Library
 from ingest.types import Chunk, PageLocator
-from rag.documents import DocumentProfiles, ProfileCache, drew_on, profile_text
+from rag.documents import DocumentProfiles, ProfileCache, document_period, drew_on, profile_text
 from rag.lexical import LexicalIndex, tokenize
 from rag.retrieve import search_evidence, without_words
 from rag.types import Answer, Evidence, Footnote
@@ -205,3 +207,35 @@ def test_a_word_written_in_lower_case_beside_capitalised_names_names_no_document
     # Typed all in lower case, every naming word stays: "material" names Kestrel Bay Materials too.
     pick = profiles.pick("has kestrel ridge reported any material legal proceedings?")
     assert pick is not None and set(pick.doc_ids) == {"doc6", "doc7"}
+
+
+@pytest.mark.parametrize(
+    ("cover", "period"),
+    [
+        ("ANNUAL REPORT ... For the fiscal year ended December 31, 2018 or ...", (2018, None)),
+        ("FORM 10-K FOR THE FISCAL YEAR ENDED May 31, 2020", (2020, None)),
+        # pdfium reads some covers' columns interleaved
+        ("FORM 10-Q For the quarterly period ended Commission file June 30, 2022 number 1-5805", (2022, 2)),
+        ("FOR IMMEDIATE RELEASE 2023 Second-Quarter reported sales growth of 6.3%", (2023, 2)),
+        ("An article about the Normans, who conquered England in 1066.", None),
+    ],
+)
+def test_a_cover_says_which_period_a_filing_covers(cover: str, period: tuple[int, int | None] | None) -> None:
+    assert document_period([cover]) == period
+
+
+def test_the_year_picks_the_filing_whose_cover_covers_it_among_one_companys_filings() -> None:
+    """Both of Acme's reports mention 2021 on their covers (one compares with it), but only one
+    covers it: "Acme's FY2021 revenue" is asked of that one first."""
+    texts = {
+        "acme22": "Acme Corp annual report. For the fiscal year ended December 31, 2022. Compared with 2021.",
+        "acme21": "Acme Corp annual report. For the fiscal year ended December 31, 2021.",
+        **{
+            f"other{n}": f"Company {n} Holdings annual report. For the fiscal year ended June 30, 2021."
+            for n in range(8)
+        },
+    }
+    periods = {d: document_period([t]) for d, t in texts.items()}
+    profiles = DocumentProfiles(texts, periods=periods)
+    pick = profiles.pick("What was Acme's FY2021 revenue? fiscal 2021 2021")
+    assert pick is not None and pick.doc_ids[0] == "acme21" and set(pick.doc_ids) == {"acme21", "acme22"}

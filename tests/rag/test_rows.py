@@ -116,3 +116,19 @@ def test_units_carry_their_section_heading_and_table_title() -> None:
         ("The Company was named as a defendant in a suit.", "Legal Proceedings"),
         ("Net income 537 917", "Statements of Income (in millions)"),
     ]
+
+
+def test_a_header_with_dates_names_its_years_and_a_sentence_with_two_dates_does_not() -> None:
+    from rag.rows import header_years
+
+    assert header_years("Year Ended December 31, 2017 2016 2015") == (2017, 2016, 2015)
+    assert header_years("November 27, 2015 November 28, 2014") == (2015, 2014)
+    assert (
+        header_years("On December 9, 2021, the Board declared a dividend payable on March 1, 2022 to holders")
+        == ()
+    )
+
+
+def test_a_row_with_dot_leaders_is_a_row() -> None:
+    row = parse_row("Trade payables.............................. $ 93,307 $ 68,377")
+    assert row is not None and row.label == "Trade payables" and row.cells == ("93,307", "68,377")

@@ -1,0 +1,88 @@
+"""The page stage on a small real filing-like library (SQLite + FAISS, hashing embeddings, so the
+dense side carries no meaning and the pages' headings and words must do the work)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.library import Library
+from rag import retrieve
+from rag.retrieve import search_evidence
+from tests.rag.conftest import make_pdf, open_hash_library
+
+PROSE = (
+    "Our consolidated statements of cash flows reflect capital expenditures for new plants, and "
+    "operating cash flow and capital expenditures are discussed with the board every quarter. "
+)
+PAGES = [
+    "Acme Corp annual report. For the fiscal year ended December 31, 2021.",
+    "Liquidity and Capital Resources\n" + PROSE * 3,
+    "Capital Expenditures Outlook\n" + PROSE * 3,
+    "Consolidated Statements of Cash Flows\n(in millions)\n2021 2020\nNet cash provided by operating "
+    "activities 4,300 3,900\nPurchases of property and equipment (1,577) (1,602)\nDividends paid (800) (760)",
+    "Consolidated Balance Sheets\n(in millions)\n2021 2020\nTotal current assets 15,000 14,500\n"
+    "Total current liabilities 9,100 8,700",
+    "Risk Factors\n" + PROSE * 3,
+]
+QUESTION = (
+    "What is Acme's FY2021 capital expenditure amount? Respond to the question by assuming the "
+    "perspective of an analyst who can only use the details shown within the cash flow statement."
+)
+
+
+@pytest.fixture
+def filing_library(tmp_path: Path) -> Library:
+    library = open_hash_library(tmp_path / "lib", chunk_size=300, chunk_overlap=40)
+    library.add_pdf(make_pdf(PAGES, "Acme Corp annual report 2021"), "acme-2021.pdf")
+    return library
+
+
+def _pages(evidence) -> list[int]:
+    return [loc.page_index for e in evidence for loc in e.locators]
+
+
+def test_a_question_naming_a_statement_gets_that_statements_page_first(filing_library: Library) -> None:
+    found = search_evidence(filing_library, QUESTION, k=2).evidence
+    assert _pages(found)[:1] == [3]  # the cash flow statement, not the pages that talk about it
+
+
+def test_a_defined_metric_gets_the_page_of_each_input(filing_library: Library) -> None:
+    question = (
+        "What is Acme's FY2021 operating cash flow ratio? Operating cash flow ratio is defined as: cash "
+        "from operations / total current liabilities."
+    )
+    found = search_evidence(filing_library, question, k=3).evidence
+    assert {3, 4} <= set(_pages(found))
+
+
+def test_without_the_page_stage_the_prose_that_repeats_the_words_wins(
+    filing_library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check that the first test is not passing by luck: the chunk ranking alone ranks the
+    pages that repeat "cash flows" and "capital expenditures" above the statement."""
+    monkeypatch.setattr(retrieve, "PAGE_STAGE", False)
+    found = search_evidence(filing_library, QUESTION, k=2).evidence
+    assert 3 not in _pages(found)[:1]
+
+
+def test_a_chunk_from_a_statement_page_names_its_statement_in_its_context(filing_library: Library) -> None:
+    from dataclasses import replace
+
+    from rag.page_stage import with_statement
+
+    search_evidence(filing_library, QUESTION, k=2)  # the page stage reads the document's pages
+    [row_chunk] = [c for c in filing_library.chunks() if "Dividends paid" in c.text]
+    bare = replace(row_chunk, context="")  # as a chunk from the middle of a long page has it
+    assert with_statement(bare).context.startswith("Consolidated Statements of Cash Flows")
+    [prose] = [c for c in filing_library.chunks() if c.locators[0].page_index == 5][:1]
+    assert with_statement(prose) == prose  # not a statement page: unchanged
+
+
+def test_a_passage_that_ends_on_a_heading_is_known_and_a_table_row_is_not() -> None:
+    from rag.page_stage import ends_on_heading
+
+    assert ends_on_heading("Our plants are in good condition.\nItem 3. Legal Proceedings.")
+    assert not ends_on_heading("Our plants are in good condition.\nTotal current assets 15,000 14,500")
+    assert not ends_on_heading("Our plants are in good condition, and\nthe warehouses too.")

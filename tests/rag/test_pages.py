@@ -1,0 +1,37 @@
+"""rag.pages: what each page of a document is, read from its layout."""
+
+from __future__ import annotations
+
+from rag.pages import page_facts
+
+STATEMENT = """Table of Contents
+Consolidated Statement of Cash Flows
+Acme Corp. and Subsidiaries
+(in millions)
+2021 2020 2019
+Net income $ 7,679 $ 7,175 $ 7,353
+Capital spending (4,625) (4,240) (4,232)
+61"""
+MDNA = """Table of Contents
+Liquidity and Capital Resources
+Our consolidated statements of cash flows show that capital spending rose in 2021 as we invested
+in new plants, and we expect it to stay near this level in the years to come.
+62"""
+BALANCE = """Table of Contents
+ACME CORP.
+CONSOLIDATED
+BALANCE
+SHEETS
+December 31,
+2021 2020
+Total current liabilities 9,100 8,700
+63"""
+
+
+def test_a_statement_page_is_known_by_its_heading_and_prose_is_not() -> None:
+    facts = page_facts([STATEMENT, MDNA, BALANCE, "Table of Contents\nNotes\n64"])
+    assert [f.statement for f in facts] == ["cash_flows", "", "balance", ""]
+    # the running header ("Table of Contents" on every page) is not part of any heading
+    assert facts[0].heading.startswith("Consolidated Statement of Cash Flows")
+    assert facts[1].heading == "Liquidity and Capital Resources"
+    assert facts[0].years == (2021, 2020, 2019) and facts[2].years == (2021, 2020)
