@@ -50,6 +50,9 @@ BENCHMARKS = (
     Benchmark(
         "local_model", "A real local model in the loop (llama.cpp server, SmolLM2-135M)", "bench.local_model"
     ),
+    Benchmark(
+        "answer_check", "Answer check: declining what the documents do not answer", "bench.answer_check"
+    ),
     Benchmark("pg_calibrate", "Team mode: synthetic vectors beside real embeddings", "bench.pg_calibrate"),
     Benchmark("pg_search", "Team mode: pgvector HNSW beside the local FAISS index", "bench.pg_search"),
     Benchmark("pg_users", "Team mode: 8 users at once, 2 app processes against 1", "bench.pg_users"),

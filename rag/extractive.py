@@ -37,6 +37,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
+from rag.answer_check import DEFAULT, Quote, Rules, check, read_asked, support
 from rag.asked import Concept, Question, read_question
 from rag.computed import computed_rows
 from rag.prompts import (
@@ -303,13 +304,15 @@ def compose_answer(
     semantic_weight: float = 0.0,
     number_bonus: float = 0.0,
     lexical_floor: float = LEXICAL_FLOOR,
+    rules: Rules = DEFAULT,
 ) -> str:
     """The cited sentences or rows, best first; else CLOSEST_PASSAGES and the closest ones, cited,
     when some unit holds RELATED_SCORE of the question; else NOT_IN_DOCUMENTS. It answers only
     when some unit holds min_score of the question and every number it names; the best unit by
     the blended score is quoted if it holds lexical_floor of min_score, further ones only if they
     hold min_score themselves, come within NEAR_BEST of the best and, for a row, are named by
-    the question as fully as the best one."""
+    the question as fully as the best one, and only when the best one answers *this* question
+    (rag.answer_check, under these rules)."""
     request = read_request(question)
     if request.inputs:
         rows = _computed(request, sources)
@@ -340,9 +343,24 @@ def compose_answer(
             and s.lexical >= min_score
             and (s.unit.row is None or _label_share(s.unit, terms) >= named)
         ]
-        return _cite(chosen)
+        if _answers(question, best, sources, rules):
+            return _cite(chosen)
     closest = [s for s in ranked if s.lexical >= RELATED_SCORE][:CLOSEST_COUNT]
     return f"{CLOSEST_PASSAGES} {_cite(closest)}"
+
+
+def _answers(question: str, best: Scored, sources: Sequence[Source], rules: Rules) -> bool:
+    """Whether the best unit answers the question (rag.answer_check), read with its heading, the
+    source's context line and document title, the unit before it and its passage around it."""
+    source = next(s for s in sources if s.short_id == best.source)
+    skip = recurring_lines([(src.text, src.pages) for src in sources])
+    units = passage_units(source.short_id, source.text, source.context, skip)
+    before = units[best.unit.index - 1].text if 0 < best.unit.index <= len(units) else ""
+    context = " ".join([best.unit.title, source.context, source.title])
+    asked = read_asked(question)
+    score = support(asked, best.unit.text, context, best.semantic if best.semantic > 0 else None)
+    quote = Quote(best.unit.text, context, before, source.text, best.unit.row is not None, score)
+    return check(asked, quote, rules).passed
 
 
 def _computed(request: Request, sources: Sequence[Source]) -> str:
@@ -371,6 +389,8 @@ class ExtractiveChatModel(BaseChatModel):
     """Added to sentences holding a number when the question asks for an amount or a count."""
     lexical_floor: float = LEXICAL_FLOOR
     """Share of min_score the quoted best sentence must hold when another one reaches min_score."""
+    answer_check: Rules = DEFAULT
+    """The rules a quote must pass to be given as the answer (rag.answer_check)."""
 
     @property
     def _llm_type(self) -> str:
@@ -388,6 +408,7 @@ class ExtractiveChatModel(BaseChatModel):
             semantic_weight=self.semantic_weight,
             number_bonus=self.number_bonus,
             lexical_floor=self.lexical_floor,
+            rules=self.answer_check,
         )
 
     def _generate(

@@ -11,6 +11,7 @@ from ingest.embeddings import LocalEmbeddings
 from ingest.library import Library
 from ingest.types import PageLocator
 from rag.answer import answer_stream
+from rag.answer_check import OFF
 from rag.citations import extract_citations
 from rag.extractive import ExtractiveChatModel, parse_task, split_sentences
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
@@ -232,3 +233,33 @@ def test_a_running_header_on_several_pages_is_never_quoted() -> None:
     # Chunks that overlap share a page: a line they share is text, not a running header.
     overlap = evidence("cccc333", header + "Our plants are in Ohio.", page=3)
     assert "Annual Report" in ask("Which annual report form is this?", first, overlap)
+
+
+BIG_O = evidence(
+    "gggg777",
+    "Upper and lower bounds are usually stated using the big O notation, which hides constant "
+    "factors and smaller terms.",
+)
+TIMES = evidence(
+    "hhhh888",
+    'In 1900, the Los Angeles Times defined southern California as including "the seven counties".',
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "source"),
+    [
+        ("What does not hide constant factors or smaller terms?", BIG_O),  # the quote is not negated
+        ("What did the California Times define twice?", TIMES),  # a name the quote does not hold
+    ],
+)
+def test_a_quote_that_does_not_answer_this_question_is_only_a_closest_passage(
+    question: str, source: Evidence
+) -> None:
+    """Issue 25: without the answer check these were quoted as the answer."""
+    messages = build_messages(question, [source])
+    unchecked = ExtractiveChatModel(embeddings=LocalEmbeddings(), answer_check=OFF).invoke(messages).content
+    assert not unchecked.startswith(CLOSEST_PASSAGES) and unchecked != NOT_IN_DOCUMENTS
+    text = ExtractiveChatModel(embeddings=LocalEmbeddings()).invoke(messages).content
+    assert text.startswith(CLOSEST_PASSAGES)
+    assert extract_citations(text) == [source.short_id]

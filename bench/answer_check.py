@@ -1,0 +1,193 @@
+"""`python -m bench answer_check`: the offline answerer's answer check (rag.answer_check, issue 25)
+before and after, rule by rule, and the trade-off curve of its support threshold, all on the same
+retrieval in one run (each question is retrieved once, then answered under every variant).
+
+Sets: squad-dev's seed-0 80-question sample (the rules were tuned on it), a disjoint squad-dev
+sample of 80 (40 answerable, 40 not, seed 1: a check), filings-dev (FinanceBench's 26 and our 106
+on the 24 real filings, 17 not answerable: a check) and the generated filings (117 answerable: a
+check). filings-dev needs a library of its 24 filings: FOOTNOTE_BENCH_FD_LIBRARY names one to
+open read-only, else they are ingested (long; skipped when quick).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from bench.answer_check_plot import PLOT, draw_curves
+from bench.eval import SQUAD_QA, SQUAD_SAMPLE, judge, load_questions, open_corpus_library, summarize
+from rag.answer import stream_answer
+from rag.answer_check import MIN_SUPPORT, OFF, Rules
+from rag.extractive import ExtractiveChatModel
+from rag.retrieve import Retrieval, search_evidence
+from rag.types import Done
+
+K = 6
+RULES = ("asked_for", "specific", "negation", "support")
+THRESHOLDS = (0.0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7)
+FIGURES = (
+    ("gold_page_cited", "evidence page cited"),
+    ("answer_contains_gold", "answer contains gold"),
+    ("declined_answerable", "answerable declined (closest or not in documents)"),
+    ("answered_off_gold", "answered citing no evidence page"),
+    ("answered_unanswerable", "unanswerable answered as if answerable"),
+)
+
+
+class MemoEmbeddings:
+    """The library's embeddings, each text embedded once across the variants (same vectors)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.name = inner, getattr(inner, "name", "")
+        self._query: dict[str, list[float]] = {}
+        self._docs: dict[str, list[float]] = {}
+
+    def embed_query(self, text: str) -> list[float]:
+        """The inner embed_query, remembered."""
+        if text not in self._query:
+            self._query[text] = self.inner.embed_query(text)
+        return self._query[text]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """The inner embed_documents for the texts not seen before, in one call."""
+        new = [t for t in dict.fromkeys(texts) if t not in self._docs]
+        if new:
+            self._docs.update(zip(new, self.inner.embed_documents(new)))
+        return [self._docs[t] for t in texts]
+
+
+def disjoint_sample(
+    exclude: Sequence[dict[str, Any]], n: int = SQUAD_SAMPLE, seed: int = 1
+) -> list[dict[str, Any]]:
+    """n squad-dev questions (half answerable) none of which is in exclude."""
+    taken = {q["id"] for q in exclude}
+    rows = sorted((r for r in load_questions(SQUAD_QA) if r["id"] not in taken), key=lambda r: r["id"])
+    rng = random.Random(seed)
+    answerable = [r for r in rows if not r["is_impossible"]]
+    impossible = [r for r in rows if r["is_impossible"]]
+    return rng.sample(answerable, n // 2) + rng.sample(impossible, n - n // 2)
+
+
+def measure(
+    questions: Sequence[dict[str, Any]], retrievals: Sequence[Retrieval], embeddings: Any, rules: Rules
+) -> dict[str, Any]:
+    """Every question answered by the extractive model under these rules, judged and summed up."""
+    model = ExtractiveChatModel(embeddings=embeddings, answer_check=rules)
+    rows = []
+    for question, retrieval in zip(questions, retrievals):
+        events = stream_answer(question["question"], retrieval, chat_model=model, provider_label="bench")
+        rows.append(judge(question, retrieval, next(e.answer for e in events if isinstance(e, Done))))
+    summary = summarize(rows)
+    answered = summary["answered"]
+    return {**summary, "declined_answerable": None if answered is None else round(1 - answered, 3)}
+
+
+def variants() -> dict[str, Rules]:
+    """Before (no check), after (every rule), each rule alone and every rule but one."""
+    out = {"before: no check": OFF, "after: every rule": Rules()}
+    out |= {f"{rule} alone": replace(OFF, **{rule: True}) for rule in RULES}
+    out |= {f"all but {rule}": replace(Rules(), **{rule: False}) for rule in RULES}
+    return out
+
+
+def measure_set(name: str, questions: list[dict[str, Any]], library: Any, curve: bool) -> dict[str, Any]:
+    """One set: retrieve each question once, then every variant and (when curve) every threshold."""
+    started = time.perf_counter()
+    retrievals = [search_evidence(library, q["question"], k=K) for q in questions]
+    embeddings = MemoEmbeddings(library.embeddings)
+    figures = {
+        label: measure(questions, retrievals, embeddings, rules) for label, rules in variants().items()
+    }
+    points: dict[str, list[dict[str, Any]]] = {}
+    if curve:
+        for mode, base in (("support alone", replace(OFF, support=True)), ("with the other rules", Rules())):
+            points[mode] = [
+                {
+                    "threshold": t,
+                    **_point(measure(questions, retrievals, embeddings, replace(base, min_support=t))),
+                }
+                for t in THRESHOLDS
+            ]
+    answerable = sum(not q["is_impossible"] for q in questions)
+    return {
+        "name": name,
+        "questions": len(questions),
+        "answerable": answerable,
+        "unanswerable": len(questions) - answerable,
+        "documents": len(library.documents()),
+        "seconds": round(time.perf_counter() - started, 1),
+        "variants": figures,
+        "curve": points,
+    }
+
+
+def _point(summary: dict[str, Any]) -> dict[str, Any]:
+    return {k: summary[k] for k in ("declined_answerable", "answered_unanswerable", "answered_off_gold")}
+
+
+def _filings_dev_library(tmp: Path) -> Any:
+    """The 24 filings: the library FOOTNOTE_BENCH_FD_LIBRARY names (read-only), else ingested."""
+    from bench.real_filings import FILINGS_DEV
+
+    named = os.environ.get("FOOTNOTE_BENCH_FD_LIBRARY")
+    if named:
+        from ingest.library import Library
+        from settings import load_settings
+        from wiring import make_embeddings
+
+        embeddings, name = make_embeddings(load_settings())
+        return Library.open_reader(Path(named), embeddings, embedding_name=name)
+    return open_corpus_library(sorted((FILINGS_DEV / "pdfs").glob("*.pdf")), tmp / "fd")
+
+
+def _filings_dev_questions() -> list[dict[str, Any]]:
+    from bench.real_filings import FILINGS_DEV, questions
+
+    return [{**q, "doc_file": str(FILINGS_DEV / q["doc_file"])} for q in questions()]
+
+
+def _generated(tmp: Path, quick: bool) -> tuple[list[dict[str, Any]], Any]:
+    import json
+
+    from bench.eval import FILINGS_DIR, QUICK_COMPANIES
+    from bench.filings import COMPANIES, generate
+
+    filings = generate(
+        FILINGS_DIR / "quick" if quick else FILINGS_DIR, COMPANIES[:QUICK_COMPANIES] if quick else COMPANIES
+    )
+    lines = filings.questions.read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
+    questions = [{**r, "doc_file": str(filings.questions.parent / r["doc_file"])} for r in rows]
+    return questions[:10] if quick else questions, open_corpus_library(filings.pdfs, tmp / "gen")
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    """Every set, before and after, rule by rule, with the curve; the README section and the plot."""
+    from bench.answer_check_report import render
+
+    sample = load_questions(SQUAD_QA, 10 if quick else SQUAD_SAMPLE)
+    second = disjoint_sample(sample, 10 if quick else SQUAD_SAMPLE)
+    with tempfile.TemporaryDirectory(prefix="footnote-check-") as name:
+        tmp = Path(name)
+        pdfs = sorted({SQUAD_QA.parent / q["doc_file"] for q in sample + second})
+        squad = open_corpus_library(pdfs, tmp / "squad")
+        sets = [
+            measure_set("squad-dev, seed-0 sample (tuned on)", sample, squad, curve=True),
+            measure_set("squad-dev, disjoint sample (seed 1)", second, squad, curve=True),
+        ]
+        if not quick:
+            sets.append(
+                measure_set("filings-dev", _filings_dev_questions(), _filings_dev_library(tmp), curve=True)
+            )
+        generated, library = _generated(tmp, quick)
+        sets.append(measure_set("generated filings", generated, library, curve=False))
+    result = {"k": K, "min_support": MIN_SUPPORT, "thresholds": list(THRESHOLDS), "sets": sets}
+    if not quick:
+        draw_curves(sets, MIN_SUPPORT, PLOT)
+    return {**result, "markdown": render(result, plotted=not quick)}

@@ -1,0 +1,201 @@
+"""The answer check of the offline answerer (rag.answer_check), rule by rule, from tables of cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.answer_check import OFF, Quote, Rules, check, quarters, question_proper, read_asked, support
+
+
+@pytest.mark.parametrize(
+    ("question", "wants"),
+    [
+        ("How many teams did Los Angeles used to have?", "number"),
+        ("What percentage of sales came from Aeronautics?", "number"),
+        ("What is the FY2018 capital expenditure amount (in USD millions) for 3M?", "number"),
+        ("When did the Normans conquer England?", "date"),
+        ("In what year was the greenhouse built?", "date"),
+        ("What year was the greenhouse built?", "date"),
+        ("Who ruled Cyprus in the 11th century?", "name"),
+        ("Where does Tony Hawk live?", "place"),
+        ("Has MGM Resorts paid dividends to common shareholders in FY2022?", "yesno"),
+        ("What culture did the Normans combine with?", ""),
+    ],
+)
+def test_what_the_question_asks_for(question: str, wants: str) -> None:
+    assert read_asked(question).wants == wants
+
+
+@pytest.mark.parametrize(
+    ("question", "names", "numbers", "qualifiers"),
+    [
+        ("Who ruined Roussel de Bailleul's plans?", ("roussel", "bailleul"), (), ()),
+        ("What did the California Times define twice?", ("california times",), (), ()),
+        ("Warner Center is located in which area?", ("warner center",), (), ()),  # first word, then a capital
+        ("What was Quillon Software's D&A in FY2022?", ("quillon software",), (), ()),  # shorthand: no name
+        ("Which of JPM's segments had the lowest revenue in 2021 Q1?", ("jpm",), ("2021",), ("lowest",)),
+        ("What counties does the eight county definition include?", (), ("8",), ()),
+        ("Revenue for the fiscal year ended December 31, 2021?", (), (), ()),  # a date is the period
+        ("What was Walmart's net income, as shown in the FY2018 10-K?", ("walmart",), (), ()),
+        ("What is one of the most important open questions?", (), (), ("most",)),  # "one" is no number
+        ("Which machine is most commonly used?", (), (), ()),  # "most" before an adverb singles nothing out
+        ("What was the first Norman castle?", ("norman",), (), ("first",)),
+    ],
+)
+def test_specific_terms_are_read(
+    question: str, names: tuple[str, ...], numbers: tuple[str, ...], qualifiers: tuple[str, ...]
+) -> None:
+    asked = read_asked(question)
+    assert (asked.names, asked.numbers, asked.qualifiers) == (names, numbers, qualifiers)
+
+
+def test_instructions_around_the_question_are_not_read() -> None:
+    question = (
+        "You are an analyst. What is the FY2021 capital expenditure for PepsiCo? "
+        "Answer in USD billions. Respond from the Statement of Cash Flows."
+    )
+    assert question_proper(question) == "What is the FY2021 capital expenditure for PepsiCo?"
+    assert read_asked(question).names == ("pepsico",)
+    # "Inc." does not end the question: the sentences are split as everywhere else (rag.text).
+    assert read_asked("How many employees does Acme Foods, Inc. have?").wants == "number"
+
+
+def test_quarters_are_read_in_every_spelling() -> None:
+    assert quarters("the second quarter of 2021, Q3 and 4Q23") == {2, 3, 4}
+    assert read_asked("How much did JPMorgan earn in the second fiscal quarter of 2021?").quarters == {2}
+
+
+CASES = [
+    # (question, quote, passes, rule that fails)
+    ("How many teams did Los Angeles have?", Quote("Los Angeles had two teams."), True, ""),
+    ("How many teams did Los Angeles have?", Quote("Los Angeles had teams of its own."), False, "asked-for"),
+    ("How much was capex?", Quote("Capital expenditures 1,577 1,602", row=True), True, ""),
+    # a date and a year are no amount: the auditor's sentence does not answer "how much"
+    (
+        "How much net cash did CVS Health provide?",
+        Quote("We have audited the balance sheets of CVS Health as of December 31, 2018 and 2017."),
+        False,
+        "asked-for",
+    ),
+    ("When did the Normans reach Italy?", Quote("The Normans reached Italy in 999."), True, ""),
+    ("When did the Normans reach Italy?", Quote("The Normans reached Italy in the 10th century."), True, ""),
+    ("When did the Normans reach Italy?", Quote("The Normans reached Italy by sea."), False, "asked-for"),
+    ("When did Herve serve?", Quote("Hervé served in the 1050s."), True, ""),  # accents ignored
+    ("Who led the troops?", Quote("The troops were led by Guy de Lusignan."), True, ""),
+    ("Who led the troops?", Quote("The troops were led by a general."), False, "asked-for"),
+    (
+        "Has Acme reported any material legal proceedings?",
+        Quote("We believe the claims are without merit.", context="Item 3. Legal Proceedings Acme 10-K"),
+        True,
+        "",
+    ),
+    (
+        "Has Acme reported any material legal proceedings?",
+        Quote("We consent to the incorporation by reference.", context="Acme Annual Report"),
+        False,
+        "asked-for",
+    ),
+    # specific terms: a name of the question the quote and its context lack
+    (
+        "What did the Normans bring to Asia?",
+        Quote("The Normans brought castles to Africa."),
+        False,
+        "specific",
+    ),
+    ("What did the Normans bring?", Quote("They brought castles.", before="The Normans came."), True, ""),
+    ("What did the Normans bring?", Quote("They brought castles.", passage="The Normans came. x"), True, ""),
+    (
+        "What is the Cobham-Edward thesis?",
+        Quote("This is the Cobham\u2013Edmonds thesis."),
+        False,
+        "specific",
+    ),
+    (
+        "What did the California Times define?",
+        Quote("The Los Angeles Times defined California."),
+        False,
+        "specific",
+    ),
+    ("What did JPM earn?", Quote("JPMorgan Chase earned much.", context="JPM 10-Q"), True, ""),  # a prefix
+    (
+        "What did Lockheed Martin sell?",
+        Quote("It sold jets.", context="LOCKHEEDMARTIN_2021_10K.pdf"),
+        True,
+        "",
+    ),
+    ("What is the largest city?", Quote("Los Angeles is a big city."), False, "specific"),
+    ("What is the largest city?", Quote("Los Angeles is the largest city."), True, ""),
+    (
+        "Which counties does the eight county definition include?",
+        Quote("The 8-county one has A and B."),
+        True,
+        "",
+    ),
+    (
+        "Which counties does the eight county definition include?",
+        Quote("The 10-county one has A."),
+        False,
+        "specific",
+    ),
+    # a number found only around the quote while the quote names another one: replaced
+    (
+        "What happened to the greenhouse in 1990?",
+        Quote("The greenhouse was rebuilt in 1987.", before="Plans were made in 1990."),
+        False,
+        "replaced",
+    ),
+    (
+        "What was net income in Q3 2023?",
+        Quote("In the second quarter of 2023 net income was 14.5."),
+        False,
+        "replaced",
+    ),
+    (
+        "What was net income in Q2 2023?",
+        Quote("In the second quarter of 2023 net income was 14.5."),
+        True,
+        "",
+    ),
+    # negation
+    (
+        "What does not hide constant factors?",
+        Quote("Big O notation hides constant factors."),
+        False,
+        "negation",
+    ),
+    ("What is not known about P?", Quote("It is not known whether P equals NP."), True, ""),
+    # support
+    (
+        "What are the geographies Acme operates in?",
+        Quote("Net cash used was $2.4 billion.", context="Acme 10-K", support=0.2),
+        False,
+        "support",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "quote", "passes", "rule"), CASES)
+def test_each_rule_from_a_table_of_cases(question: str, quote: Quote, passes: bool, rule: str) -> None:
+    verdict = check(read_asked(question), quote)
+    assert (verdict.passed, verdict.rule) == (passes, rule), verdict.detail
+
+
+@pytest.mark.parametrize(("question", "quote", "passes", "rule"), [c for c in CASES if not c[2]])
+def test_each_failure_is_that_rules_alone(question: str, quote: Quote, passes: bool, rule: str) -> None:
+    """Turning the failing rule off lets the quote through: no other rule decided it."""
+    name = {"replaced": "specific", "asked-for": "asked_for"}.get(rule, rule)
+    assert not check(read_asked(question), quote, Rules(**{name: True, **_others_off(name)})).passed
+    assert check(read_asked(question), quote, OFF).passed
+
+
+def _others_off(name: str) -> dict[str, bool]:
+    return {r: False for r in ("asked_for", "specific", "negation", "support") if r != name}
+
+
+def test_support_reads_the_question_as_the_answerer_does() -> None:
+    asked = read_asked("What was Acme's net PP&E at the end of fiscal 2022?")
+    row = "Property, plant and equipment, net 818 795"
+    # PP&E is held by its spelled-out words, Acme by the document title in the context.
+    assert support(asked, row, "Acme Corp annual report", None) > support(asked, row, "", None)
+    assert support(asked, row, "Acme Corp annual report", None) >= 0.75
+    assert support(asked, row, "", 0.6) == pytest.approx(0.5 * support(asked, row, "", None) + 0.3)
