@@ -9,7 +9,7 @@ import streamlit as st
 
 from components import state
 from components.original import ExcerptFn, OriginalFn, show_original
-from components.render import cited_passage, page_range, split_passage
+from components.render import cited_passage, ocr_note, page_range, split_passage
 from rag.library_search import SearchHit
 from rag.types import Footnote, Turn
 
@@ -160,7 +160,9 @@ def show_panel(
             st.text(ev.title or ev.file_name)
         pages, index = page_range(ev)
         with st.container(key="panel_meta"):
-            st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}")
+            st.text(
+                f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}{ocr_note(ev)}"
+            )
         with st.container(key="panel_pages"):
             _pages(footnote, picture, _focus(footnote, passage, page_text))
         if excerpt is not None and original is not None:
@@ -222,7 +224,7 @@ def show_hit_panel(
         with st.container(key="panel_meta"):
             st.text(
                 f"Match on page {hit.page_label} (index {hit.page_index}) · passage on page {pages} "
-                f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}"
+                f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}{ocr_note(ev)}"
             )
         with st.container(key="panel_pages"):
             _pages(as_footnote, picture, _focus(as_footnote, hit.match, page_text))

@@ -45,6 +45,7 @@ from ingest.types import (
     LibrarySettings,
     OcrOptions,
     Page,
+    PageOcr,
     ProgressFn,
 )
 
@@ -170,6 +171,11 @@ class Library:
         """A document's pages (text and printed labels)."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return store.pages(conn, doc_id)
+
+    def page_ocr(self, doc_id: str, page_index: int) -> PageOcr | None:
+        """How OCR read one page (engine, confidence, word boxes), or None for a text page."""
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
+            return store.page_ocr(conn, doc_id, page_index)
 
     def first_pages(self, limit: int) -> dict[str, list[Page]]:
         """The first ``limit`` pages of every ready document, by doc_id (one query, not one per document)."""

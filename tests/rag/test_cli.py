@@ -33,6 +33,7 @@ FOOTNOTE_KEYS = {
     "char_end",
     "text",
     "score",
+    "ocr_confidence",
 }
 
 
