@@ -127,8 +127,11 @@ def _words(api, size: tuple[int, int], rotation: int, ril) -> list[OcrWord]:
         return found
     width, height = size
     while True:
-        text = (iterator.GetUTF8Text(ril.WORD) or "").strip()
-        box = iterator.BoundingBox(ril.WORD)
+        try:
+            text = (iterator.GetUTF8Text(ril.WORD) or "").strip()
+        except RuntimeError:  # tesserocr's "No text returned": a page with no words at all
+            text = ""
+        box = iterator.BoundingBox(ril.WORD) if text else None
         if text and box is not None:
             left, top, right, bottom = box
             fractions = (left / width, top / height, right / width, bottom / height)

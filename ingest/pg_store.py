@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS footnote_chunks (
 );
 CREATE INDEX IF NOT EXISTS footnote_chunks_by_doc ON footnote_chunks (doc_id, ordinal);
 CREATE INDEX IF NOT EXISTS footnote_chunks_tsv ON footnote_chunks USING gin (tsv);
--- How a page without a usable text layer was read by OCR (ingest/rows.py); NULL for text pages.
+-- How a page without a usable text layer was read by OCR (ingest/rows.py), NULL for text pages.
 ALTER TABLE footnote_pages ADD COLUMN IF NOT EXISTS ocr jsonb
 """
 
