@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tempfile
 import threading
 import time
@@ -184,7 +185,7 @@ def kept_or_not(quick: bool) -> dict[str, Any]:
     from PIL import Image
 
     from bench.scans import speckle
-    from ingest.ocr_pages import render
+    from ingest.ocr_pages import GaveUp, render
 
     data = SQUAD[1].read_bytes()
     blank = Image.new("L", (1700, 2200), 255)  # a Letter page at 200 dpi
@@ -208,8 +209,19 @@ def kept_or_not(quick: bool) -> dict[str, Any]:
         pdfs = dict(list(pdfs.items())[:1] + list(pdfs.items())[-1:])
     out = {}
     for name, pdf in pdfs.items():
-        text, confidence, good = _read(render(pdf, None, 0, 300))
-        out[name] = {"first_confidence": confidence, "confident_words": good, "kept": text is not None}
+        start = time.perf_counter()
+        try:
+            text, confidence, good = _read(render(pdf, None, 0, 300))
+        except GaveUp:
+            text, confidence, good = None, "gave up", 0
+        seconds = round(time.perf_counter() - start, 1)
+        out[name] = {
+            "first_confidence": confidence,
+            "confident_words": good,
+            "kept": text is not None,
+            "s": seconds,
+        }
+        print(f"bench.ocr: {name}: {out[name]}", file=sys.stderr, flush=True)
     return out
 
 
@@ -443,7 +455,6 @@ def render(r: dict[str, Any]) -> str:
 
 if __name__ == "__main__":
     import json
-    import sys
 
     part = sys.argv[1] if len(sys.argv) > 1 else "all"
     quick = "--quick" in sys.argv

@@ -39,10 +39,12 @@ class OcrWord:
 
 @dataclass(frozen=True)
 class OcrResult:
-    """Every word of one picture, in reading order, and the turn (degrees clockwise) it was read at."""
+    """Every word of one picture, in reading order, the turn (degrees anticlockwise) it was read
+    at, and whether Tesseract gave up before the end (then there are no words)."""
 
     words: tuple[OcrWord, ...]
     rotation: int = 0
+    gave_up: bool = False
 
 
 class OcrUnavailable(RuntimeError):
@@ -52,9 +54,10 @@ class OcrUnavailable(RuntimeError):
 class TesseractReader:
     """Tesseract for one set of languages; thread-safe (one engine per thread, made on first use)."""
 
-    def __init__(self, languages: str = "eng", data_dir: str | None = None) -> None:
+    def __init__(self, languages: str = "eng", data_dir: str | None = None, timeout_s: float = 120.0) -> None:
         self.languages = languages
         self.data_dir = data_dir
+        self.timeout_s = timeout_s
         self._local = threading.local()
 
     @property
@@ -75,7 +78,9 @@ class TesseractReader:
         api = self._api("main")
         upright = picture.rotate(rotation, expand=True) if rotation else picture
         api.SetImage(upright)
-        api.Recognize()
+        if not api.Recognize(int(self.timeout_s * 1000)):  # a page of noise can take minutes
+            api.Clear()
+            return OcrResult((), rotation, gave_up=True)
         words = tuple(_words(api, upright.size, rotation, self._ril))
         api.Clear()
         return OcrResult(words, rotation)

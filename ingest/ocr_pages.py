@@ -43,6 +43,7 @@ class OcrOutcome:
     pages: list[Page]
     read: tuple[str, ...]  # labels of the pages read by OCR
     nothing: tuple[str, ...]  # labels of the pages where OCR found no text
+    gave_up: tuple[str, ...] = ()  # labels of the pages OCR gave up on (past the engine's timeout)
 
 
 @functools.cache
@@ -60,21 +61,26 @@ def read_unusable(
 ) -> OcrOutcome:
     """Read every page whose text layer is unusable by OCR; OcrUnavailable when the engine cannot start."""
     reader = reader_for(options.languages, options.data_dir)
-    out, read, nothing = list(pages), [], []
+    out, read, nothing, gave_up = list(pages), [], [], []
     for position, page in enumerate(pages):
         if usable(page.text):
             continue
         progress(page.index + 1, len(pages))
         picture = render(data, password, page.index, options.dpi)
-        found = read_picture(reader, picture)
+        try:
+            found = read_picture(reader, picture)
+        except GaveUp:
+            found = None
+            gave_up.append(page.label)
+        else:
+            nothing += [page.label] if found is None else []
         if found is None:
-            nothing.append(page.label)
             out[position] = replace(page, text="", ocr=None)
         else:
             text, page_ocr = found
             read.append(page.label)
             out[position] = replace(page, text=text, ocr=page_ocr)
-    return OcrOutcome(out, tuple(read), tuple(nothing))
+    return OcrOutcome(out, tuple(read), tuple(nothing), tuple(gave_up))
 
 
 def render(data: bytes, password: str | None, index: int, dpi: int) -> Image.Image:
@@ -97,9 +103,16 @@ def render(data: bytes, password: str | None, index: int, dpi: int) -> Image.Ima
             pdf.close()
 
 
+class GaveUp(Exception):
+    """Tesseract stopped reading a page at its timeout (pages of dense noise can take minutes)."""
+
+
 def read_picture(reader: ocr.TesseractReader, picture: Image.Image) -> tuple[str, PageOcr] | None:
-    """The page text and its OCR record, or None when OCR found only noise (even turned upright)."""
+    """The page text and its OCR record, or None when OCR found only noise (even turned upright);
+    GaveUp when Tesseract stopped at its timeout."""
     result = reader.read_turned(picture, 0)
+    if result.gave_up:
+        raise GaveUp
     if not looks_like_text(result.words):
         turn = reader.orientation(picture)
         if not turn:

@@ -87,7 +87,7 @@ def read_pdf(
             ocr_warning = f"pages without a usable text layer were not read: {exc}"
     if not any(p.text.strip() for p in pages):
         if outcome is not None:
-            raise NoTextFound(file_name, "; ".join(_nothing_found(outcome.nothing)))
+            raise NoTextFound(file_name, "; ".join(_nothing_found(outcome)))
         raise NoTextLayer(file_name, ocr_warning)
     warnings = _summarise(pages, damaged, outcome) + ([ocr_warning] if ocr_warning else [])
     return ReadDocument(title=title, pages=pages, warnings=tuple(warnings), unlocked=unlocked)
@@ -218,7 +218,7 @@ def _summarise(pages: list[Page], damaged: list[str], outcome: OcrOutcome | None
             f"{len(outcome.read)} of {len(pages)} pages read by OCR (p. {_some(list(outcome.read))})"
         )
     if outcome is not None:
-        warnings += _nothing_found(outcome.nothing)
+        warnings += _nothing_found(outcome)
     else:
         empty = [p.label for p in pages if not p.text.strip()]
         if empty:
@@ -231,12 +231,18 @@ def _summarise(pages: list[Page], damaged: list[str], outcome: OcrOutcome | None
     return warnings
 
 
-def _nothing_found(labels: tuple[str, ...]) -> list[str]:
-    """One sentence per page where OCR found no text; past NOTHING_SHOWN pages, one for the rest."""
+def _nothing_found(outcome: OcrOutcome) -> list[str]:
+    """One sentence per page where OCR found no text (or gave up); past NOTHING_SHOWN pages, one
+    for the rest."""
+    labels = outcome.nothing
     found = [f"page {label}: no text found by OCR" for label in labels[:NOTHING_SHOWN]]
     rest = labels[NOTHING_SHOWN:]
     if rest:
         found.append(f"{len(rest)} more pages with no text found by OCR (p. {_some(list(rest))})")
+    if outcome.gave_up:
+        found.append(
+            f"OCR gave up on {len(outcome.gave_up)} pages, too noisy to read in time (p. {_some(list(outcome.gave_up))})"
+        )
     return found
 
 

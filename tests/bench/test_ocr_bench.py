@@ -1,0 +1,54 @@
+"""The OCR benchmark's own measures: scans are image-only copies of the same page size, word recall
+counts repeats, and the text-layer benchmark's broken font maps really break the text."""
+
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+
+from bench.ocr import recall
+from bench.scans import scan_pdf
+from bench.text_layer import BREAKS, break_maps, summarise
+from tests.ingest.scans import HARBOUR, text_pdf
+
+
+def test_a_scan_has_the_pages_and_sizes_of_its_source_and_no_text() -> None:
+    source = text_pdf(HARBOUR, "Second page.")
+    scan = pdfium.PdfDocument(scan_pdf(source, 150))
+    original = pdfium.PdfDocument(source)
+    assert len(scan) == len(original) == 2
+    for i in range(2):
+        # the same size to within a pixel at 150 dpi (half a point)
+        assert all(abs(a - b) <= 0.5 for a, b in zip(scan[i].get_size(), original[i].get_size()))
+        assert scan[i].get_textpage().count_chars() == 0
+
+
+def test_recall_counts_each_true_word_as_often_as_it_occurs() -> None:
+    assert recall("the cat and the dog", "The cat, the dog.") == 0.8  # "and" missing
+    assert recall("the the", "the") == 0.5
+    assert recall("", "anything") == 1.0
+
+
+def test_broken_maps_give_text_the_rule_refuses() -> None:
+    from ingest.text_layer import usable
+
+    # Helvetica (a simple font) has no ToUnicode map to break: the text needs an embedded font.
+    pdf = break_maps(_dejavu_pdf(), BREAKS["map into private use"])
+    text = pdfium.PdfDocument(pdf)[0].get_textpage().get_text_range()
+    assert "harbour" not in text and not usable(text)
+    assert summarise([text])["unusable"] == 1
+
+
+def _dejavu_pdf() -> bytes:
+    import pytest
+    from fpdf import FPDF
+
+    from bench.text_layer import DEJAVU
+
+    if not DEJAVU.exists():
+        pytest.skip(f"no {DEJAVU}")
+    pdf = FPDF()
+    pdf.add_font("DejaVu", fname=str(DEJAVU))
+    pdf.set_font("DejaVu", size=12)
+    pdf.add_page()
+    pdf.multi_cell(0, 8, HARBOUR)
+    return bytes(pdf.output())
