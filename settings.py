@@ -154,10 +154,12 @@ class Settings(BaseSettings):
         description="Folder of Tesseract .traineddata files; unset: the one the tessdata packages installed "
         "(<venv>/share/tessdata).",
     )
-    # 300 dpi: on squad-dev pages scanned at 150 dpi, rendering them at 300 for Tesseract gave a
-    # word recall of 0.99 where 150 gave 0.97 (bench/README.md, "OCR").
+    # 150 dpi, measured on a squad-dev page and a filings-dev balance sheet scanned at 100, 150 and
+    # 200 dpi and rendered at 150, 200 and 300 for Tesseract (load 16-17): the prose page read with a
+    # word recall of 0.998-1.0 at every resolution; the balance sheet 0.95-0.99 at 150, 0.92-0.96 at
+    # 200 and 0.72-0.91 at 300, and 150 was the fastest (9-22 s a page at that load against 18-32 s).
     ocr_dpi: int = Field(
-        300, ge=72, le=600, description="Resolution pages are rendered at for OCR, in dots per inch."
+        150, ge=72, le=600, description="Resolution pages are rendered at for OCR, in dots per inch."
     )
 
     database_url: SecretStr | None = Field(

@@ -117,7 +117,7 @@ class OcrOptions:
     mode: str = "auto"
     languages: str = "eng"
     data_dir: str | None = None
-    dpi: int = 300
+    dpi: int = 150  # settings.py's ocr_dpi says how it was chosen
 
     @property
     def enabled(self) -> bool:

@@ -21,7 +21,7 @@ from rag.types import Done
 from tests.ingest.scans import HARBOUR, ORCHARD, covered, join_pdfs, scanned, text_pdf, turned, word_boxes
 
 NAME = "fake:hash:384"
-OCR = OcrOptions()  # the app's defaults: auto, English, 300 dpi
+OCR = OcrOptions()  # the app's defaults: auto, English, 150 dpi
 
 
 def open_library(folder: Path, ocr: OcrOptions = OCR) -> Library:
