@@ -31,7 +31,10 @@ MIN_READABLE_SHARE = 0.6
 MIN_ALNUM_SHARE = 0.45
 MAX_ODD_CASE_SHARE = 0.2
 _LEADER = re.compile(r"([^\w\s])\1{2,}")  # a run of three or more of one punctuation mark
-_WORD = re.compile(r"[^\W\d_]+")  # letters only: "Wimm-Bill-Dann" is three words
+# Words: runs between blanks, hyphens, dashes, slashes, apostrophes and full stops ("Wimm-Bill-Dann"
+# is three words), of which only the letters count (a multiplication sign inside mojibake does not
+# split it).
+_SPLIT = re.compile(r"[\s\-\u2010-\u2014/'\u2019.]+")
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ def score(text: str) -> TextLayerScore:
     readable = sum(1 for c, cat in zip(visible, categories) if cat[0] in "LNPS" and c != "\ufffd")
     alnum = sum(1 for cat in categories if cat[0] in "LN")
     leaders = sum(len(m.group(0)) for m in _LEADER.finditer(text))
-    words = [w for w in _WORD.findall(text) if len(w) >= 3]
+    words = [w for w in ("".join(filter(str.isalpha, t)) for t in _SPLIT.split(text)) if len(w) >= 3]
     odd = sum(1 for w in words if _odd_case(w))
     n = len(visible)
     return TextLayerScore(

@@ -40,3 +40,22 @@ def test_a_reader_reads_pages_of_a_database_from_before_ocr(pg_url: str) -> None
     )
     assert {p.ocr for p in reader.pages(doc.doc_id)} == {None} and reader.page_ocr(doc.doc_id, 0) is None
     assert reader.pages(doc.doc_id)[0].text.strip()
+
+
+def test_migrate_carries_the_ocr_records_and_confidences(pg_url: str, tmp_path) -> None:
+    from ingest.library import Library
+    from ingest.migrate import migrate_library
+
+    local = Library.open(
+        tmp_path,
+        HashEmbeddings(384),
+        embedding_name=HASH_NAME,
+        chunk_size=400,
+        chunk_overlap=60,
+        ocr=OcrOptions(),
+    )
+    doc = local.add_pdf(scanned(ORCHARD)[1], "orchard-scan.pdf").doc
+    target = _open(pg_url)
+    assert migrate_library(local, target)[0] == 1
+    assert target.page_ocr(doc.doc_id, 0) == local.page_ocr(doc.doc_id, 0) is not None
+    assert [c.locators for c in target.chunks()] == [c.locators for c in local.chunks()]
