@@ -10,7 +10,6 @@ or sideways is turned the right way up when the first reading is noise.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -21,8 +20,6 @@ from ingest import ocr
 from ingest.pdfium_guard import PDFIUM_LOCK
 from ingest.text_layer import usable
 from ingest.types import OcrOptions, Page, PageOcr
-
-log = logging.getLogger(__name__)
 
 # A page is kept when OCR read at least MIN_WORDS words of two or more letters or digits with a
 # confidence of MIN_WORD_CONFIDENCE or more, and its confidence (words weighted by length) is at
@@ -44,7 +41,7 @@ OcrProgress = Callable[[int, int], None]  # (page number being read, 1-based; pa
 
 @dataclass(frozen=True)
 class OcrOutcome:
-    """The pages after OCR and one sentence for each page that was tried and found nothing."""
+    """The pages after OCR, and which were read, found empty, or given up on (by printed label)."""
 
     pages: list[Page]
     read: tuple[str, ...]  # labels of the pages read by OCR
