@@ -425,7 +425,12 @@ def render(r: dict[str, Any]) -> str:
         [[n, v["pages"], v["recall_mean"], v["seconds_per_page_median"]] for n, v in r["engines"].items()],
     )
     lines += ["", "**Accuracy** (word recall of the app's OCR path against the text layer):", ""]
-    squad = {f"squad-dev, all pages, {k[7:]}": v for k, v in r["answers"].items() if k.startswith("recall")}
+    answers = {k: v for k, v in r["answers"].items() if isinstance(v, dict)}  # not child_peak_rss_mb
+    squad = {
+        f"squad-dev (all pages) {k.removeprefix('recall ')}": v
+        for k, v in answers.items()
+        if k.startswith("recall")
+    }
     lines += _table(
         ["scans", "pages", "mean recall", "lowest page", "lowest page confidence"],
         [
@@ -474,7 +479,7 @@ def render(r: dict[str, Any]) -> str:
                 v["hit_at_k"],
                 v["abstention_accuracy"],
             ]
-            for n, v in r["answers"].items()
+            for n, v in answers.items()
             if not n.startswith("recall")
         ],
     )

@@ -52,3 +52,35 @@ def _dejavu_pdf() -> bytes:
     pdf.add_page()
     pdf.multi_cell(0, 8, HARBOUR)
     return bytes(pdf.output())
+
+
+def test_the_section_renders_from_results_with_the_childs_memory_figure_among_them() -> None:
+    from bench.ocr import render
+
+    answers = {"ingest_s": 1, "gold_page_cited": 0.7, "answer_contains_gold": 0.7, "hit_at_k": 0.9}
+    recall_row = {"pages": 26, "recall_mean": 0.99, "recall_min": 0.98, "confidence_min": 0.9}
+    result = {
+        "load_averages": [1.0],
+        "engines": {"e": {"pages": 1, "recall_mean": 0.9, "seconds_per_page_median": 1.0}},
+        "accuracy": {},
+        "kept_or_not": {"blank": {"first_confidence": 0.0, "confident_words": 0, "kept": False, "s": 1.0}},
+        "speed": {"pages": 4, "one_thread": 0.1, "two_threads": 0.2, "ratio": 2.0},
+        "ingest": {
+            "pages": 80,
+            "chunks": 100,
+            "seconds": 1.0,
+            "pages_per_s": 1.0,
+            "longest_silence_s": 1.0,
+            "progress_reports": 3,
+            "peak_rss_mb_before": 1.0,
+            "peak_rss_mb": 2.0,
+        },
+        "answers": {
+            "text PDFs": answers | {"abstention_accuracy": 0.8},
+            "recall at 200 dpi": recall_row,
+            "child_peak_rss_mb": 100.0,  # run_child adds it beside the child's own figures
+        },
+    }
+    text = render(result)
+    assert "| squad-dev (all pages) at 200 dpi | 26 | 0.99 | 0.98 | 0.9 |" in text
+    assert "| text PDFs | 1 | 0.7 | 0.7 | 0.9 | 0.8 |" in text
