@@ -12,6 +12,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
+from ingest.types import OCR_OFF, OcrOptions
 from settings import Settings
 
 
@@ -54,6 +55,7 @@ class LibraryOptions:
     batch_size: int
     # Which backend: in the cache key so that a new URL opens a new library; never printed.
     database_url: str | None = field(default=None, repr=False)
+    ocr: OcrOptions = OCR_OFF  # how pages without a usable text layer are read
 
 
 def embedding_options(settings: Settings) -> EmbeddingOptions:
@@ -94,7 +96,14 @@ def library_options(settings: Settings) -> LibraryOptions:
         max_pages=settings.max_pages,
         batch_size=settings.embed_batch_size,
         database_url=settings.database_url.get_secret_value() if settings.database_url else None,
+        ocr=ocr_options(settings),
     )
+
+
+def ocr_options(settings: Settings) -> OcrOptions:
+    """Whether and how pages without a usable text layer are read by OCR."""
+    data_dir = str(settings.ocr_data_dir) if settings.ocr_data_dir else None
+    return OcrOptions(settings.ocr, settings.ocr_languages, data_dir, settings.ocr_dpi)
 
 
 def cache_key(*options: Any) -> str:

@@ -49,7 +49,7 @@ def run_names(names: list[str], quick: bool, command: str, million: bool = False
         if million and name == "pg_search":
             record = run_benchmark(name, quick, command, {"million": True}, MILLION_TIMEOUT_S)
         else:
-            record = run_benchmark(name, quick, command)
+            record = run_benchmark(name, quick, command, timeout=BY_NAME[name].timeout_s)
         print(f"bench: {name} {record.status} in {record.seconds:g} s", file=sys.stderr, flush=True)
         records.append(record)
         if not quick:

@@ -34,6 +34,7 @@ class Benchmark:
     name: str
     title: str
     module: str
+    timeout_s: float = 1800.0  # the child process's limit (CHILD_TIMEOUT_S)
 
 
 BENCHMARKS = (
@@ -53,6 +54,10 @@ BENCHMARKS = (
     Benchmark(
         "answer_check", "Answer check: declining what the documents do not answer", "bench.answer_check"
     ),
+    Benchmark("text_layer", "Text layer: usable or mojibake (which pages OCR reads)", "bench.text_layer"),
+    # OCR reads about a page in 3-10 s on these 2 cores: the 80-page scan and the squad-dev scans
+    # at two resolutions alone take 20-40 minutes.
+    Benchmark("ocr", "Scanned pages: OCR engines, accuracy, speed and memory", "bench.ocr", 3 * 3600),
     Benchmark("pg_calibrate", "Team mode: synthetic vectors beside real embeddings", "bench.pg_calibrate"),
     Benchmark("pg_search", "Team mode: pgvector HNSW beside the local FAISS index", "bench.pg_search"),
     Benchmark("pg_users", "Team mode: 8 users at once, 2 app processes against 1", "bench.pg_users"),

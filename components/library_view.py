@@ -46,11 +46,8 @@ def _ingest_one(library: Library, name: str, data: bytes, password: str | None) 
         bar = st.progress(0.0, text="Reading pages")
 
         def report(p: IngestProgress) -> None:
-            counted = (
-                f" ({p.done} of {p.total} {'pages' if p.stage == 'read' else 'chunks'})" if p.total else ""
-            )
             share = p.done / p.total if p.total else 0.0
-            bar.progress(min(1.0, share), text=STAGES.get(p.stage, p.stage) + counted)
+            bar.progress(min(1.0, share), text=progress_text(p))
 
         line = result_line(name, lambda: library.add_pdf(data, name, password=password, progress=report))
         box.update(
@@ -59,6 +56,14 @@ def _ingest_one(library: Library, name: str, data: bytes, password: str | None) 
             expanded=False,
         )
     return line
+
+
+def progress_text(p: IngestProgress) -> str:
+    """What the progress bar says: the stage and how far it is ("Reading page 12 of 80 by OCR")."""
+    if p.stage == "ocr":
+        return f"Reading page {p.done} of {p.total} by OCR"
+    counted = f" ({p.done} of {p.total} {'pages' if p.stage == 'read' else 'chunks'})" if p.total else ""
+    return STAGES.get(p.stage, p.stage) + counted
 
 
 def result_line(name: str, add: callable) -> dict:

@@ -288,6 +288,12 @@ def page_range(evidence: Evidence) -> tuple[str, str]:
     )
 
 
+def ocr_note(evidence: Evidence) -> str:
+    """ " · read by OCR (confidence 93%)" for evidence on a page read by OCR, else ""."""
+    confidence = evidence.ocr_confidence
+    return "" if confidence is None else f" · read by OCR (confidence {confidence:.0%})"
+
+
 def escape_markdown(text: str) -> str:
     """Untrusted text as markdown that renders literally on one line (for widget labels)."""
     flat = " ".join(text.split())

@@ -88,6 +88,7 @@ def _library(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) -
         max_pages=_options.max_pages,
         batch_size=_options.batch_size,
         repair=False,
+        ocr=_options.ocr,
     )  # the Library page offers the repair
 
 
@@ -157,6 +158,7 @@ def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) ->
         max_file_mb=options.max_file_mb,
         max_pages=options.max_pages,
         batch_size=options.batch_size,
+        ocr=options.ocr,
     )
     _library.clear()  # the next get_library() opens the re-indexed folder
     return library.chunk_count()
@@ -237,8 +239,14 @@ def _pictures(
         pdf = _library.pdf_bytes(doc_id)
     except FileNotFoundError:
         return None
+    ocr = _library.page_ocr(doc_id, page_index)  # a scanned page: its words' boxes place the text
     picture = draw_page(
-        pdf, page_index, [(char_start, char_end)], [focus] if focus else (), scale=PICTURE_SCALE
+        pdf,
+        page_index,
+        [(char_start, char_end)],
+        [focus] if focus else (),
+        scale=PICTURE_SCALE,
+        ocr_boxes=ocr.boxes if ocr is not None else None,
     )
     return panel_pictures(picture)
 

@@ -11,7 +11,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from components import state
 from components.original import ExcerptFn, OriginalFn, show_original
-from components.render import cited_passage, footnote_kind_label, page_range, split_passage
+from components.render import cited_passage, footnote_kind_label, ocr_note, page_range, split_passage
 from rag.library_search import SearchHit
 from rag.types import Footnote, Turn
 
@@ -190,7 +190,7 @@ def show_panel(
         st.text(ev.title or ev.file_name)
     pages, index = page_range(ev)
     with parts.meta:
-        st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}")
+        st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}{ocr_note(ev)}")
         with st.container(key=f"panel_kind_{footnote.kind}"):
             st.caption(footnote_kind_label(footnote))
     with parts.chunk:
@@ -253,7 +253,7 @@ def show_hit_panel(
     with parts.meta:
         st.text(
             f"Match on page {hit.page_label} (index {hit.page_index}) · passage on page {pages} "
-            f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}"
+            f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}{ocr_note(ev)}"
         )
     with parts.chunk:
         _chunk_text(as_footnote, hit.match)

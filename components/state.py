@@ -151,6 +151,7 @@ AUDIT_DOC = "audit_doc"
 AUDIT_DATES = "audit_dates"
 AUDIT_EXPORT_TURN = "audit_export_turn"
 AUDIT_TURN = "audit_turn"
+AUDIT_OCR = "audit_ocr"  # only citations of pages read by OCR (auditors check those first)
 AUDIT_JUDGEMENTS = "audit_judgements"
 _DEFAULTS.update({AUDIT_POS: 0, AUDIT_JUDGEMENTS: {}})
 

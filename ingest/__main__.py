@@ -141,7 +141,7 @@ def _settings(data_dir: Path | None):
 
 
 def _library_options(settings) -> tuple:
-    from wiring import make_embeddings
+    from wiring import make_embeddings, ocr_options
 
     embeddings, name = make_embeddings(settings)
     return embeddings, dict(
@@ -151,6 +151,7 @@ def _library_options(settings) -> tuple:
         max_file_mb=settings.max_file_mb,
         max_pages=settings.max_pages,
         batch_size=settings.embed_batch_size,
+        ocr=ocr_options(settings),
     )
 
 
@@ -296,7 +297,8 @@ class _ProgressBar:
 
         if self.bar is None:
             self.bar = tqdm(total=progress.total or 1, desc=self.name[:30], unit="chunk", leave=False)
-        self.bar.set_postfix_str(progress.stage)
+        ocr = progress.stage == "ocr"
+        self.bar.set_postfix_str(f"OCR page {progress.done} of {progress.total}" if ocr else progress.stage)
         if progress.stage == "embed":
             self.bar.total = progress.total or 1
             self.bar.n = progress.done

@@ -82,5 +82,6 @@ def _locate(pages: Sequence[Page], starts: list[int], start: int, end: int) -> l
         hi = min(end, page_start + len(pages[i].text)) - page_start
         if hi > lo:
             page = pages[i]
-            locators.append(PageLocator(page.index, page.label, lo, hi))
+            confidence = page.ocr.confidence if page.ocr is not None else None
+            locators.append(PageLocator(page.index, page.label, lo, hi, confidence))
     return locators

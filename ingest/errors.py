@@ -10,7 +10,8 @@ Error policy
   ``raise ... from exc``. Nothing is written to the library for that file.
 - **Warn** (strings in ``ReadDocument.warnings`` / ``IngestResult.warnings``, stored with the
   document and shown on the Library page) when the document is usable but partly degraded:
-  pages without text, pages whose text looks garbled (mojibake from CID fonts).
+  pages without text, pages whose text looks garbled (mojibake from CID fonts), pages read by
+  OCR, and one sentence per page on which OCR found nothing ("page 7: no text found by OCR").
 - **Log and continue** (``logging`` at WARNING) for page-level damage: a page whose text cannot
   be extracted is kept with empty text, so page indexes stay aligned, and the rest is ingested.
   It is also summarised as a warning.
@@ -78,6 +79,12 @@ class NoTextLayer(IngestError):
     """No page has any extractable text."""
 
     reason = "has no text layer (scanned or image-only; OCR is not done)"
+
+
+class NoTextFound(NoTextLayer):
+    """No page has a usable text layer, and OCR found no text on any of them either."""
+
+    reason = "has no text layer, and OCR found no text on its pages"
 
 
 class TooLarge(IngestError):

@@ -38,7 +38,18 @@ from ingest.folder import not_writable_as_error
 from ingest.ids import doc_id_for
 from ingest.loaded_index import LoadedIndex, search_ready
 from ingest.prepare import prepare_pdf, skipped
-from ingest.types import Chunk, Document, IngestProgress, IngestResult, LibrarySettings, Page, ProgressFn
+from ingest.types import (
+    OCR_OFF,
+    Chunk,
+    Document,
+    IngestProgress,
+    IngestResult,
+    LibrarySettings,
+    OcrOptions,
+    Page,
+    PageOcr,
+    ProgressFn,
+)
 
 LOCK_TIMEOUT_S = 600.0
 
@@ -82,12 +93,14 @@ class Library:
         batch_size: int = 64,
         lock_timeout: float = LOCK_TIMEOUT_S,
         repair: bool = True,
+        ocr: OcrOptions = OCR_OFF,
     ) -> Library:
         """Open (or create) a library for writing; IndexMismatch when it was built with other
         settings, LibraryDamaged when its database is lost, LibraryBusy when the lock stays taken.
-        Without ``repair``, chunks whose vectors are missing are reported, not re-embedded."""
+        Without ``repair``, chunks whose vectors are missing are reported, not re-embedded; with
+        ``ocr`` enabled, pages without a usable text layer are read by OCR."""
         config = LibrarySettings(
-            embedding_name, chunk_size, chunk_overlap, max_file_mb, max_pages, batch_size
+            embedding_name, chunk_size, chunk_overlap, max_file_mb, max_pages, batch_size, ocr
         )
         library = cls(data_dir, embeddings, config, lock_timeout=lock_timeout)
         library._start(verify_settings=True, repair=repair)
@@ -160,6 +173,11 @@ class Library:
         """A document's pages (text and printed labels)."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return store.pages(conn, doc_id)
+
+    def page_ocr(self, doc_id: str, page_index: int) -> PageOcr | None:
+        """How OCR read one page (engine, confidence, word boxes), or None for a text page."""
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
+            return store.page_ocr(conn, doc_id, page_index)
 
     def first_pages(self, limit: int) -> dict[str, list[Page]]:
         """The first ``limit`` pages of every ready document, by doc_id (one query, not one per document)."""

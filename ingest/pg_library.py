@@ -26,7 +26,16 @@ from ingest.ids import doc_id_for
 from ingest.library import LOCK_TIMEOUT_S, Library
 from ingest.pg_store import DEFAULT_HNSW, HnswSettings
 from ingest.prepare import prepare_pdf, skipped
-from ingest.types import Chunk, Document, IngestProgress, IngestResult, LibrarySettings, Page, ProgressFn
+from ingest.types import (
+    Chunk,
+    Document,
+    IngestProgress,
+    IngestResult,
+    LibrarySettings,
+    Page,
+    PageOcr,
+    ProgressFn,
+)
 
 
 class PgLibrary:
@@ -120,6 +129,11 @@ class PgLibrary:
         """A document's pages (text and printed labels)."""
         with self._connect() as conn:
             return pg_read.pages(conn, doc_id)
+
+    def page_ocr(self, doc_id: str, page_index: int) -> PageOcr | None:
+        """How OCR read one page (engine, confidence, word boxes), or None for a text page."""
+        with self._connect() as conn:
+            return pg_read.page_ocr(conn, doc_id, page_index)
 
     def first_pages(self, limit: int) -> dict[str, list[Page]]:
         """The first ``limit`` pages of every document, by doc_id (one query, not one per document)."""

@@ -9,7 +9,8 @@ import psycopg
 
 from ingest import vectors
 from ingest.pg_store import TEXT_SEARCH_CONFIG
-from ingest.types import Chunk, Document, Page, PageLocator
+from ingest.rows import locators_from, ocr_from
+from ingest.types import Chunk, Document, Page, PageOcr
 
 _DOC = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
 _CHUNK = "c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context"
@@ -48,12 +49,24 @@ def has_document(conn: psycopg.Connection, doc_id: str) -> bool:
 
 
 def pages(conn: psycopg.Connection, doc_id: str) -> list[Page]:
-    """A document's pages (text and printed labels)."""
-    rows = conn.execute(
-        "SELECT page_index, label, text FROM footnote_pages WHERE doc_id = %s ORDER BY page_index",
+    """A document's pages (text and printed labels, and how OCR read the pages it read)."""
+    # to_jsonb(p) -> 'ocr' rather than the column: a reader may meet a database whose last writer
+    # came before OCR (readers never change the schema), where it is simply NULL.
+    found = conn.execute(
+        "SELECT page_index, label, text, to_jsonb(p) -> 'ocr' FROM footnote_pages p WHERE doc_id = %s "
+        "ORDER BY page_index",
         (doc_id,),
     ).fetchall()
-    return [Page(index=i, label=label, text=text) for i, label, text in rows]
+    return [Page(i, label, text, ocr_from(ocr)) for i, label, text, ocr in found]
+
+
+def page_ocr(conn: psycopg.Connection, doc_id: str, page_index: int) -> PageOcr | None:
+    """How OCR read one page, or None (a text page, or no such page)."""
+    row = conn.execute(
+        "SELECT to_jsonb(p) -> 'ocr' FROM footnote_pages p WHERE doc_id = %s AND page_index = %s",
+        (doc_id, page_index),
+    ).fetchone()
+    return ocr_from(row[0]) if row else None
 
 
 def first_pages(conn: psycopg.Connection, limit: int) -> dict[str, list[Page]]:
@@ -154,6 +167,6 @@ def _chunk(row) -> Chunk:
         doc_id,
         ordinal,
         text,
-        tuple(PageLocator(int(i), str(label), int(a), int(b)) for i, label, a, b in locators),
+        locators_from(locators),
         context,
     )

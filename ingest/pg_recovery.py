@@ -71,7 +71,8 @@ def rebuild_incomplete(library: PgRepairable, progress: ProgressFn | None = None
     rebuilt, unreadable, chunks_done = [], [], 0
     for doc in library.incomplete_documents():
         try:
-            read = read_pdf(library.pdf_bytes(doc.doc_id), doc.file_name)  # stored decrypted
+            # stored decrypted; scanned pages are read by OCR again
+            read = read_pdf(library.pdf_bytes(doc.doc_id), doc.file_name, ocr=library.config.ocr)
         except IngestError as exc:
             unreadable.append(
                 f"Could not read a stored PDF ({exc}); it is left as it was: delete it and add the file again."

@@ -20,6 +20,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ingest.errors import IndexMismatch, LibraryBusy
+from ingest.rows import locators_data, ocr_data
 from ingest.types import Chunk, Document, Page, PageLocator
 
 # Any 64-bit number of our own: pg_advisory_xact_lock keys that serialise writers of one database.
@@ -47,6 +48,8 @@ CREATE TABLE IF NOT EXISTS footnote_chunks (
 );
 CREATE INDEX IF NOT EXISTS footnote_chunks_by_doc ON footnote_chunks (doc_id, ordinal);
 CREATE INDEX IF NOT EXISTS footnote_chunks_tsv ON footnote_chunks USING gin (tsv);
+-- How a page without a usable text layer was read by OCR (ingest/rows.py), NULL for text pages.
+ALTER TABLE footnote_pages ADD COLUMN IF NOT EXISTS ocr jsonb
 """
 
 
@@ -180,8 +183,8 @@ def insert_document(
 def insert_pages(conn, doc_id: str, pages: Sequence[Page]) -> None:
     """Store a document's pages (text and printed labels)."""
     conn.cursor().executemany(
-        "INSERT INTO footnote_pages (doc_id, page_index, label, text) VALUES (%s, %s, %s, %s)",
-        [(doc_id, p.index, p.label, p.text) for p in pages],
+        "INSERT INTO footnote_pages (doc_id, page_index, label, text, ocr) VALUES (%s, %s, %s, %s, %s)",
+        [(doc_id, p.index, p.label, p.text, _jsonb(ocr_data(p.ocr))) for p in pages],
     )
 
 
@@ -227,4 +230,8 @@ def replace_document_rows(
 
 
 def _locators_json(locators: Sequence[PageLocator]) -> Jsonb:
-    return Jsonb([[loc.page_index, loc.page_label, loc.char_start, loc.char_end] for loc in locators])
+    return Jsonb(locators_data(locators))
+
+
+def _jsonb(data: object) -> Jsonb | None:
+    return None if data is None else Jsonb(data)

@@ -44,6 +44,8 @@ def prepare_pdf(
         max_bytes=int(config.max_file_mb * 1e6),
         max_pages=config.max_pages,
         progress=lambda done, total: report(IngestProgress(file_name, "read", done, total)),
+        ocr=config.ocr,
+        ocr_progress=lambda number, total: report(IngestProgress(file_name, "ocr", number, total)),
     )
     chunks = chunk_pages(doc_id_for(data), read.pages, config.chunk_size, config.chunk_overlap)
     if not chunks:  # read_pdf already refuses text-less files; this guards the invariant

@@ -6,6 +6,10 @@ characters are replaced in place, never removed: the generated line-end ``\\r`` 
 pdfium's hyphen-at-line-end marker becomes a soft hyphen (U+00AD: invisible, and dropped by
 BERT tokenizers, so "recog\\u00adnition" embeds as one word; strip it before lexical
 tokenising), and other control characters become spaces.
+
+Pages whose text layer is empty or unusable (``ingest.text_layer``) are read by OCR when the
+caller passes ``OcrOptions`` in "auto" mode (``ingest.ocr_pages``); their text is then what OCR
+read, with each word's box, and a page where OCR found nothing is reported by its label.
 """
 
 from __future__ import annotations
@@ -20,17 +24,20 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from pypdf import PasswordType, PdfReader
 
-from ingest.errors import BrokenPdf, EmptyFile, NotAPdf, NoTextLayer, PasswordRequired, TooLarge
+from ingest.errors import BrokenPdf, EmptyFile, NotAPdf, NoTextFound, NoTextLayer, PasswordRequired, TooLarge
+from ingest.ocr import OcrUnavailable
+from ingest.ocr_pages import OcrOutcome, read_unusable
 from ingest.pdfium_guard import PDFIUM_LOCK
-from ingest.types import Page
+from ingest.text_layer import usable
+from ingest.types import OcrOptions, Page
 
 log = logging.getLogger(__name__)
 
 SOFT_HYPHEN = "\u00ad"
 _REPLACE = {"\r": " ", "\x02": SOFT_HYPHEN, "\ufffe": SOFT_HYPHEN}
-MIN_READABLE_SHARE = 0.6  # below this share of letters, digits and punctuation a page is garbled
-MIN_CHARS_TO_JUDGE = 40
 PagesRead = Callable[[int, int], None]  # (pages read so far, page count)
+OcrRead = Callable[[int, int], None]  # (page number being read by OCR, 1-based; page count)
+NOTHING_SHOWN = 10  # per-page "no text found by OCR" sentences, before the rest are summarised
 
 
 @dataclass(frozen=True)
@@ -53,9 +60,12 @@ def read_pdf(
     max_bytes: int | None = None,
     max_pages: int | None = None,
     progress: PagesRead | None = None,
+    ocr: OcrOptions | None = None,
+    ocr_progress: OcrRead | None = None,
 ) -> ReadDocument:
     """Validate and read a PDF, raising an ``IngestError`` the user can act on; ``progress`` hears
-    (pages read, page count) from before the first page on, then after every page."""
+    (pages read, page count) from before the first page on, then after every page; with ``ocr``
+    enabled, pages without a usable text layer are read by OCR, ``ocr_progress`` hearing of each."""
     _check_bytes(data, file_name, max_bytes)
     reader = _open_pypdf(data, file_name, password)
     labels = _labels(reader, file_name)
@@ -63,11 +73,23 @@ def read_pdf(
         raise TooLarge(file_name, f"{len(labels)} pages, the limit is {max_pages}")
     title = _title(reader) or file_name
     needs_password = bool(password) and reader.is_encrypted
-    pages, warnings, unlocked = _extract_pages(
-        data, file_name, password if needs_password else None, labels, progress or (lambda done, total: None)
+    secret = password if needs_password else None
+    pages, damaged, unlocked = _extract_pages(
+        data, file_name, secret, labels, progress or (lambda d, t: None)
     )
+    outcome, ocr_warning = None, None
+    if ocr is not None and ocr.enabled and not all(usable(p.text) for p in pages):
+        try:
+            outcome = read_unusable(data, secret, pages, ocr, ocr_progress or (lambda n, t: None))
+            pages = outcome.pages
+        except OcrUnavailable as exc:  # the text pages are still worth having
+            log.warning("%s: OCR unavailable: %s", file_name, exc)
+            ocr_warning = f"pages without a usable text layer were not read: {exc}"
     if not any(p.text.strip() for p in pages):
-        raise NoTextLayer(file_name)
+        if outcome is not None:
+            raise NoTextFound(file_name, "; ".join(_nothing_found(outcome)))
+        raise NoTextLayer(file_name, ocr_warning)
+    warnings = _summarise(pages, damaged, outcome) + ([ocr_warning] if ocr_warning else [])
     return ReadDocument(title=title, pages=pages, warnings=tuple(warnings), unlocked=unlocked)
 
 
@@ -124,6 +146,7 @@ def _title(reader: PdfReader) -> str:
 def _extract_pages(
     data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
 ) -> tuple[list[Page], list[str], bytes | None]:
+    """The pages' text layers, the labels of pages that could not be read, and the unlocked copy."""
     progress(0, len(labels))  # before waiting for the lock: the page count is already known
     with PDFIUM_LOCK:
         return _extract_pages_locked(data, file_name, password, labels, progress)
@@ -140,7 +163,7 @@ def _extract_pages_locked(
         if len(pdf) != len(labels):
             log.warning("%s: pypdf sees %d pages, pdfium %d", file_name, len(labels), len(pdf))
             labels = [labels[i] if i < len(labels) else str(i + 1) for i in range(len(pdf))]
-        pages, damaged, garbled = [], [], []
+        pages, damaged = [], []
         for index, label in enumerate(labels):
             try:
                 text = page_text(pdf, index)
@@ -148,14 +171,12 @@ def _extract_pages_locked(
                 log.warning("%s: page %s unreadable: %s", file_name, label, exc)
                 damaged.append(label)
                 text = ""
-            if _looks_garbled(text):
-                garbled.append(label)
             pages.append(Page(index=index, label=label, text=text))
             progress(index + 1, len(labels))
         unlocked = _without_security(pdf) if password else None
     finally:
         pdf.close()
-    return pages, _summarise(pages, damaged, garbled), unlocked
+    return pages, damaged, unlocked
 
 
 def _without_security(pdf: pdfium.PdfDocument) -> bytes:
@@ -186,23 +207,43 @@ def _clean(char: str) -> str:
 
 
 def _looks_garbled(text: str) -> bool:
-    visible = [c for c in text if not c.isspace() and c != SOFT_HYPHEN]
-    if len(visible) < MIN_CHARS_TO_JUDGE:
-        return False
-    readable = sum(1 for c in visible if unicodedata.category(c)[0] in "LNPS" and c != "\ufffd")
-    return readable / len(visible) < MIN_READABLE_SHARE
+    """Text that is there but unusable (mojibake; ingest.text_layer)."""
+    return bool(text.strip()) and not usable(text)
 
 
-def _summarise(pages: list[Page], damaged: list[str], garbled: list[str]) -> list[str]:
+def _summarise(pages: list[Page], damaged: list[str], outcome: OcrOutcome | None) -> list[str]:
     warnings = []
-    empty = [p.label for p in pages if not p.text.strip()]
-    if empty:
-        warnings.append(f"{len(empty)} of {len(pages)} pages have no text (p. {_some(empty)})")
+    if outcome is not None and outcome.read:
+        warnings.append(
+            f"{len(outcome.read)} of {len(pages)} pages read by OCR (p. {_some(list(outcome.read))})"
+        )
+    if outcome is not None:
+        warnings += _nothing_found(outcome)
+    else:
+        empty = [p.label for p in pages if not p.text.strip()]
+        if empty:
+            warnings.append(f"{len(empty)} of {len(pages)} pages have no text (p. {_some(empty)})")
     if damaged:
         warnings.append(f"{len(damaged)} pages could not be read (p. {_some(damaged)})")
+    garbled = [p.label for p in pages if _looks_garbled(p.text)]
     if garbled:
         warnings.append(f"{len(garbled)} pages have mostly unreadable text (p. {_some(garbled)})")
     return warnings
+
+
+def _nothing_found(outcome: OcrOutcome) -> list[str]:
+    """One sentence per page where OCR found no text (or gave up); past NOTHING_SHOWN pages, one
+    for the rest."""
+    labels = outcome.nothing
+    found = [f"page {label}: no text found by OCR" for label in labels[:NOTHING_SHOWN]]
+    rest = labels[NOTHING_SHOWN:]
+    if rest:
+        found.append(f"{len(rest)} more pages with no text found by OCR (p. {_some(list(rest))})")
+    if outcome.gave_up:
+        found.append(
+            f"OCR gave up on {len(outcome.gave_up)} pages, too noisy to read in time (p. {_some(list(outcome.gave_up))})"
+        )
+    return found
 
 
 def _some(labels: list[str], limit: int = 8) -> str:

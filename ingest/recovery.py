@@ -163,7 +163,7 @@ def _read_all(
         report(IngestProgress(name, "read", n, len(paths)))
         data = path.read_bytes()
         try:
-            read = read_pdf(data, name)
+            read = read_pdf(data, name, ocr=library.config.ocr)  # scanned pages are read again
         except IngestError:
             unreadable.append(path.name)
             (library.data_dir / "unrecovered").mkdir(exist_ok=True)

@@ -1,11 +1,13 @@
-"""Page pictures with a passage highlighted, from the character offsets a chunk's locator stores."""
+"""Page pictures with a passage highlighted, from the character offsets a chunk's locator stores:
+through pdfium's character boxes on a text page, through the stored word boxes on a page read by
+OCR (``ocr_boxes``: its text is not the PDF's, so pdfium knows nothing of its characters)."""
 
 from __future__ import annotations
 
 import ctypes
 import functools
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import pypdfium2 as pdfium
@@ -13,6 +15,7 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image, ImageDraw
 
 from ingest.pdfium_guard import PDFIUM_LOCK
+from ingest.types import OcrBox
 
 HIGHLIGHT_RGBA = (255, 214, 0, 110)  # translucent yellow: the words stay readable underneath
 FOCUS_RGBA = (255, 140, 0, 150)  # the cited passage: a stronger orange over the chunk's yellow
@@ -46,9 +49,11 @@ def draw_page(
     focus: Iterable[tuple[int, int]] = (),
     scale: float = 1.5,
     password: str | None = None,
+    ocr_boxes: Sequence[OcrBox] | None = None,
 ) -> PagePicture:
     """One page with translucent boxes over the characters [start, end) of each highlight, and
-    stronger ones over each focus range; the boxes are returned, so nobody has to find them again."""
+    stronger ones over each focus range; the boxes are returned, so nobody has to find them again.
+    ``ocr_boxes``: the page was read by OCR, and these word boxes place its characters."""
     with PDFIUM_LOCK:
         pdf = pdfium.PdfDocument(pdf_bytes, password=password)
         try:
@@ -59,8 +64,12 @@ def draw_page(
                     image = bitmap.to_pil().convert("RGBA")  # a copy: the bitmap can go
                 finally:
                     bitmap.close()
-                boxes = _highlight_boxes(page, image.size, list(highlights))
-                focus_boxes = _highlight_boxes(page, image.size, list(focus))
+                if ocr_boxes is not None:
+                    boxes = ocr_highlight_boxes(ocr_boxes, image.size, list(highlights))
+                    focus_boxes = ocr_highlight_boxes(ocr_boxes, image.size, list(focus))
+                else:
+                    boxes = _highlight_boxes(page, image.size, list(highlights))
+                    focus_boxes = _highlight_boxes(page, image.size, list(focus))
             finally:
                 page.close()
         finally:
@@ -107,6 +116,42 @@ def _highlight_boxes(
     finally:
         textpage.close()
     return [_to_pixels(page, size, rect) for rect in rects]
+
+
+def ocr_highlight_boxes(
+    words: Sequence[OcrBox], size: tuple[int, int], highlights: list[tuple[int, int]]
+) -> list[PixelBox]:
+    """Pixel boxes over the OCR words that the character ranges touch, one per run of such words
+    on a line (as pdfium gives one rectangle per line of a text page)."""
+    width, height = size
+    found: list[PixelBox] = []
+    for start, end in highlights:
+        line: list[OcrBox] = []
+        for word in words:
+            if word.char_end <= start or word.char_start >= end:
+                continue
+            if line and not _same_line(line[-1], word):
+                found.append(_span_px(line, width, height))
+                line = []
+            line.append(word)
+        if line:
+            found.append(_span_px(line, width, height))
+    return found
+
+
+def _same_line(a: OcrBox, b: OcrBox) -> bool:
+    """b follows a on its line: to its right, and overlapping it by half the shorter height."""
+    overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+    return b.left >= a.left and overlap >= 0.5 * min(a.bottom - a.top, b.bottom - b.top)
+
+
+def _span_px(words: list[OcrBox], width: int, height: int) -> PixelBox:
+    return (
+        round(min(w.left for w in words) * width) - PAD_PX,
+        round(min(w.top for w in words) * height) - PAD_PX,
+        round(max(w.right for w in words) * width) + PAD_PX,
+        round(max(w.bottom for w in words) * height) + PAD_PX,
+    )
 
 
 def _to_pixels(

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ingest import schema
 from ingest.errors import IndexMismatch, LibraryDamaged
-from ingest.types import Chunk, Document, Page, PageLocator
+from ingest.rows import locators_data, locators_from, ocr_from, ocr_json
+from ingest.types import Chunk, Document, Page, PageLocator, PageOcr
 
 SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -41,8 +42,11 @@ INSERT OR IGNORE INTO meta (key, value) VALUES ('next_vec_id', '1');
 # Version 2: each chunk's context (table title, column headers or section heading; ingest/context.py).
 # A library made before it gets an empty context, so it answers as before; a re-index fills it in.
 SCHEMA_V2 = "ALTER TABLE chunks ADD COLUMN context TEXT NOT NULL DEFAULT ''"
+# Version 3: how a page without a usable text layer was read by OCR (engine, confidence, word
+# boxes; ingest/rows.py), NULL for pages read from their text layer, as every page before it.
+SCHEMA_V3 = "ALTER TABLE pages ADD COLUMN ocr TEXT"
 # Entry n takes a library file from schema version n-1 to n: add a migration by appending one.
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2)
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 DAMAGE = ("SQLITE_CORRUPT", "SQLITE_NOTADB")  # sqlite3 error names that mean the file itself is bad
 
@@ -176,8 +180,8 @@ def insert_document(conn: sqlite3.Connection, doc: Document, pages: Sequence[Pag
         ),
     )
     conn.executemany(
-        "INSERT INTO pages (doc_id, page_index, label, text) VALUES (?, ?, ?, ?)",
-        [(doc.doc_id, p.index, p.label, p.text) for p in pages],
+        "INSERT INTO pages (doc_id, page_index, label, text, ocr) VALUES (?, ?, ?, ?, ?)",
+        [(doc.doc_id, p.index, p.label, p.text, ocr_json(p.ocr)) for p in pages],
     )
 
 
@@ -218,11 +222,19 @@ def document(conn: sqlite3.Connection, doc_id: str) -> tuple[Document, str] | No
 
 
 def pages(conn: sqlite3.Connection, doc_id: str) -> list[Page]:
-    """A document's pages in order."""
-    rows = conn.execute(
-        "SELECT page_index, label, text FROM pages WHERE doc_id = ? ORDER BY page_index", (doc_id,)
+    """A document's pages in order (with how OCR read them, for pages it read)."""
+    found = conn.execute(
+        "SELECT page_index, label, text, ocr FROM pages WHERE doc_id = ? ORDER BY page_index", (doc_id,)
     )
-    return [Page(index=i, label=label, text=text) for i, label, text in rows]
+    return [Page(i, label, text, ocr_from(ocr)) for i, label, text, ocr in found]
+
+
+def page_ocr(conn: sqlite3.Connection, doc_id: str, page_index: int) -> PageOcr | None:
+    """How OCR read one page, or None (a text page, or no such page)."""
+    row = conn.execute(
+        "SELECT ocr FROM pages WHERE doc_id = ? AND page_index = ?", (doc_id, page_index)
+    ).fetchone()
+    return ocr_from(row[0]) if row else None
 
 
 def first_pages(conn: sqlite3.Connection, limit: int) -> dict[str, list[Page]]:
@@ -304,8 +316,8 @@ def _chunk(row: Sequence) -> Chunk:
 
 
 def _dump_locators(locators: Sequence[PageLocator]) -> str:
-    return json.dumps([[loc.page_index, loc.page_label, loc.char_start, loc.char_end] for loc in locators])
+    return json.dumps(locators_data(locators))
 
 
 def _load_locators(raw: str) -> tuple[PageLocator, ...]:
-    return tuple(PageLocator(int(i), str(label), int(a), int(b)) for i, label, a, b in json.loads(raw))
+    return locators_from(json.loads(raw))

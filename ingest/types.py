@@ -15,15 +15,41 @@ class PageLocator:
     page_label: str
     char_start: int
     char_end: int
+    # Set when the page was read by OCR: the engine's confidence for the page (0-1).
+    ocr_confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class OcrBox:
+    """Where one OCR word sits: its characters [char_start, char_end) in the page text, and its box
+    (left, top, right, bottom) as fractions of the page picture's width and height."""
+
+    char_start: int
+    char_end: int
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+
+@dataclass(frozen=True)
+class PageOcr:
+    """How a page without a usable text layer was read: the engine, its confidence for the page
+    (0-1, the mean of its words' weighted by length) and every word's box."""
+
+    engine: str
+    confidence: float
+    boxes: tuple[OcrBox, ...] = ()
 
 
 @dataclass(frozen=True)
 class Page:
-    """One page's extracted text."""
+    """One page's extracted text (read by OCR when ``ocr`` is set)."""
 
     index: int
     label: str
     text: str
+    ocr: PageOcr | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +96,8 @@ class Document:
 
 @dataclass(frozen=True)
 class IngestProgress:
-    """Where an ingest is: stage is "read", "chunk", "embed" or "index"; done of total units."""
+    """Where an ingest is: stage is "read", "chunk", "embed" or "index", done of total units; or
+    "ocr": page number ``done`` of ``total`` pages is being read by OCR."""
 
     file_name: str
     stage: str
@@ -79,6 +106,25 @@ class IngestProgress:
 
 
 ProgressFn = Callable[[IngestProgress], None]
+
+
+@dataclass(frozen=True)
+class OcrOptions:
+    """Whether pages without a usable text layer are read by OCR ("auto") or left out ("off"), in
+    which Tesseract languages ("eng", "eng+deu"), from which folder of language data (None: the
+    one pip installed), and at what resolution (dpi) pages are rendered for it."""
+
+    mode: str = "auto"
+    languages: str = "eng"
+    data_dir: str | None = None
+    dpi: int = 150  # settings.py's ocr_dpi says how it was chosen
+
+    @property
+    def enabled(self) -> bool:
+        return self.mode == "auto"
+
+
+OCR_OFF = OcrOptions(mode="off")
 
 
 @dataclass(frozen=True)
@@ -91,6 +137,7 @@ class LibrarySettings:
     max_file_mb: float = 100.0
     max_pages: int = 3000
     batch_size: int = 64  # texts per embedding call, and so per progress report
+    ocr: OcrOptions = OCR_OFF  # not recorded: reading scans by OCR or not never changes the index
 
     def recorded(self) -> dict[str, object]:
         """The settings a library records with its index and checks on every open and write."""

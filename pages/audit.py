@@ -11,6 +11,7 @@ import datetime as dt
 import streamlit as st
 
 from components import identity, state
+from components.render import ocr_note
 from components.resources import get_chat_model, get_conversations, get_reader, get_verdicts, page_picture
 from rag.audit import LEVELS, CitationRecord, SupportScore, citation_records, judge_support, score_records
 from rag.audit_export import answer_markdown, rows_csv, rows_json, verdict_rows
@@ -211,7 +212,9 @@ def _review(records, scores, verdicts, store, library, problem) -> None:
     left, right = st.columns(2)
     with left:
         ev = record.evidence
-        st.text(f"[{record.number}] {ev.title or ev.file_name}, page {ev.page_label} · id {ev.short_id}")
+        st.text(
+            f"[{record.number}] {ev.title or ev.file_name}, page {ev.page_label} · id {ev.short_id}{ocr_note(ev)}"
+        )
         st.caption(_origin(record))
         with st.container(key="audit_chunk", height=320):
             st.markdown(_emphasised(ev.text, score.matched))
@@ -396,6 +399,15 @@ def main() -> None:
     kept, doc = _filter_turns(turns, titles)
     kept_ids = {t.turn_id for t in kept}
     records = [r for r in all_records if r.turn_id in kept_ids and (not doc or r.evidence.doc_id == doc)]
+    on_ocr = sum(1 for r in records if r.evidence.ocr_confidence is not None)
+    only_ocr = st.toggle(
+        f"Only citations of pages read by OCR ({on_ocr} of {len(records)})",
+        key=state.AUDIT_OCR,
+        on_change=state.audit_restart,
+        help="Scanned pages were read by OCR: their text may hold misread words, so check them first.",
+    )
+    if only_ocr:
+        records = [r for r in records if r.evidence.ocr_confidence is not None]
     review, metrics, export = st.tabs(["Review", "Metrics", "Export"])
     with review:
         _review(records, all_scores, verdicts, store, library, problem)

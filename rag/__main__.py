@@ -37,6 +37,7 @@ def evidence_json(item: Evidence) -> dict[str, Any]:
         "char_end": item.char_end,
         "text": item.text,
         "score": item.score,
+        "ocr_confidence": item.ocr_confidence,  # None unless a page of it was read by OCR
     }
 
 
@@ -81,7 +82,8 @@ def print_sources(answer: Answer, out: TextIO) -> None:
     for f in answer.footnotes:
         e = f.evidence
         pages = e.page_label if e.page_end_index == e.page_index else f"{e.page_label}-{e.page_end_label}"
-        print(f"  [{f.number}] {e.title} ({e.file_name}), page {pages} [{f.short_id}]", file=out)
+        ocr = "" if e.ocr_confidence is None else f", read by OCR (confidence {e.ocr_confidence:.0%})"
+        print(f"  [{f.number}] {e.title} ({e.file_name}), page {pages}{ocr} [{f.short_id}]", file=out)
         for m in f.matches:  # no marker in the text: say which sentence it is for
             sentence = " ".join(answer.text[m.start : m.end].split())
             print(f"      matched by Footnote (the model cited nothing): {sentence[:120]}", file=out)

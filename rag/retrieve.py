@@ -93,6 +93,7 @@ def _merge_locators(chunks: Sequence[Chunk]) -> tuple[PageLocator, ...]:
                 old.page_label,
                 min(old.char_start, loc.char_start),
                 max(old.char_end, loc.char_end),
+                old.ocr_confidence,
             )
         pages[loc.page_index] = loc
     return tuple(pages[i] for i in sorted(pages))

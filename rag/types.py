@@ -39,6 +39,12 @@ class Evidence:
         return self.locators[-1].page_label
 
     @property
+    def ocr_confidence(self) -> float | None:
+        """The lowest OCR confidence of the pages it sits on that were read by OCR; None when none was."""
+        found = [loc.ocr_confidence for loc in self.locators if loc.ocr_confidence is not None]
+        return min(found) if found else None
+
+    @property
     def char_start(self) -> int:
         """Offset into the start page's text."""
         return self.locators[0].char_start

@@ -30,6 +30,7 @@ def _make_version_0(path: Path, name: str) -> None:
     if name == "library":
         conn = sqlite3.connect(path)
         conn.execute("ALTER TABLE chunks DROP COLUMN context")  # added by version 2
+        conn.execute("ALTER TABLE pages DROP COLUMN ocr")  # added by version 3
         conn.close()
     if name == "conversations":
         conn = sqlite3.connect(path)

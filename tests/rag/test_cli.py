@@ -35,6 +35,7 @@ FOOTNOTE_KEYS = {
     "char_end",
     "text",
     "score",
+    "ocr_confidence",
 }
 
 
