@@ -34,8 +34,9 @@ from langchain_core.embeddings import Embeddings
 from ingest import maintenance, schema, store, vectors
 from ingest.errors import LibraryBusy, NoLibrary, ReadOnlyLibrary
 from ingest.ids import doc_id_for
+from ingest.job_store import LocalJobs
 from ingest.loaded_index import LoadedIndex, search_ready
-from ingest.prepare import prepare_pdf, skipped
+from ingest.prepare import embed_chunks, prepare_pdf, skipped
 from ingest.types import Chunk, Document, IngestProgress, IngestResult, LibrarySettings, Page, ProgressFn
 
 LOCK_TIMEOUT_S = 600.0
@@ -152,7 +153,7 @@ class Library:
         """One ready document, or None."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             found = store.document(conn, doc_id)
-        return found[0] if found and found[1] == store.READY else None
+        return found[0] if found and found[1] in store.LISTED else None
 
     def pages(self, doc_id: str) -> list[Page]:
         """A document's pages (text and printed labels)."""
@@ -188,7 +189,8 @@ class Library:
         """How many chunks ready documents have."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             row = conn.execute(
-                "SELECT COUNT(*) FROM chunks c JOIN documents d USING (doc_id) WHERE d.status = 'ready'"
+                "SELECT COUNT(*) FROM chunks c JOIN documents d USING (doc_id) WHERE d.status IN (?, ?)",
+                store.LISTED,
             ).fetchone()
         return int(row[0])
 
@@ -198,6 +200,15 @@ class Library:
         """Dense search: the k chunks closest to a query vector (cosine), optionally within documents."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return search_ready(conn, self._loaded.current(conn), vectors.as_matrix(vec), k, doc_ids)
+
+    @property
+    def jobs(self) -> LocalJobs:
+        """The library's ingestion jobs (queue, list, cancel; what workers take: ingest.worker)."""
+        return LocalJobs(self)
+
+    def vector_progress(self) -> dict[str, float]:
+        """Documents searchable by words whose vectors are still being embedded: the share done."""
+        return self.jobs.vector_progress()
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -214,13 +225,17 @@ class Library:
         doc = prepared.doc
         with self._write_lock(), store.connect(self.db_path) as conn:
             found = store.document(conn, doc_id)
-            if found is not None and found[1] == store.READY:
+            if found is not None and found[1] in store.LISTED:  # stored, or a job is adding it
                 return skipped(found[0])
             self._verify_settings(conn, prepared.matrix.shape[1])
             self._commit_new(
                 conn, doc, prepared.pages, prepared.chunks, prepared.matrix, prepared.pdf, report
             )
         return IngestResult("ok", doc, doc.chunks, doc.warnings)
+
+    def embed_chunks(self, file_name: str, chunks: Sequence[Chunk], report: ProgressFn) -> np.ndarray:
+        """The chunks' vectors (context and text, as stored), reporting embed progress."""
+        return embed_chunks(self._embed, file_name, chunks, report)
 
     def delete(self, doc_id: str) -> bool:
         """Remove a document's rows, vectors and file; False when it was not there."""
