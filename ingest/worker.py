@@ -34,7 +34,7 @@ from ingest.types import IngestProgress
 
 log = logging.getLogger(__name__)
 IDLE_POLL_S = 1.0  # how often an idle worker looks for a job another process queued
-REPORT_EVERY_S = 0.5  # progress is written at most this often (each write is a transaction)
+REPORT_EVERY_S = 0.5  # reading progress is written at most this often (each write is a transaction)
 THREAD_NAME = "footnote-ingest-worker"
 
 
@@ -60,7 +60,9 @@ class JobRun:
         stage = EMBEDDING if progress.stage in ("embed", "index") else self._stage
         now = time.monotonic()
         finished = progress.total and progress.done >= progress.total
-        if stage != self._stage or finished or now - self._last >= REPORT_EVERY_S:
+        # Pages come by the hundred a second: throttled. An embedding batch takes about a second
+        # (64 chunks on the local model): each one is written, so the share embedded is never stale.
+        if stage == EMBEDDING or stage != self._stage or finished or now - self._last >= REPORT_EVERY_S:
             self._stage, self._last = stage, now
             self._touch(progress.done, progress.total)
         if self._problem is not None:
