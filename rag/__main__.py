@@ -52,6 +52,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "metrics": answer.metrics.to_dict(),
         "interrupted": answer.interrupted,
         "error": answer.error,
+        "words_only": list(answer.words_only),
     }
 
 
@@ -67,6 +68,8 @@ def print_sources(answer: Answer, out: TextIO) -> None:
         print(f"  [{f.number}] {e.title} ({e.file_name}), page {pages} [{f.short_id}]", file=out)
     if answer.unresolved:
         print(f"  Unknown source ids (ignored): {', '.join(answer.unresolved)}", file=out)
+    for line in answer.words_only:
+        print(f"  ({line})", file=out)
 
 
 def open_library(settings: Any, err: TextIO = sys.stderr) -> Any:

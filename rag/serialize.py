@@ -41,6 +41,7 @@ def answer_to_dict(answer: Answer) -> dict[str, Any]:
         "error": answer.error,
         "closest": answer.closest,
         "unresolved_spans": [_span_to_dict(s) for s in answer.unresolved_spans],
+        "words_only": list(answer.words_only),
     }
 
 
@@ -70,6 +71,7 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
         error=data.get("error"),
         closest=data.get("closest", False),
         unresolved_spans=_unresolved_spans(data, footnotes),
+        words_only=tuple(data.get("words_only", ())),
     )
 
 
