@@ -21,7 +21,7 @@ from components import state
 from components.render import render_answer_html
 from ingest.backend import library_class
 from ingest.embeddings import LocalEmbeddings, make_embeddings
-from ingest.errors import IngestError, NoLibrary, SchemaTooOld
+from ingest.errors import NoLibrary, SchemaTooOld
 from ingest.library import IngestProgress, Library
 from ingest.worker import Worker
 from rag.audit_store import AUDIT_DB_NAME, VerdictStore
@@ -121,7 +121,9 @@ def _stop_worker(worker: Worker) -> None:
 
 @st.cache_resource(show_spinner=False, on_release=_stop_worker)
 def _worker(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions, lease_s: float) -> Worker:
-    return Worker(_open_library(_options, _embedding), lease_s=lease_s).start()
+    # The worker opens the (cached) writer library in its own thread: a page never waits for the
+    # write lock or a repair on its account (the chat reads without the lock).
+    return Worker(opener=lambda: _open_library(_options, _embedding), lease_s=lease_s).start()
 
 
 def worker_enabled(settings: Settings) -> bool:
@@ -131,16 +133,12 @@ def worker_enabled(settings: Settings) -> bool:
 
 def start_worker() -> Worker | None:
     """This process's ingest worker, started on first use; None when the settings say the app
-    runs none (team mode) or the library cannot be opened yet (the page says why)."""
+    runs none (team mode). It opens the library itself (see Worker), so this never waits."""
     settings = state.settings()
     if not worker_enabled(settings):
         return None
     options, embedding = library_options(settings), embedding_options(settings)
-    try:
-        return _worker(cache_key(options, embedding), options, embedding, settings.job_lease_s)
-    except IngestError as exc:  # a library to re-index or repair: the page shows it; retried next run
-        log.warning("the ingest worker did not start: %s", exc)
-        return None
+    return _worker(cache_key(options, embedding), options, embedding, settings.job_lease_s)
 
 
 def enqueue_files(library: Library, files: list[tuple[str, bytes]], password: str | None) -> list:

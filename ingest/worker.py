@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 IDLE_POLL_S = 1.0  # how often an idle worker looks for a job another process queued
 REPORT_EVERY_S = 0.5  # reading progress is written at most this often (each write is a transaction)
 THREAD_NAME = "footnote-ingest-worker"
+OPEN_RETRY_S = 10.0  # a worker that could not open its library tries again after this long
 
 
 class JobRun:
@@ -150,10 +151,19 @@ def _finish(jobs: Any, job: Job, stage: str, message: str, error: str = "") -> N
 
 
 class Worker:
-    """Takes jobs from one library until stopped: ``run`` in the foreground, ``start`` in a thread."""
+    """Takes jobs from one library until stopped: ``run`` in the foreground, ``start`` in a thread.
+    Given an ``opener`` instead of a library, it opens the library itself, in its own thread, and
+    again after OPEN_RETRY_S while that fails (busy, to be re-indexed): the app never waits for it."""
 
-    def __init__(self, library: Any, *, lease_s: float = LEASE_S, poll_s: float = IDLE_POLL_S) -> None:
-        self.library, self.lease_s, self.poll_s = library, lease_s, poll_s
+    def __init__(
+        self,
+        library: Any = None,
+        *,
+        opener: Callable[[], Any] | None = None,
+        lease_s: float = LEASE_S,
+        poll_s: float = IDLE_POLL_S,
+    ) -> None:
+        self.library, self._opener, self.lease_s, self.poll_s = library, opener, lease_s, poll_s
         self.name = worker_name()
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -173,6 +183,8 @@ class Worker:
     def run(self, *, until_idle: bool = False, on_job: Callable[[Job], None] | None = None) -> None:
         """Run jobs until stopped (or, with ``until_idle``, until none is queued or running)."""
         while not self._stop.is_set():
+            if self.library is None and not self._open():
+                continue
             try:
                 job = self.run_once()
             except LibraryError as exc:  # busy, or the library went away: say so, try again later
@@ -189,6 +201,15 @@ class Worker:
                 return
             self._wake.wait(self.poll_s)
             self._wake.clear()
+
+    def _open(self) -> bool:
+        try:
+            self.library = self._opener()
+            return True
+        except Exception as exc:  # IngestError (busy, re-index, damaged) or worse: said, tried again
+            log.warning("the ingest worker cannot open the library yet: %s", exc)
+            self._stop.wait(OPEN_RETRY_S)
+            return False
 
     def start(self) -> Worker:
         """Run in a daemon thread (the app's: one per server process); returns self."""
