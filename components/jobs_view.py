@@ -23,7 +23,11 @@ def describe(job: Job, worker_running: bool = True) -> str:
     """What a job is doing or how it ended, in one plain sentence (without the file name)."""
     counted = f" ({job.done:,} of {job.total:,})" if job.total else ""
     if job.stage == QUEUED:
-        return "Queued" if worker_running else "Queued: no worker here (run `python -m ingest worker`)"
+        return (
+            "Queued"
+            if worker_running
+            else "Queued: waiting for a worker (this app runs none: `python -m ingest worker`)"
+        )
     if job.stage == READING:
         return "Reading pages" + counted
     if job.stage == EMBEDDING:

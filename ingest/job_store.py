@@ -169,6 +169,24 @@ class LocalJobs:
                 )
         return len(dead)
 
+    def sweep(self, older_than_s: float = 3600.0) -> int:
+        """Remove stored copies that no active job needs (left by a crash between writing the copy
+        and its row, or before a finished job removed it); only files older than ``older_than_s``,
+        so a copy being queued right now is never taken. Returns how many."""
+        if not self.queue_dir.is_dir():
+            return 0
+        with self._connect() as conn:
+            active = {
+                r[0]
+                for r in conn.execute(f"SELECT job_id FROM jobs WHERE stage IN ({_marks(ACTIVE)})", ACTIVE)
+            }
+        now, removed = time.time(), 0
+        for path in self.queue_dir.iterdir():
+            if path.stem not in active and now - path.stat().st_mtime > older_than_s:
+                path.unlink(missing_ok=True)
+                removed += 1
+        return removed
+
     def touch(self, job: Job, lease_s: float, done: int | None = None, total: int | None = None) -> bool:
         """Renew the lease (and record progress); raises JobLost when another worker holds the job.
         Returns whether a cancel was asked for."""

@@ -10,14 +10,16 @@ PDF file (atomic rename) -> rows committed with status 'ingesting' -> index file
 atomically -> status 'ready' and generation bumped. A process killed anywhere leaves the
 previous library loadable; the next ``open`` reports and removes a half-done document, and
 ``check`` reconciles vectors with chunk rows. Readers reload the index when the generation
-stored in SQLite changes, and only ever return chunks of 'ready' documents.
+stored in SQLite changes, and only ever return chunks of 'ready' (or 'embedding', see below) documents.
 
 ``open_reader`` gives a library that never takes the lock, never writes and never creates a
 file or folder: it reads the last committed state (SQLite WAL, the index file replaced
 atomically) while a writer works, and reports instead of repairing. A missing or unreadable
 database never causes a deletion: opening stops with LibraryDamaged (see ``ingest.recovery``).
 Reading, chunking and embedding a PDF is ``ingest.prepare``'s, shared with team mode; the index
-in memory and dense search over ready rows are ``ingest.loaded_index``'s.
+in memory and dense search over ready rows are ``ingest.loaded_index``'s. Queued files (``jobs``)
+are added in two steps of this same order, words then vectors (``ingest.job_store``): in between
+the document's status is 'embedding', and readers list it and search its chunks by words.
 """
 
 from __future__ import annotations

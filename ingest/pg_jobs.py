@@ -149,6 +149,10 @@ class PgJobs:
                 )
         return len(dead)
 
+    def sweep(self) -> int:
+        """Nothing to remove: a job's file is in its row, cleared when the job ends."""
+        return 0
+
     def touch(self, job: Job, lease_s: float, done: int | None = None, total: int | None = None) -> bool:
         """Renew the lease (and record progress); JobLost when another worker holds the job.
         Returns whether a cancel was asked for."""

@@ -165,6 +165,7 @@ class Worker:
     ) -> None:
         self.library, self._opener, self.lease_s, self.poll_s = library, opener, lease_s, poll_s
         self.name = worker_name()
+        self._swept = False  # stored copies no job needs are removed once, when it starts
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -185,6 +186,9 @@ class Worker:
         while not self._stop.is_set():
             if self.library is None and not self._open():
                 continue
+            if not self._swept:
+                self._swept = True
+                self._sweep()
             try:
                 job = self.run_once()
             except LibraryError as exc:  # busy, or the library went away: say so, try again later
@@ -201,6 +205,12 @@ class Worker:
                 return
             self._wake.wait(self.poll_s)
             self._wake.clear()
+
+    def _sweep(self) -> None:
+        try:
+            self.library.jobs.sweep()
+        except Exception:  # housekeeping only: the jobs still run
+            log.warning("could not remove stored copies no job needs", exc_info=True)
 
     def _open(self) -> bool:
         try:

@@ -231,3 +231,20 @@ def test_a_job_of_a_library_with_other_settings_fails_with_the_mismatch(tmp_path
     assert "re-index all documents" in other.jobs.get(job.job_id).message
     assert [d.file_name for d in open_library(tmp_path).documents()] == ["h.pdf"]
     assert_consistent(open_library(tmp_path))
+
+
+def test_stored_copies_no_job_needs_are_swept(tmp_path: Path) -> None:
+    import os
+
+    library = open_library(tmp_path)
+    job = library.jobs.enqueue(LONG, "long.pdf")
+    orphan = tmp_path / "queue" / "0123abcd.pdf"  # as after a crash before its job's row
+    orphan.write_bytes(b"%PDF-1.4 left behind")
+    fresh = tmp_path / "queue" / "fedc3210.pdf"  # being queued right now: too new to touch
+    fresh.write_bytes(b"%PDF-1.4 being queued")
+    old = os.stat(orphan).st_mtime - 7200
+    os.utime(orphan, (old, old))
+    os.utime(tmp_path / "queue" / f"{job.job_id}.pdf", (old, old))
+    assert library.jobs.sweep() == 1
+    assert not orphan.exists() and fresh.exists()
+    assert (tmp_path / "queue" / f"{job.job_id}.pdf").exists()  # its job still needs it
