@@ -3,14 +3,18 @@
 1. The 24 real filings of ../shared/corpus/filings-dev through the job queue (enqueue, then a
    worker takes the job: words stored, then vectors) against the synchronous ``Library.add_pdf``,
    each into a fresh library. The two paths alternate file by file (which goes first alternates
-   too), so the machine's noise is shared out; totals are the sums.
-2. The largest filing (PepsiCo's 2021 10-K, 549 pages) added last: synchronously (its full ingest
-   time), and through the queue with the worker running in a thread as the app runs it, while a
-   question about its last pages is asked as soon as its words are in, through the app's own
-   answer stream (hybrid retrieval, offline extractive answerer) on a reader of that library:
+   too), so the machine's noise is shared out; totals are the sums. Embedded with the fake
+   embeddings (deterministic hashing, nearly free), so that the queue's own cost (the stored copy,
+   the claim, two commits, progress writes) is not hidden behind the model: an upper bound of the
+   ratio with a real model, which this shared machine could not give in an afternoon (4,589 pages
+   embedded twice at a few chunks a second under load).
+2. The largest filing (PepsiCo's 2021 10-K, 549 pages), with the default local embeddings
+   (all-MiniLM-L6-v2, int8 ONNX): synchronously (its full ingest time), and through the queue with
+   the worker running in a thread as the app runs it, while a question about its last pages is
+   asked as soon as its words are in, through the app's own answer stream (hybrid retrieval,
+   offline extractive answerer) on a reader of that library, beside three smaller filings:
    seconds from the upload (enqueue returned) to the first cited answer, against the full ingest.
-Default local embeddings (all-MiniLM-L6-v2, int8 ONNX) and chunk settings. Run
-``python -m bench jobs`` (``--quick``: three small filings, printed only).
+Default chunk settings. Run ``python -m bench jobs`` (``--quick``: three filings, printed only).
 """
 
 from __future__ import annotations
@@ -25,10 +29,14 @@ from bench.common import CORPUS
 
 FILINGS = CORPUS / "filings-dev" / "pdfs"
 LONG = "PEPSICO_2021_10K.pdf"
-QUESTION = "Who certified the PepsiCo annual report pursuant to Section 906 of the Sarbanes-Oxley Act?"
-LAST_PAGES = 3  # the certifications fill the last three pages: a citation of any of them counts
+QUESTION = (
+    "What did Ramon L. Laguarta and Hugh F. Johnston certify about the annual report for the fiscal "
+    "year ended December 25, 2021?"
+)
+LAST_PAGES = 4  # the signatures and certifications fill the last four pages: any of them counts
 GOAL_FIRST_ANSWER_RATIO, GOAL_QUEUE_RATIO = 0.06, 1.05
 POLL_S = 0.02
+NEIGHBOURS = 3
 
 
 def _open(folder: Path, embeddings: Any, name: str):
@@ -93,11 +101,8 @@ def _first_answer(folder: Path, library: Any, path: Path, embeddings: Any, name:
             if f.evidence.doc_id == job.doc_id
         }
     )
-    if not any(p >= pages - LAST_PAGES for p in cited):
-        raise RuntimeError(
-            f"the answer cited pages {cited} of {pages}, not its last ones: {answer.text[:300]}"
-        )
     return {
+        "cited_last_pages": any(p >= pages - LAST_PAGES for p in cited),
         "uploaded_s": round(uploaded, 3),
         "words_s": round(words, 2),
         "first_answer_s": round(answered, 2),
@@ -109,47 +114,61 @@ def _first_answer(folder: Path, library: Any, path: Path, embeddings: Any, name:
     }
 
 
-def run(quick: bool = False) -> dict[str, Any]:
-    """Both measurements, in one process, on one warmed model."""
-    from ingest.embeddings import make_embeddings
+def _neighbours(paths: list[Path], long: Path) -> list[Path]:
+    """The NEIGHBOURS smallest other filings: other 10-Ks' certifications to tell apart (all 23
+    would take hours to embed on this shared machine)."""
+    return sorted((p for p in paths if p != long), key=lambda p: p.stat().st_size)[:NEIGHBOURS]
 
-    embeddings, name = make_embeddings("local")
-    embeddings.embed_query("warm up")
-    paths = sorted(FILINGS.glob("*.pdf"))
-    long = next(p for p in paths if p.name == LONG)
-    rest = [p for p in paths if p != long]
-    if quick:
-        rest = sorted(rest, key=lambda p: p.stat().st_size)[:2]
+
+def _compare(paths: list[Path], embeddings: Any, name: str, folder: Path) -> tuple[dict, dict, int]:
+    """Each file into a synchronous and a queued library, alternating; seconds per file, chunks."""
+    sync_lib, queue_lib = _open(folder / "sync", embeddings, name), _open(folder / "queue", embeddings, name)
     sync_s: dict[str, float] = {}
     queue_s: dict[str, float] = {}
+    for n, path in enumerate(paths):
+        for side in ("sync", "queue") if n % 2 == 0 else ("queue", "sync"):
+            if side == "sync":
+                sync_s[path.name] = _synchronous(sync_lib, path)
+            else:
+                queue_s[path.name] = _queued(queue_lib, path)
+    chunks = sync_lib.chunk_count(), queue_lib.chunk_count()
+    if chunks[0] != chunks[1]:
+        raise RuntimeError(f"the two libraries differ: {chunks[0]} and {chunks[1]} chunks")
+    return sync_s, queue_s, chunks[0]
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    """Both measurements, in one process; the local model loaded and warmed before any clock."""
+    from ingest.embeddings import make_embeddings
+
+    paths = sorted(FILINGS.glob("*.pdf"))
+    long = next(p for p in paths if p.name == LONG)
+    if quick:
+        paths = [*sorted((p for p in paths if p != long), key=lambda p: p.stat().st_size)[:2], long]
+    fake, fake_name = make_embeddings("fake")
+    local, local_name = make_embeddings("local")
+    local.embed_query("warm up")
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="footnote-bench-jobs-") as tmp:
-        sync_lib = _open(Path(tmp) / "sync", embeddings, name)
-        queue_lib = _open(Path(tmp) / "queue", embeddings, name)
-        for n, path in enumerate(rest):
-            for side in ("sync", "queue") if n % 2 == 0 else ("queue", "sync"):
-                if side == "sync":
-                    sync_s[path.name] = _synchronous(sync_lib, path)
-                else:
-                    queue_s[path.name] = _queued(queue_lib, path)
-        sync_s[long.name] = _synchronous(sync_lib, long)
-        first = _first_answer(Path(tmp) / "queue", queue_lib, long, embeddings, name)
-        queue_s[long.name] = first["job_done_s"]
-        chunks = sync_lib.chunk_count(), queue_lib.chunk_count()
-        if chunks[0] != chunks[1]:
-            raise RuntimeError(f"the two libraries differ: {chunks[0]} and {chunks[1]} chunks")
+        sync_s, queue_s, chunks = _compare(paths, fake, fake_name, Path(tmp) / "fake")
+        others = _open(Path(tmp) / "local", local, local_name)
+        for path in _neighbours(paths, long):  # already in the library when the long one is uploaded
+            others.add_pdf(path.read_bytes(), path.name)
+        long_sync = _synchronous(_open(Path(tmp) / "long-sync", local, local_name), long)
+        first = _first_answer(Path(tmp) / "local", others, long, local, local_name)
     result = {
-        "files": len(sync_s),
-        "chunks": chunks[0],
+        "files": len(paths),
+        "chunks": chunks,
         "sync_total_s": round(sum(sync_s.values()), 1),
         "queue_total_s": round(sum(queue_s.values()), 1),
         "queue_over_sync": round(sum(queue_s.values()) / sum(sync_s.values()), 3),
         "long_file": long.name,
-        "long_sync_s": round(sync_s[long.name], 1),
+        "long_sync_s": round(long_sync, 1),
+        "neighbours": NEIGHBOURS,
         **{f"long_{k}": v for k, v in first.items()},
-        "first_answer_over_full_ingest": round(first["first_answer_s"] / sync_s[long.name], 3),
+        "first_answer_over_full_ingest": round(first["first_answer_s"] / long_sync, 3),
         "first_answer_over_job": round(first["first_answer_s"] / first["job_done_s"], 3),
-        "per_file": {p: [round(sync_s[p], 2), round(queue_s[p], 2)] for p in sync_s},
+        "per_file_sync_queue_s": {p: [round(sync_s[p], 2), round(queue_s[p], 2)] for p in sync_s},
         "load_before": [round(x, 1) for x in load_before],
         "load_after": [round(x, 1) for x in os.getloadavg()],
         "cores": os.cpu_count(),
@@ -160,29 +179,34 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 def render(r: dict[str, Any]) -> str:
     """The README section body."""
-    met = "met" if r["first_answer_over_full_ingest"] <= GOAL_FIRST_ANSWER_RATIO else "**not met**"
+    cited = r["long_cited_last_pages"]
+    met = "met" if cited and r["first_answer_over_full_ingest"] <= GOAL_FIRST_ANSWER_RATIO else "**not met**"
     queue_met = "met" if r["queue_over_sync"] <= GOAL_QUEUE_RATIO else "**not met**"
     return (
         "| measured | seconds | ratio | goal |\n|---|---:|---:|---|\n"
-        f"| {r['long_file']} ({r['long_pages']} pages): upload to its words stored | {r['long_words_s']:.1f} | | |\n"
+        f"| {r['long_file']} ({r['long_pages']} pages, local model): upload to its words stored | "
+        f"{r['long_words_s']:.1f} | | |\n"
         f"| same: upload to the first cited answer (words only) | {r['long_first_answer_s']:.1f} | "
-        f"**{r['first_answer_over_full_ingest']:.3f}** of its full synchronous ingest | <= {GOAL_FIRST_ANSWER_RATIO} ({met}) |\n"
+        f"**{r['first_answer_over_full_ingest']:.3f}** of its full synchronous ingest | "
+        f"<= {GOAL_FIRST_ANSWER_RATIO} ({met}) |\n"
         f"| same: its full synchronous ingest | {r['long_sync_s']:.1f} | 1 | |\n"
         f"| same: upload to its job done (vectors in) | {r['long_job_done_s']:.1f} | | |\n"
-        f"| {r['files']} filings through the queue, total | {r['queue_total_s']:.1f} | "
+        f"| {r['files']} filings through the queue (fake embeddings), total | {r['queue_total_s']:.1f} | "
         f"**{r['queue_over_sync']:.3f}** of synchronous | <= {GOAL_QUEUE_RATIO} ({queue_met}) |\n"
-        f"| {r['files']} filings synchronously, total | {r['sync_total_s']:.1f} | 1 | |\n\n"
-        f"{r['files']} real filings of `filings-dev` ({r['chunks']:,} chunks), default local embeddings "
-        "(all-MiniLM-L6-v2 int8) and chunk settings, each path into a fresh library, alternating file by "
-        "file (and which path goes first), one run. The queue path is what the app does: the file stored "
-        "and a job recorded, a worker reading it, storing its words (searchable by BM25 and library "
-        "search), embedding, storing its vectors. The first answer: the worker runs in a thread as in "
-        "the app; the question (\u201c" + QUESTION + "\u201d) is asked through the app's answer stream on a "
-        "reader of the library as soon as the job says its words are in, and counts when its final "
-        f"answer cites one of the last pages (it cited page indexes {r['long_cited_pages']}; its note: "
-        f"\u201c{'; '.join(r['long_words_only'])}\u201d). Load average {r['load_before'][0]} before, "
-        f"{r['load_after'][0]} after, on {r['cores']} cores shared with other work: absolute seconds "
-        "are noisy, the ratios are taken in the same run."
+        f"| {r['files']} filings synchronously (fake embeddings), total | {r['sync_total_s']:.1f} | 1 | |\n\n"
+        f"Inputs: the {r['files']} real filings of `filings-dev` ({r['chunks']:,} chunks at the default "
+        "chunk settings). The queue against synchronous: each path into a fresh library, alternating "
+        "file by file (and which goes first), with the fake embeddings so that the queue's own cost "
+        "(stored copy, claim, two commits, progress writes) shows: an upper bound of the ratio with a "
+        "real model. The first answer: with the local model (all-MiniLM-L6-v2 int8), the long filing "
+        f"uploaded to a library holding {r['neighbours']} smaller filings (their own certifications to "
+        "tell apart), the worker in a thread as in the app; the "
+        "question (\u201c" + QUESTION + "\u201d) asked through the app's answer stream on a reader of "
+        "the library as soon as the job said its words were in; its answer cited page indexes "
+        f"{r['long_cited_pages']} ({'one of the last pages' if cited else '**not the last pages**'}), "
+        f"with the note \u201c{'; '.join(r['long_words_only'])}\u201d. Load average {r['load_before'][0]} "
+        f"before, {r['load_after'][0]} after, on {r['cores']} cores shared with other work: absolute "
+        "seconds are noisy; the ratios are taken in the same run."
     )
 
 
