@@ -69,12 +69,12 @@ def _synchronous(library: Any, path: Path) -> float:
 def _first_answer(folder: Path, library: Any, path: Path, embeddings: Any, name: str) -> dict[str, Any]:
     """Upload the long filing to a running worker; time the words, the first cited answer, the end."""
     from ingest.library import Library
-    from ingest.worker import Worker
+    from ingest.worker import BACKGROUND_NICENESS, Worker
     from rag.answer import answer_stream
     from rag.extractive import ExtractiveChatModel
     from rag.types import Done
 
-    worker = Worker(library, poll_s=POLL_S).start()
+    worker = Worker(library, poll_s=POLL_S).start(niceness=BACKGROUND_NICENESS)  # as the app starts it
     data = path.read_bytes()
     start = time.perf_counter()
     job = library.jobs.enqueue(data, path.name)

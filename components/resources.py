@@ -23,7 +23,7 @@ from ingest.backend import library_class
 from ingest.embeddings import LocalEmbeddings, make_embeddings
 from ingest.errors import NoLibrary, SchemaTooOld
 from ingest.library import IngestProgress, Library
-from ingest.worker import Worker
+from ingest.worker import BACKGROUND_NICENESS, Worker
 from rag.audit_store import AUDIT_DB_NAME, VerdictStore
 from rag.backend import conversation_store, verdict_store
 from rag.conversations import ConversationStore
@@ -123,7 +123,8 @@ def _stop_worker(worker: Worker) -> None:
 def _worker(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions, lease_s: float) -> Worker:
     # The worker opens the (cached) writer library in its own thread: a page never waits for the
     # write lock or a repair on its account (the chat reads without the lock).
-    return Worker(opener=lambda: _open_library(_options, _embedding), lease_s=lease_s).start()
+    worker = Worker(opener=lambda: _open_library(_options, _embedding), lease_s=lease_s)
+    return worker.start(niceness=BACKGROUND_NICENESS)  # questions go first
 
 
 def worker_enabled(settings: Settings) -> bool:
