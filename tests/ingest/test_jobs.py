@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from ingest.embeddings import GatedEmbeddings, HashEmbeddings
 from ingest.jobs import Job
 from ingest.library import Library, LibrarySettings
@@ -248,3 +250,25 @@ def test_stored_copies_no_job_needs_are_swept(tmp_path: Path) -> None:
     assert library.jobs.sweep() == 1
     assert not orphan.exists() and fresh.exists()
     assert (tmp_path / "queue" / f"{job.job_id}.pdf").exists()  # its job still needs it
+
+
+def test_niced_embedding_runs_at_low_priority_and_passes_its_outcome_back() -> None:
+    import os
+
+    from ingest.jobs import JobCancelled
+    from ingest.worker import embed_niced
+
+    def priority() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    base = priority()
+    niced = embed_niced(priority, 10)
+    assert niced == 10 or (base > 10 and niced == base)  # raised only if allowed (not root)
+    assert priority() == base  # the calling thread keeps its own
+    assert embed_niced(priority, 0) == base  # 0: called as is
+
+    def cancelled() -> None:
+        raise JobCancelled("j")
+
+    with pytest.raises(JobCancelled):  # a report's stop reaches the worker
+        embed_niced(cancelled, 10)
