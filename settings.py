@@ -85,6 +85,26 @@ class Settings(BaseSettings):
         "embeds each text alone, one per core at a time) and per progress step while embedding.",
     )
 
+    fake_embed_gate: Path | None = Field(
+        None,
+        description="Tests only: with the fake embedding provider, an ingest's embedding waits after its "
+        "first batch until this file exists (so a test catches a job mid-embedding without timing luck).",
+    )
+    app_worker: Literal["auto", "on", "off"] = Field(
+        "auto",
+        description="Whether the app runs an ingest worker in a thread (one per server process) that "
+        "takes the queued uploads: auto is on with a local library and off in team mode "
+        "(FOOTNOTE_DATABASE_URL), where `python -m ingest worker` processes embed; on or off to choose.",
+    )
+    job_lease_s: float = Field(
+        60.0,
+        ge=1.0,
+        le=3600.0,
+        description="Seconds a worker holds an ingest job without renewing it (it renews every quarter of "
+        "this while it works) before another worker takes it over; a worker on the same machine whose "
+        "process is gone loses its job at once.",
+    )
+
     llm_provider: Literal["extractive", "openai", "fake"] = Field(
         "extractive",
         description="extractive: offline answerer that quotes and cites evidence sentences; "

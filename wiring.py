@@ -28,6 +28,7 @@ class EmbeddingOptions:
     timeout_s: float
     retries: int
     api_key: str | None = field(default=None, repr=False)  # never printed
+    gate: str | None = None  # tests only: ingest.embeddings.GatedEmbeddings
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ def embedding_options(settings: Settings) -> EmbeddingOptions:
         timeout_s=settings.llm_timeout_s,
         retries=settings.llm_retries,
         api_key=settings.api_key(),
+        gate=str(settings.fake_embed_gate) if settings.fake_embed_gate else None,
     )
 
 

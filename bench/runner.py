@@ -67,6 +67,13 @@ BENCHMARKS = (
         "Team mode: first answer after opening 100,000 chunks, PostgreSQL vs local",
         "bench.pg_cold",
     ),
+    Benchmark(
+        "jobs",
+        "Background ingestion: a new filing answerable by words, and the queue against synchronous",
+        "bench.jobs",
+        4 * 3600.0,  # 4,589 pages embedded twice on 2 shared cores
+    ),
+    Benchmark("pg_jobs", "Team mode: 2 queue workers against 1, no job run twice", "bench.pg_jobs"),
 )
 BY_NAME = {b.name: b for b in BENCHMARKS}
 
@@ -144,9 +151,11 @@ def run_benchmark(
     quick: bool,
     command: str,
     options: dict[str, Any] | None = None,
-    timeout: float = CHILD_TIMEOUT_S,
+    timeout: float | None = None,
 ) -> Record:
-    """Run one benchmark in a child process and record the outcome, crash or not."""
+    """Run one benchmark in a child process and record the outcome, crash or not (stopped after
+    ``timeout`` seconds, by default the benchmark's own timeout_s)."""
+    timeout = timeout or (BY_NAME[name].timeout_s if name in BY_NAME else CHILD_TIMEOUT_S)
     start = time.perf_counter()
     load_at_start = round(os.getloadavg()[0], 2)
     kwargs = {"name": name, "quick": quick} | ({"options": options} if options else {})

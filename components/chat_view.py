@@ -83,6 +83,8 @@ def show_sidebar(
 
 
 def _labels(answer: Answer) -> None:
+    for line in answer.words_only:  # a document searched by words only: its vectors were on the way
+        st.caption(":material/hourglass_top: " + escape_markdown(line))
     notes = []
     if answer.unsupported and not answer.interrupted:
         notes.append(":orange-badge[:material/report: Not supported by the documents]")

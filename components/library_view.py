@@ -1,99 +1,32 @@
-"""Library page pieces: ingest with per-file progress, result lines, the documents table.
+"""Library page pieces: the samples, the index summary, the documents table, the repair button.
 
-No parsing or index logic here: files go to ``Library.add_pdf`` as bytes, errors come back as
-``IngestError`` and are shown by one function. PDF titles and file names are untrusted: they
-reach widget labels only through ``escape_markdown`` and tables only as plain cells.
+No parsing or index logic here: uploads go to the library's job queue as bytes
+(components/resources.py, ``enqueue_files``) and their progress is components/jobs_view.py's.
+PDF titles and file names are untrusted: they reach widget labels only through
+``escape_markdown`` and tables only as plain cells.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
 
 from components.render import escape_markdown
-from ingest.errors import IngestError, PasswordRequired
+from ingest.errors import IngestError
 from ingest.library import Library
-from ingest.types import Document, IngestProgress, IngestResult
+from ingest.types import Document, IngestProgress
 
 log = logging.getLogger(__name__)
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
-STAGES = {
-    "read": "Reading pages",
-    "chunk": "Splitting into chunks",
-    "embed": "Embedding chunks",
-    "index": "Saving to the index",
-}
-ICONS = {"ok": ":material/check_circle:", "skipped": ":material/info:", "error": ":material/error:"}
 
 
 def sample_files() -> list[tuple[str, bytes]]:
     """The sample PDFs shipped in samples/ as (file name, bytes)."""
     return [(p.name, p.read_bytes()) for p in sorted(SAMPLES_DIR.glob("*.pdf"))]
-
-
-def ingest_files(library: Library, files: Iterable[tuple[str, bytes]], password: str | None) -> list[dict]:
-    """Add each file with a live status box; one bad file never stops the others."""
-    return [_ingest_one(library, name, data, password) for name, data in files]
-
-
-def _ingest_one(library: Library, name: str, data: bytes, password: str | None) -> dict:
-    label = escape_markdown(name)
-    with st.status(f"Adding {label}", expanded=True) as box:
-        bar = st.progress(0.0, text="Reading pages")
-
-        def report(p: IngestProgress) -> None:
-            share = p.done / p.total if p.total else 0.0
-            bar.progress(min(1.0, share), text=progress_text(p))
-
-        line = result_line(name, lambda: library.add_pdf(data, name, password=password, progress=report))
-        box.update(
-            label=f"{label}: {escape_markdown(line['text'])}",
-            state="error" if line["status"] == "error" else "complete",
-            expanded=False,
-        )
-    return line
-
-
-def progress_text(p: IngestProgress) -> str:
-    """What the progress bar says: the stage and how far it is ("Reading page 12 of 80 by OCR")."""
-    if p.stage == "ocr":
-        return f"Reading page {p.done} of {p.total} by OCR"
-    counted = f" ({p.done} of {p.total} {'pages' if p.stage == 'read' else 'chunks'})" if p.total else ""
-    return STAGES.get(p.stage, p.stage) + counted
-
-
-def result_line(name: str, add: callable) -> dict:
-    """Run one add and turn its outcome (or error) into a plain result line."""
-    try:
-        result: IngestResult = add()
-    except PasswordRequired as exc:
-        first = "the password is wrong" if exc.wrong_password else "is password-protected"
-        text = f"{first}: type its password in the Password field and add it again"
-        return {"file": name, "status": "error", "text": text}
-    except IngestError as exc:
-        text = str(exc).removeprefix(f"{name}: ")  # the line names the file already
-        return {"file": name, "status": "error", "text": text}
-    except Exception as exc:  # an internal failure must still not stop the other files
-        log.exception("adding %s failed", name)
-        return {"file": name, "status": "error", "text": f"could not be added ({type(exc).__name__}: {exc})"}
-    if result.status == "skipped":
-        return {"file": name, "status": "skipped", "text": "already in the library"}
-    text = f"added: {result.doc.pages} pages, {result.chunks} chunks"
-    if result.warnings:
-        text += " (" + "; ".join(result.warnings) + ")"
-    return {"file": name, "status": "ok", "text": text}
-
-
-def show_results(results: list[dict]) -> None:
-    """The last batch's result lines, escaped, with an icon per status."""
-    show = {"ok": st.success, "skipped": st.info, "error": st.error}
-    for line in results:
-        box = show.get(line["status"], st.info)
-        box(escape_markdown(f"{line['file']}: {line['text']}"), icon=ICONS.get(line["status"]))
 
 
 def index_summary(library: Library, documents: list[Document]) -> str:
@@ -106,14 +39,21 @@ def index_summary(library: Library, documents: list[Document]) -> str:
     )
 
 
-def document_rows(documents: list[Document]) -> list[dict]:
-    """Plain rows for the documents table."""
+def document_rows(documents: list[Document], vectors: dict[str, float] | None = None) -> list[dict]:
+    """Plain rows for the documents table; ``vectors``: the share embedded of documents that are
+    searchable by words only so far (Library.vector_progress)."""
+    vectors = vectors or {}
     return [
         {
             "Title": d.title,
             "File": d.file_name,
             "Pages": d.pages,
             "Chunks": d.chunks,
+            "Searched by": (
+                f"words only: vectors {int(vectors[d.doc_id] * 100)}% done"  # as answers say it (rag.pending)
+                if d.doc_id in vectors
+                else "words and meaning"
+            ),
             "Size": _size(d.size_bytes),
             "Added": d.added_at.replace("T", " ")[:16],
             "Warnings": "; ".join(d.warnings),

@@ -23,6 +23,7 @@ from ingest.backend import library_class
 from ingest.embeddings import LocalEmbeddings, make_embeddings
 from ingest.errors import NoLibrary, SchemaTooOld
 from ingest.library import IngestProgress, Library
+from ingest.worker import BACKGROUND_NICENESS, Worker
 from rag.audit_store import AUDIT_DB_NAME, VerdictStore
 from rag.backend import conversation_store, verdict_store
 from rag.conversations import ConversationStore
@@ -100,11 +101,55 @@ def get_library() -> Library:
     """The library the settings point at; raises IndexMismatch when it needs re-indexing.
 
     Also starts building the BM25 index in the background when the library is new to this
-    process or changed (an upload, a delete), so the next question does not wait for it."""
+    process or changed (an upload, a delete), so the next question does not wait for it, and
+    starts this process's ingest worker (once) when the settings ask for one."""
     settings = state.settings()
     library = _open_library(library_options(settings), embedding_options(settings))
     warm_lexical(library)
+    start_worker()
     return library
+
+
+# --- The ingest worker: one thread per server process (not per session) --------------------
+# It takes the queued uploads of this library (and any another process queued) one by one;
+# sessions only enqueue, so an upload survives leaving the page, a reload or a closed browser.
+# Released (stopped, its job handed back) when its cache entry is cleared, as after a re-index.
+
+
+def _stop_worker(worker: Worker) -> None:
+    worker.stop(timeout=0)
+
+
+@st.cache_resource(show_spinner=False, on_release=_stop_worker)
+def _worker(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions, lease_s: float) -> Worker:
+    # The worker opens the (cached) writer library in its own thread: a page never waits for the
+    # write lock or a repair on its account (the chat reads without the lock).
+    worker = Worker(opener=lambda: _open_library(_options, _embedding), lease_s=lease_s)
+    return worker.start(niceness=BACKGROUND_NICENESS)  # questions go first
+
+
+def worker_enabled(settings: Settings) -> bool:
+    """Whether this app process runs an ingest worker (FOOTNOTE_APP_WORKER; auto: local mode only)."""
+    return settings.app_worker == "on" or (settings.app_worker == "auto" and settings.database_url is None)
+
+
+def start_worker() -> Worker | None:
+    """This process's ingest worker, started on first use; None when the settings say the app
+    runs none (team mode). It opens the library itself (see Worker), so this never waits."""
+    settings = state.settings()
+    if not worker_enabled(settings):
+        return None
+    options, embedding = library_options(settings), embedding_options(settings)
+    return _worker(cache_key(options, embedding), options, embedding, settings.job_lease_s)
+
+
+def enqueue_files(library: Library, files: list[tuple[str, bytes]], password: str | None) -> list:
+    """Store each file and queue a job for it (ingest.jobs.Job each), then wake the worker."""
+    jobs = [library.jobs.enqueue(data, name, password) for name, data in files]
+    worker = start_worker()
+    if worker is not None:
+        worker.wake()
+    return jobs
 
 
 @st.cache_resource(show_spinner=False)
@@ -133,6 +178,7 @@ def get_reader() -> Library:
     options, embedding = library_options(settings), embedding_options(settings)
     library = _reader(cache_key(options, embedding), options, embedding)
     warm_lexical(library)
+    start_worker()
     return library
 
 
@@ -140,6 +186,7 @@ def repair_library(progress: Callable[[IngestProgress], None] | None = None) -> 
     """Re-embed chunks whose vectors are missing (after an interrupted re-index); what was done."""
     actions = get_library().check(progress)
     _library.clear()  # reopened, its report no longer lists the repaired chunks
+    _worker.clear()  # its worker used the old object
     return actions
 
 
@@ -161,6 +208,7 @@ def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) ->
         ocr=options.ocr,
     )
     _library.clear()  # the next get_library() opens the re-indexed folder
+    _worker.clear()  # and starts a worker on it, with the new settings
     return library.chunk_count()
 
 

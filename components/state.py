@@ -203,24 +203,22 @@ def seed_audit_note(record_key: tuple[str, int, int], saved: str) -> None:
 
 
 # --- Library page ------------------------------------------------------------------------
-# Result lines of the last batch survive reruns; a delete waits for a second click.
+# Uploads become jobs (their list is in the library, not here); a delete waits for a second click.
 
-LIBRARY_RESULTS = "library_results"
 LIBRARY_CONFIRM_DELETE = "library_confirm_delete"
 LIBRARY_DELETE_CHOICE = "library_delete_choice"
 LIBRARY_PASSWORD = "library_password"
 LIBRARY_UPLOADS = "library_uploads"
-_DEFAULTS.update({LIBRARY_RESULTS: [], LIBRARY_CONFIRM_DELETE: None})
+LIBRARY_JOBS_SEEN = "library_jobs_seen"  # (library generation, active job ids) the job list last drew
+_DEFAULTS.update({LIBRARY_CONFIRM_DELETE: None})
 
 
-def library_results() -> list[dict]:
-    """Per-file result lines of the last upload: {file, status, text}."""
-    return list(st.session_state.get(LIBRARY_RESULTS) or [])
-
-
-def set_library_results(results: list[dict]) -> None:
-    """Keep the last upload's result lines (plain dicts)."""
-    st.session_state[LIBRARY_RESULTS] = list(results)
+def jobs_seen(now: tuple) -> bool:
+    """Record what the job list shows now; whether it changed since it was last drawn (a job's
+    words landed or a job ended: the whole page should run again)."""
+    before = st.session_state.get(LIBRARY_JOBS_SEEN)
+    st.session_state[LIBRARY_JOBS_SEEN] = now
+    return before is not None and before != now
 
 
 def pending_delete() -> str | None:

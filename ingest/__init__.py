@@ -4,9 +4,11 @@ Exports the vocabulary and stable ids. Heavier parts are imported from their mod
 ``import ingest`` stays cheap: ``ingest.library.Library`` (the store: add, delete, search),
 ``ingest.reader.read_pdf``, ``ingest.chunking.chunk_pages``, ``ingest.render.render_page``,
 ``ingest.excerpt.excerpt_pages`` (a page range as a PDF of its own),
-``ingest.embeddings.make_embeddings`` and ``ingest.errors`` (the error policy). Scanned pages:
-``ingest.text_layer.usable`` (which pages need OCR), ``ingest.ocr_pages.read_unusable`` (render and
-read them) over ``ingest.ocr.TesseractReader``.
+``ingest.embeddings.make_embeddings``, ``ingest.errors`` (the error policy), and ingestion as
+background jobs: ``ingest.jobs`` (the stages), ``Library.jobs`` (ingest.job_store; in PostgreSQL
+ingest.pg_jobs) and ``ingest.worker.Worker``. Scanned pages: ``ingest.text_layer.usable`` (which
+pages need OCR), ``ingest.ocr_pages.read_unusable`` (render and read them) over
+``ingest.ocr.TesseractReader``.
 """
 
 from ingest.ids import chunk_id_for, doc_id_for

@@ -1,6 +1,8 @@
-"""Command line: ``python -m ingest [--data-dir DIR] [--password PW] [--json] PATH...``
+"""Command line: ``python -m ingest [--data-dir DIR] [--password PW] [--json] [--queue] PATH...``
 
-One line per file (ok / skipped / error), or one JSON object per file with ``--json``.
+One line per file (ok / skipped / error), or one JSON object per file with ``--json``; synchronous
+unless ``--queue``, which stores the files as jobs and returns (``worker``, ``jobs`` and ``cancel``
+are ingest.queue_cli's).
 ``--check`` repairs a readable library (re-embeds missing vectors); ``python -m ingest recover
 [--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs (on PostgreSQL: the
 documents whose rows are incomplete, see ingest.pg_recovery).
@@ -30,6 +32,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
     parser.add_argument("--password", help="password for password-protected PDFs")
     parser.add_argument("--json", action="store_true", help="print one JSON object per file")
+    parser.add_argument(
+        "--queue",
+        action="store_true",
+        help="store the files and queue them as jobs, then return (a worker adds them: `python -m ingest worker`)",
+    )
     parser.add_argument(
         "--reindex",
         action="store_true",
@@ -81,6 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["migrate"]:
         return _migrate(argv[1:])
+    from ingest import queue_cli
+
+    if argv[:1] and argv[0] in queue_cli.COMMANDS:  # worker, jobs, cancel
+        return queue_cli.main(argv, _settings, _open_for_jobs)
     recovering = argv[:1] == ["recover"]
     args = parse_recover_args(argv[1:]) if recovering else parse_args(argv)
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
@@ -104,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if library is None:
         return 1
+    if args.queue:
+        return queue_cli.queue_files(library, pdfs, args.password, args.json)
     failed = 0
     for path in pdfs:
         try:
@@ -179,6 +192,26 @@ def _open_library(library_cls: type, args: argparse.Namespace, settings):
             f"checked {settings.data_dir}: {len(library.documents())} documents, {library.chunk_count()} chunks",
             file=sys.stderr,
         )
+    return library
+
+
+def _open_for_jobs(settings, *, read_only: bool):
+    """The library for ``worker`` (a writer), ``jobs`` and ``cancel``; raises IngestError."""
+    from ingest.backend import library_class
+
+    embeddings, options = _library_options(settings)
+    opener = library_class(settings)
+    if read_only:
+        return opener.open_reader(
+            settings.data_dir,
+            embeddings,
+            embedding_name=options["embedding_name"],
+            chunk_size=options["chunk_size"],
+            chunk_overlap=options["chunk_overlap"],
+        )
+    library = opener.open(settings.data_dir, embeddings, **options)
+    for line in library.open_report:
+        print(f"note: {line}", file=sys.stderr)
     return library
 
 

@@ -7,6 +7,7 @@ import importlib.util
 import os
 import re
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -181,6 +182,25 @@ class HashEmbeddings(Embeddings):
         return self._vector(text)
 
 
+class GatedEmbeddings(HashEmbeddings):
+    """The fake, for tests that must catch an ingest mid-embedding without timing luck: while an
+    ingest embeds (ingest.vectors.INGEST_BATCH), its first batch passes and the later ones wait
+    until the file ``gate`` exists. Questions, and anything else embedded, never wait."""
+
+    def __init__(self, gate: Path, dim: int = 384, poll_s: float = 0.05) -> None:
+        super().__init__(dim)
+        self.gate, self.poll_s = Path(gate), poll_s
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed passages, waiting at the gate when an ingest is past its first batch."""
+        from ingest.vectors import INGEST_BATCH
+
+        batch = INGEST_BATCH.get()
+        while batch is not None and batch >= 1 and not self.gate.exists():
+            time.sleep(self.poll_s)  # a test hook: opened by a file the test creates
+        return super().embed_documents(texts)
+
+
 def make_embeddings(
     provider: str,
     *,
@@ -191,14 +211,17 @@ def make_embeddings(
     timeout_s: float = 60.0,
     retries: int = 2,
     api_key: str | None = None,
+    gate: str | None = None,
 ) -> tuple[Embeddings, str]:
     """The embeddings a provider names (local, fake or openai) and the name the index records for
-    them; model, batch size, endpoint, key, timeout and retries apply to openai only."""
+    them; model, batch size, endpoint, key, timeout and retries apply to openai only; ``gate``
+    makes the fake a GatedEmbeddings (tests)."""
     if provider == "local":
         local = LocalEmbeddings(precision=precision)
         return local, local.name
     if provider == "fake":
-        return HashEmbeddings(LOCAL_DIM), f"fake:hash:{LOCAL_DIM}"
+        fake = GatedEmbeddings(Path(gate), LOCAL_DIM) if gate else HashEmbeddings(LOCAL_DIM)
+        return fake, f"fake:hash:{LOCAL_DIM}"
     from langchain_openai import OpenAIEmbeddings
 
     embeddings = OpenAIEmbeddings(

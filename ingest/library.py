@@ -11,14 +11,16 @@ PDF file (atomic rename) -> rows committed with status 'ingesting' -> index file
 atomically -> status 'ready' and generation bumped. A process killed anywhere leaves the
 previous library loadable; the next ``open`` reports and removes a half-done document, and
 ``check`` reconciles vectors with chunk rows. Readers reload the index when the generation
-stored in SQLite changes, and only ever return chunks of 'ready' documents.
+stored in SQLite changes, and only ever return chunks of 'ready' (or 'embedding', see below) documents.
 
 ``open_reader`` gives a library that never takes the lock, never writes and never creates a
 file or folder: it reads the last committed state (SQLite WAL, the index file replaced
 atomically) while a writer works, and reports instead of repairing. A missing or unreadable
 database never causes a deletion: opening stops with LibraryDamaged (see ``ingest.recovery``).
 Reading, chunking and embedding a PDF is ``ingest.prepare``'s, shared with team mode; the index
-in memory and dense search over ready rows are ``ingest.loaded_index``'s.
+in memory and dense search over ready rows are ``ingest.loaded_index``'s. Queued files (``jobs``)
+are added in two steps of this same order, words then vectors (``ingest.job_store``): in between
+the document's status is 'embedding', and readers list it and search its chunks by words.
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ from ingest import maintenance, reindex, schema, store, vectors
 from ingest.errors import LibraryBusy, NoLibrary, ReadOnlyLibrary
 from ingest.folder import not_writable_as_error
 from ingest.ids import doc_id_for
+from ingest.job_store import LocalJobs
 from ingest.loaded_index import LoadedIndex, search_ready
-from ingest.prepare import prepare_pdf, skipped
+from ingest.prepare import embed_chunks, prepare_pdf, skipped
 from ingest.types import (
     OCR_OFF,
     Chunk,
@@ -167,7 +170,7 @@ class Library:
         """One ready document, or None."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             found = store.document(conn, doc_id)
-        return found[0] if found and found[1] == store.READY else None
+        return found[0] if found and found[1] in store.LISTED else None
 
     def pages(self, doc_id: str) -> list[Page]:
         """A document's pages (text and printed labels)."""
@@ -208,7 +211,8 @@ class Library:
         """How many chunks ready documents have."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             row = conn.execute(
-                "SELECT COUNT(*) FROM chunks c JOIN documents d USING (doc_id) WHERE d.status = 'ready'"
+                "SELECT COUNT(*) FROM chunks c JOIN documents d USING (doc_id) WHERE d.status IN (?, ?)",
+                store.LISTED,
             ).fetchone()
         return int(row[0])
 
@@ -218,6 +222,15 @@ class Library:
         """Dense search: the k chunks closest to a query vector (cosine), optionally within documents."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return search_ready(conn, self._loaded.current(conn), vectors.as_matrix(vec), k, doc_ids)
+
+    @property
+    def jobs(self) -> LocalJobs:
+        """The library's ingestion jobs (queue, list, cancel; what workers take: ingest.worker)."""
+        return LocalJobs(self)
+
+    def vector_progress(self) -> dict[str, float]:
+        """Documents searchable by words whose vectors are still being embedded: the share done."""
+        return self.jobs.vector_progress()
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -234,13 +247,17 @@ class Library:
         doc = prepared.doc
         with self._write_lock(), store.connect(self.db_path) as conn:
             found = store.document(conn, doc_id)
-            if found is not None and found[1] == store.READY:
+            if found is not None and found[1] in store.LISTED:  # stored, or a job is adding it
                 return skipped(found[0])
             self._verify_settings(conn, prepared.matrix.shape[1])
             self._commit_new(
                 conn, doc, prepared.pages, prepared.chunks, prepared.matrix, prepared.pdf, report
             )
         return IngestResult("ok", doc, doc.chunks, doc.warnings)
+
+    def embed_chunks(self, file_name: str, chunks: Sequence[Chunk], report: ProgressFn) -> np.ndarray:
+        """The chunks' vectors (context and text, as stored), reporting embed progress."""
+        return embed_chunks(self._embed, file_name, chunks, report)
 
     def delete(self, doc_id: str) -> bool:
         """Remove a document's rows, vectors and file; False when it was not there."""

@@ -124,10 +124,10 @@ def survey(library: Repairable, conn) -> tuple[list[str], object, int]:
             f"{len(half)} document(s) were left half-added by an interrupted ingest and are not searched."
         )
     index = vectors.load_index(library.index_path)
-    rows = {
+    rows = {  # chunks of documents a job is still embedding are on their way, not missing
         r[0]
         for r in conn.execute(
-            "SELECT c.vec_id FROM chunks c JOIN documents d USING (doc_id) WHERE d.status = 'ready'"
+            "SELECT c.vec_id FROM chunks c JOIN documents d USING (doc_id) WHERE d.status = ?", (store.READY,)
         )
     }
     missing = len(rows - set(vectors.index_ids(index).tolist())) if index is not None else len(rows)

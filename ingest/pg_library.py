@@ -24,6 +24,7 @@ from ingest.context import indexed_text
 from ingest.errors import NoPgLibrary, ReadOnlyLibrary
 from ingest.ids import doc_id_for
 from ingest.library import LOCK_TIMEOUT_S, Library
+from ingest.pg_jobs import PgJobs
 from ingest.pg_store import DEFAULT_HNSW, HnswSettings
 from ingest.prepare import prepare_pdf, skipped
 from ingest.types import (
@@ -169,6 +170,15 @@ class PgLibrary:
         with self._connect() as conn:
             return pg_read.lexical_search(conn, query, k, doc_ids)
 
+    @property
+    def jobs(self) -> PgJobs:
+        """The library's ingestion jobs, in the database (ingest.pg_jobs; workers: ingest.worker)."""
+        return PgJobs(self)
+
+    def vector_progress(self) -> dict[str, float]:
+        """Documents searchable by words whose vectors are still being embedded: the share done."""
+        return self.jobs.vector_progress()
+
     # -- writing -----------------------------------------------------------------------------
 
     def add_pdf(
@@ -245,6 +255,8 @@ class PgLibrary:
                 self._verify_settings(conn, matrix.shape[1])
                 pg_store.insert_chunks(conn, chunks, matrix)
                 pg_store.set_chunk_count(conn, doc.doc_id, len(chunks))
+            # every chunk has its vector now, those of documents a job was embedding too
+            conn.execute("UPDATE footnote_documents SET status = 'ready' WHERE status <> 'ready'")
             pg_store.bump_generation(conn)
         return sum(len(c) for _, c, _ in plans)
 

@@ -118,7 +118,8 @@ def search_vector(
     """Dense search with a ready-made query vector: HNSW over the library, exact within documents."""
     query = vectors.as_matrix(vec)[0]
     sql = (
-        f"SELECT {_CHUNK}, -(c.embedding <#> %s) FROM footnote_chunks c ORDER BY c.embedding <#> %s LIMIT %s"
+        f"SELECT {_CHUNK}, -(c.embedding <#> %s) FROM footnote_chunks c WHERE c.embedding IS NOT NULL "
+        "ORDER BY c.embedding <#> %s LIMIT %s"
     )
     params: list = [query, query, int(k)]
     if doc_ids is not None:

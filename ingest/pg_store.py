@@ -49,7 +49,32 @@ CREATE TABLE IF NOT EXISTS footnote_chunks (
 CREATE INDEX IF NOT EXISTS footnote_chunks_by_doc ON footnote_chunks (doc_id, ordinal);
 CREATE INDEX IF NOT EXISTS footnote_chunks_tsv ON footnote_chunks USING gin (tsv);
 -- How a page without a usable text layer was read by OCR (ingest/rows.py), NULL for text pages.
-ALTER TABLE footnote_pages ADD COLUMN IF NOT EXISTS ocr jsonb
+ALTER TABLE footnote_pages ADD COLUMN IF NOT EXISTS ocr jsonb;
+CREATE TABLE IF NOT EXISTS footnote_jobs (
+    job_id text PRIMARY KEY, seq bigserial NOT NULL, doc_id text NOT NULL, file_name text NOT NULL,
+    size_bytes bigint NOT NULL, pdf bytea, stage text NOT NULL, done integer NOT NULL DEFAULT 0,
+    total integer NOT NULL DEFAULT 0, message text NOT NULL DEFAULT '', error text NOT NULL DEFAULT '',
+    created_at text NOT NULL, updated_at text NOT NULL, attempts integer NOT NULL DEFAULT 0,
+    worker text NOT NULL DEFAULT '', lease_until timestamptz NOT NULL DEFAULT 'epoch',
+    cancel boolean NOT NULL DEFAULT false
+);
+CREATE INDEX IF NOT EXISTS footnote_jobs_active ON footnote_jobs (seq)
+    WHERE stage IN ('queued', 'reading', 'embedding');
+"""
+# Ingestion jobs (ingest/pg_jobs.py): a document whose words are in while a job embeds it has the
+# status 'embedding' and chunks without a vector yet. One statement (a DO block, not split on ';')
+# that alters the tables only when they still need it: ALTER TABLE locks out every reader.
+JOBS_MIGRATION = """
+DO $$ BEGIN
+IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+    AND table_name = 'footnote_documents' AND column_name = 'status') THEN
+    ALTER TABLE footnote_documents ADD COLUMN status text NOT NULL DEFAULT 'ready';
+END IF;
+IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+    AND table_name = 'footnote_chunks' AND column_name = 'embedding' AND is_nullable = 'NO') THEN
+    ALTER TABLE footnote_chunks ALTER COLUMN embedding DROP NOT NULL;
+END IF;
+END $$
 """
 
 
@@ -72,6 +97,7 @@ def create_schema(conn: psycopg.Connection) -> None:
         for statement in (s.strip() for s in SCHEMA.split(";")):
             if statement:
                 conn.execute(statement)
+        conn.execute(JOBS_MIGRATION)
 
 
 def has_schema(conn: psycopg.Connection) -> bool:
@@ -128,6 +154,9 @@ def verify_settings(
             differs.append(f"dimension: library {meta['dim']}, now {dim}")
         if differs:
             raise IndexMismatch(where, "; ".join(differs))
+        if dim is not None and record and not meta.get("dim"):  # a job's words came first, no vectors yet
+            fix_dimension(conn, dim, hnsw)
+            write_meta(conn, {"dim": dim})
         return
     if dim is None or not record:
         return  # the first document records the settings, in its own transaction
@@ -188,14 +217,15 @@ def insert_pages(conn, doc_id: str, pages: Sequence[Page]) -> None:
     )
 
 
-def insert_chunks(conn, chunks: Sequence[Chunk], matrix: np.ndarray) -> None:
-    """Store chunks with their vectors, one row of matrix each."""
+def insert_chunks(conn, chunks: Sequence[Chunk], matrix: np.ndarray | None) -> None:
+    """Store chunks with their vectors, one row of matrix each (None: no vectors yet, a job's words)."""
+    rows = matrix if matrix is not None else [None] * len(chunks)
     conn.cursor().executemany(
         "INSERT INTO footnote_chunks (chunk_id, doc_id, ordinal, text, locators, context, embedding) "
         "VALUES (%s, %s, %s, %s, %s, %s, %s)",
         [
             (c.chunk_id, c.doc_id, c.ordinal, c.text, _locators_json(c.locators), c.context, row)
-            for c, row in zip(chunks, matrix)
+            for c, row in zip(chunks, rows)
         ],
     )
 

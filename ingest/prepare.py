@@ -1,9 +1,10 @@
-"""Adding a PDF, the part both backends share: read, chunk and embed it in memory, before
-anything is written (``prepare_pdf``), and the result of an add that found it stored (``skipped``)."""
+"""Adding a PDF, the part both backends share: read and chunk it in memory (``prepare_words``),
+embed it (``prepare_pdf`` does both, before anything is written), and the result of an add that
+found it stored (``skipped``). Ingestion jobs store the words first and embed behind (ingest.worker)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -15,6 +16,18 @@ from ingest.errors import NoTextLayer
 from ingest.ids import doc_id_for
 from ingest.reader import read_pdf
 from ingest.types import Chunk, Document, IngestProgress, IngestResult, LibrarySettings, Page, ProgressFn
+
+Embed = Callable[[str, list[str], Callable[[int, int], None]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class PreparedWords:
+    """A PDF read and chunked in memory: all that lexical search needs, before any vector."""
+
+    doc: Document
+    pages: list[Page]
+    chunks: list[Chunk]
+    pdf: bytes  # what is stored: the original, or its decrypted copy when it needed a password
 
 
 @dataclass(frozen=True)
@@ -28,15 +41,16 @@ class PreparedPdf:
     pdf: bytes  # what is stored: the original, or its decrypted copy when it needed a password
 
 
-def prepare_pdf(
+def prepare_words(
     config: LibrarySettings,
-    embed: Callable[[str, list[str], Callable[[int, int], None]], np.ndarray],
     data: bytes,
     file_name: str,
     password: str | None,
     report: ProgressFn,
-) -> PreparedPdf:
-    """Read, chunk and embed (context + text) one PDF, reporting each stage; raises IngestError."""
+    doc_id: str | None = None,
+) -> PreparedWords:
+    """Read and chunk one PDF, reporting each stage; raises IngestError. ``doc_id`` names a
+    document whose original bytes were not ``data`` (a queued copy decrypted at the upload)."""
     read = read_pdf(
         data,
         file_name,
@@ -47,17 +61,13 @@ def prepare_pdf(
         ocr=config.ocr,
         ocr_progress=lambda number, total: report(IngestProgress(file_name, "ocr", number, total)),
     )
-    chunks = chunk_pages(doc_id_for(data), read.pages, config.chunk_size, config.chunk_overlap)
+    doc_id = doc_id or doc_id_for(data)
+    chunks = chunk_pages(doc_id, read.pages, config.chunk_size, config.chunk_overlap)
     if not chunks:  # read_pdf already refuses text-less files; this guards the invariant
         raise NoTextLayer(file_name)
     report(IngestProgress(file_name, "chunk", len(chunks), len(chunks)))
-    matrix = embed(
-        file_name,
-        [indexed_text(c.context, c.text) for c in chunks],
-        lambda d, t: report(IngestProgress(file_name, "embed", d, t)),
-    )
     doc = Document(
-        doc_id_for(data),
+        doc_id,
         read.title,
         file_name,
         len(read.pages),
@@ -66,7 +76,30 @@ def prepare_pdf(
         datetime.now(UTC).isoformat(timespec="seconds"),
         read.warnings,
     )
-    return PreparedPdf(doc, list(read.pages), chunks, matrix, read.unlocked or data)
+    return PreparedWords(doc, list(read.pages), chunks, read.unlocked or data)
+
+
+def embed_chunks(embed: Embed, file_name: str, chunks: Sequence[Chunk], report: ProgressFn) -> np.ndarray:
+    """The chunks' vectors (context and text, as stored and searched), reporting embed progress."""
+    return embed(
+        file_name,
+        [indexed_text(c.context, c.text) for c in chunks],
+        lambda d, t: report(IngestProgress(file_name, "embed", d, t)),
+    )
+
+
+def prepare_pdf(
+    config: LibrarySettings,
+    embed: Embed,
+    data: bytes,
+    file_name: str,
+    password: str | None,
+    report: ProgressFn,
+) -> PreparedPdf:
+    """Read, chunk and embed (context + text) one PDF, reporting each stage; raises IngestError."""
+    words = prepare_words(config, data, file_name, password, report)
+    matrix = embed_chunks(embed, file_name, words.chunks, report)
+    return PreparedPdf(words.doc, words.pages, words.chunks, matrix, words.pdf)
 
 
 def skipped(doc: Document) -> IngestResult:

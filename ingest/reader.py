@@ -14,8 +14,10 @@ read, with each word's box, and a page where OCR found nothing is reported by it
 
 from __future__ import annotations
 
+import ctypes
 import io
 import logging
+import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -190,20 +192,35 @@ def page_text(pdf: pdfium.PdfDocument, index: int) -> str:
     page = pdf[index]
     textpage = page.get_textpage()
     try:
-        get = pdfium_c.FPDFText_GetUnicode
-        chars = [chr(get(textpage, i)) for i in range(textpage.count_chars())]
+        text = _text_at_once(textpage)
+        if text is None:  # a character outside the BMP: one UTF-16 unit each no longer holds
+            get = pdfium_c.FPDFText_GetUnicode
+            text = "".join(chr(get(textpage, i)) for i in range(textpage.count_chars()))
     finally:
         textpage.close()
         page.close()
-    return "".join(_clean(c) for c in chars)
+    return text.translate(_CLEAN)
 
 
-def _clean(char: str) -> str:
-    if char in _REPLACE:
-        return _REPLACE[char]
-    if char in "\n\t" or unicodedata.category(char) != "Cc":
-        return char
-    return " "
+def _text_at_once(textpage: pdfium.PdfTextPage) -> str | None:
+    """The page's characters in one call (FPDFText_GetText: one UTF-16 unit per character index),
+    or None when that does not hold. Asking per character cost 10-20 s on a 549-page 10-K here;
+    both ways gave the same text on all 4,779 pages of ../shared/corpus (26 pages fell back)."""
+    count = textpage.count_chars()
+    buffer = (ctypes.c_ushort * (count + 1))()
+    written = pdfium_c.FPDFText_GetText(textpage, 0, count, buffer)
+    text = bytes(memoryview(buffer).cast("B")[: 2 * count]).decode("utf-16-le", "surrogatepass")
+    if written != count + 1 or len(text) != count or _SURROGATE.search(text):
+        return None
+    return text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# What each character becomes (see the module docstring): every control character (Unicode
+# category Cc: U+0000-U+001F and U+007F-U+009F) but newline and tab is a space, with the few of _REPLACE.
+_CLEAN = {c: " " for c in [*range(0x20), *range(0x7F, 0xA0)] if chr(c) not in "\n\t"} | {
+    ord(k): v for k, v in _REPLACE.items()
+}
 
 
 def _looks_garbled(text: str) -> bool:

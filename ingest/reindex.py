@@ -133,6 +133,9 @@ def write_rows(conn, chunks: Sequence[Chunk], plan: ReindexPlan) -> list[int]:
     conn.execute(
         "UPDATE documents SET chunks = (SELECT COUNT(*) FROM chunks c WHERE c.doc_id = documents.doc_id)"
     )
+    # Every chunk is embedded now, those of documents a job was embedding too: that job then finds
+    # its document ready and ends (ingest/job_store.py).
+    conn.execute("UPDATE documents SET status = ? WHERE status = ?", (store.READY, store.EMBEDDING))
     store.write_meta(
         conn,
         {

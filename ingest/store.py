@@ -45,12 +45,29 @@ SCHEMA_V2 = "ALTER TABLE chunks ADD COLUMN context TEXT NOT NULL DEFAULT ''"
 # Version 3: how a page without a usable text layer was read by OCR (engine, confidence, word
 # boxes; ingest/rows.py), NULL for pages read from their text layer, as every page before it.
 SCHEMA_V3 = "ALTER TABLE pages ADD COLUMN ocr TEXT"
+# Version 4: ingestion jobs (ingest/job_store.py): a queued file's stage, progress, outcome, and the
+# worker holding it until lease_until (seconds since the epoch). Rows of a document whose words are
+# in and whose vectors are still being embedded have the status 'embedding' (no schema change).
+SCHEMA_V4 = """
+CREATE TABLE IF NOT EXISTS jobs (
+    job_id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, file_name TEXT NOT NULL, size_bytes INTEGER NOT NULL,
+    stage TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL DEFAULT 0,
+    message TEXT NOT NULL DEFAULT '', error TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, worker TEXT NOT NULL DEFAULT '',
+    lease_until REAL NOT NULL DEFAULT 0, cancel INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS jobs_by_stage ON jobs (stage)
+"""
 # Entry n takes a library file from schema version n-1 to n: add a migration by appending one.
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3)
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)
 SCHEMA_VERSION = len(MIGRATIONS)
 DAMAGE = ("SQLITE_CORRUPT", "SQLITE_NOTADB")  # sqlite3 error names that mean the file itself is bad
 
-READY, INGESTING = "ready", "ingesting"
+READY, INGESTING, EMBEDDING = "ready", "ingesting", "embedding"
+# What readers list and search: ready documents, and those whose words are in while a job embeds
+# them (found by words at once, by meaning once ready; dense search only holds what has vectors).
+LISTED = (READY, EMBEDDING)
+_LISTED = "d.status IN ('ready', 'embedding')"
 _DOC_COLUMNS = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
 _CHUNK_COLUMNS = "c.vec_id, c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context"
 
@@ -135,6 +152,9 @@ def verify_settings(
             differs.append(f"dimension: library {meta['dim']}, now {dim}")
         if differs:
             raise IndexMismatch(where, "; ".join(differs))
+        if dim and not meta.get("dim") and not read_only:  # the first vectors of a job's words-only chunks
+            with transaction(conn):
+                write_meta(conn, {"dim": dim})
     elif read_only:
         return  # an empty library: the first writer records its settings
     elif any(meta.get(k) != str(v) for k, v in wanted.items()) or (dim and meta.get("dim") != str(dim)):
@@ -209,9 +229,13 @@ def delete_document(conn: sqlite3.Connection, doc_id: str) -> list[int]:
     return vec_ids
 
 
-def documents(conn: sqlite3.Connection, status: str = READY) -> list[Document]:
-    """Documents with the given status, in the order they were added."""
-    rows = conn.execute(f"SELECT {_DOC_COLUMNS} FROM documents WHERE status = ? ORDER BY rowid", (status,))
+def documents(conn: sqlite3.Connection, status: str | tuple[str, ...] = LISTED) -> list[Document]:
+    """Documents with the given status (or statuses: listed ones by default), in the order added."""
+    statuses = (status,) if isinstance(status, str) else tuple(status)
+    rows = conn.execute(
+        f"SELECT {_DOC_COLUMNS} FROM documents WHERE status IN ({','.join('?' * len(statuses))}) ORDER BY rowid",
+        statuses,
+    )
     return [_document(r) for r in rows]
 
 
@@ -238,11 +262,11 @@ def page_ocr(conn: sqlite3.Connection, doc_id: str, page_index: int) -> PageOcr 
 
 
 def first_pages(conn: sqlite3.Connection, limit: int) -> dict[str, list[Page]]:
-    """The first ``limit`` pages of every ready document, in one query."""
+    """The first ``limit`` pages of every listed document, in one query."""
     rows = conn.execute(
         "SELECT doc_id, page_index, label, text FROM (SELECT p.*, ROW_NUMBER() OVER "
         "(PARTITION BY p.doc_id ORDER BY p.page_index) AS n FROM pages p JOIN documents d "
-        "ON d.doc_id = p.doc_id WHERE d.status = 'ready') WHERE n <= ? ORDER BY doc_id, page_index",
+        f"ON d.doc_id = p.doc_id WHERE {_LISTED}) WHERE n <= ? ORDER BY doc_id, page_index",
         (limit,),
     )
     found: dict[str, list[Page]] = {}
@@ -252,11 +276,8 @@ def first_pages(conn: sqlite3.Connection, limit: int) -> dict[str, list[Page]]:
 
 
 def ready_chunks(conn: sqlite3.Connection, doc_ids: Iterable[str] | None = None) -> list[tuple[int, Chunk]]:
-    """(vec_id, chunk) of ready documents, ordered by document (as added) and ordinal."""
-    sql = (
-        f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
-        "WHERE d.status = 'ready'"
-    )
+    """(vec_id, chunk) of listed documents, ordered by document (as added) and ordinal."""
+    sql = f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id WHERE {_LISTED}"
     params: list[str] = []
     if doc_ids is not None:
         params = list(doc_ids)
@@ -277,23 +298,23 @@ def ready_vec_ids(conn: sqlite3.Connection, doc_ids: Iterable[str]) -> list[int]
 
 
 def ready_chunk_keys(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
-    """(chunk_id, doc_id, context length, text length) of ready chunks, in ready_chunks' order."""
+    """(chunk_id, doc_id, context length, text length) of listed chunks, in ready_chunks' order."""
     rows = conn.execute(
         "SELECT c.chunk_id, c.doc_id, length(COALESCE(c.context, '')), length(c.text) FROM chunks c "
-        "JOIN documents d ON d.doc_id = c.doc_id WHERE d.status = 'ready' ORDER BY d.rowid, c.ordinal"
+        f"JOIN documents d ON d.doc_id = c.doc_id WHERE {_LISTED} ORDER BY d.rowid, c.ordinal"
     )
     return [tuple(r) for r in rows]
 
 
 def chunks_where(conn: sqlite3.Connection, column: str, values: Sequence[object]) -> list[tuple[int, Chunk]]:
-    """(vec_id, chunk) of ready documents whose ``column`` (vec_id or chunk_id) is in ``values``."""
+    """(vec_id, chunk) of listed documents whose ``column`` (vec_id or chunk_id) is in ``values``."""
     assert column in ("vec_id", "chunk_id")
     found: list[tuple[int, Chunk]] = []
     for start in range(0, len(values), 500):  # SQLite caps bound parameters
         part = list(values[start : start + 500])
         rows = conn.execute(
             f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
-            f"WHERE d.status = 'ready' AND c.{column} IN ({','.join('?' * len(part))})",
+            f"WHERE {_LISTED} AND c.{column} IN ({','.join('?' * len(part))})",
             part,
         )
         found.extend((r[0], _chunk(r)) for r in rows)
@@ -301,8 +322,13 @@ def chunks_where(conn: sqlite3.Connection, column: str, values: Sequence[object]
 
 
 def all_vec_ids(conn: sqlite3.Connection) -> list[int]:
-    """Every chunk's vector id."""
-    return [r[0] for r in conn.execute("SELECT vec_id FROM chunks")]
+    """Every chunk's vector id, but those of documents a job is embedding (their vectors are not
+    missing but on their way: the job adds them, ingest/job_store.py)."""
+    rows = conn.execute(
+        "SELECT vec_id FROM chunks WHERE doc_id NOT IN (SELECT doc_id FROM documents WHERE status = ?)",
+        (EMBEDDING,),
+    )
+    return [r[0] for r in rows]
 
 
 def _document(row: Sequence) -> Document:

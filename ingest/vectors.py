@@ -6,6 +6,7 @@ atomically, so a crash leaves either the old or the new index, never half of one
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import logging
 import os
@@ -78,6 +79,11 @@ def index_ids(index: faiss.Index) -> np.ndarray:
     return faiss.vector_to_array(index.id_map).astype(np.int64)
 
 
+# Which batch of an ingest's embedding is being embedded (None outside one): what the gated fake
+# embeddings of the tests (ingest.embeddings.GatedEmbeddings) wait on; questions never set it.
+INGEST_BATCH: contextvars.ContextVar[int | None] = contextvars.ContextVar("ingest_batch", default=None)
+
+
 def embed_in_batches(
     embeddings: Embeddings, texts: list[str], batch_size: int, label: str, report: Callable[[int, int], None]
 ) -> np.ndarray:
@@ -88,10 +94,13 @@ def embed_in_batches(
     report(0, len(texts))
     for start in range(0, len(texts), batch_size):
         group = texts[start : start + batch_size]
+        token = INGEST_BATCH.set(start // batch_size)
         try:
             parts.append(as_matrix(embeddings.embed_documents(group)))
         except Exception as exc:  # any client's errors (openai, httpx, onnxruntime): one message
             raise EmbeddingFailed(label, f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            INGEST_BATCH.reset(token)
         report(min(start + len(group), len(texts)), len(texts))
     if not parts:
         return np.zeros((0, 1), dtype=np.float32)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from components import chat_panel, chat_view, identity, model_picker, resources, side_panel, state
+from components import chat_panel, chat_view, identity, jobs_view, model_picker, resources, side_panel, state
 from components.render import escape_markdown
 from ingest.errors import IndexMismatch, LibraryError
 from rag.answer import answer_stream
@@ -27,6 +27,8 @@ conv_id = chat_view.current_conversation(store)
 model = model_picker.pick_model(settings, store, conv_id)
 chat_model, provider = resources.get_chat_model(settings, model)
 chat_view.show_sidebar(store, documents, provider, settings.retrieval_k)
+with st.sidebar:
+    jobs_view.adding_link(library)
 turns = chat_view.saved_turns(store, conv_id)
 prompt = st.chat_input("Ask about your documents", disabled=not documents)
 
@@ -38,6 +40,7 @@ with chat_col:
     if not documents:
         st.info("The library is empty: add PDFs first, then ask about them here.", icon=":material/info:")
         st.page_link("pages/library.py", label="Open the Library", icon=":material/library_books:")
+        jobs_view.wait_for_first_document(library)  # one being added: ask as soon as its words are in
     elif not turns and not prompt:
         st.caption(
             f"Ask a question about your {len(documents)} document(s). "

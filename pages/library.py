@@ -3,7 +3,7 @@ view or download a document; search every document, a hit opening the source sid
 
 import streamlit as st
 
-from components import identity, library_search, library_view, resources, state
+from components import identity, jobs_view, library_search, library_view, resources, state
 from components.render import escape_markdown
 from ingest.errors import IndexMismatch, IngestError, LibraryError
 
@@ -47,12 +47,12 @@ with st.container(border=True):
     add = add_col.button("Add to library", type="primary", disabled=not uploads, icon=":material/upload:")
     samples = sample_col.button("Load sample documents", icon=":material/menu_book:")
     if add or samples:
-        # Read each upload once, here at the edge, into bytes.
+        # Read each upload once, here at the edge, into bytes; a worker adds them (not this run).
         files = [(f.name, f.getvalue()) for f in uploads or []] if add else library_view.sample_files()
-        state.set_library_results(library_view.ingest_files(library, files, state.library_password()))
-        st.rerun()  # the status boxes give way to the result lines and the updated table
-    library_view.show_results(state.library_results())
+        resources.enqueue_files(library, files, state.library_password())
+        st.rerun()  # the job list shows them from the next run on
 
+jobs_view.show_jobs(library, resources.worker_enabled(state.settings()))
 documents = library.documents()
 st.subheader(f"Documents ({len(documents)})")
 if not documents:
@@ -60,7 +60,7 @@ if not documents:
     st.stop()
 
 st.caption(escape_markdown(library_view.index_summary(library, documents)))
-st.dataframe(library_view.document_rows(documents), hide_index=True)
+st.dataframe(library_view.document_rows(documents, library.vector_progress()), hide_index=True)
 
 by_id = {d.doc_id: d for d in documents}
 

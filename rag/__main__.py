@@ -70,6 +70,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "metrics": answer.metrics.to_dict(),
         "interrupted": answer.interrupted,
         "error": answer.error,
+        "words_only": list(answer.words_only),
     }
 
 
@@ -92,6 +93,8 @@ def print_sources(answer: Answer, out: TextIO) -> None:
         print(f"  Flagged: the passages of {cites} hardly hold the sentence that cites them.", file=out)
     if answer.unresolved:
         print(f"  Unknown source ids (ignored): {', '.join(answer.unresolved)}", file=out)
+    for line in answer.words_only:
+        print(f"  ({line})", file=out)
 
 
 def open_library(settings: Any, err: TextIO = sys.stderr) -> Any:

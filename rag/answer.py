@@ -17,6 +17,7 @@ from rag.failures import ModelFailure
 from rag.lexical import tokenize
 from rag.metrics import answer_sentences, measure
 from rag.model_stream import Limits, model_deltas
+from rag.pending import vector_progress, with_words_only
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
 from rag.types import (
@@ -219,6 +220,8 @@ def answer_stream(
     yield Retrieved(retrieval.evidence)
     if "min_dense" not in options and not gate_measured_for(library_embedding_name(library)):
         options = {"min_coverage": ANY_WORD, **options, "min_dense": math.inf}  # cosine means nothing here
-    yield from stream_answer(
+    progress = vector_progress(library)  # documents searched by words only, their vectors on the way
+    for event in stream_answer(
         question, retrieval, chat_model=chat_model, provider_label=provider_label, history=history, **options
-    )
+    ):
+        yield Done(with_words_only(event.answer, progress)) if progress and isinstance(event, Done) else event

@@ -52,6 +52,7 @@ def answer_to_dict(answer: Answer) -> dict[str, Any]:
             {"start": g.start, "end": g.end, "numbers": list(g.numbers), "score": g.score}
             for g in answer.flags
         ],
+        "words_only": list(answer.words_only),
     }
 
 
@@ -85,6 +86,7 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
         flags=tuple(
             Flag(g["start"], g["end"], tuple(g["numbers"]), g["score"]) for g in data.get("flags", ())
         ),
+        words_only=tuple(data.get("words_only", ())),
     )
 
 

@@ -220,6 +220,9 @@ class Answer:
     closest: bool = False  # the answerer quoted the closest passages: related, but no direct answer
     unresolved_spans: tuple[CitationSpan, ...] = ()  # every marker whose id is not in the evidence
     flags: tuple[Flag, ...] = ()  # cited sentences the support check finds unsupported (rag.attribution)
+    # One line per document it drew on that was searched by words only, its vectors still being
+    # embedded when it was asked ("words only for <title>: vectors 40% done"; rag/pending.py).
+    words_only: tuple[str, ...] = ()
 
     @property
     def spans(self) -> tuple[CitationSpan, ...]:

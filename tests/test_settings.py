@@ -51,7 +51,14 @@ def no_footnote_env(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
 
 
 def test_the_optional_settings_are_the_ones_we_know() -> None:
-    assert OPTIONAL == ["database_url", "llm_api_key", "llm_base_url", "trusted_user_header"]
+    assert OPTIONAL == [
+        "database_url",
+        "fake_embed_gate",
+        "llm_api_key",
+        "llm_base_url",
+        "ocr_data_dir",
+        "trusted_user_header",
+    ]
 
 
 @pytest.mark.parametrize("blank", ["", "  "], ids=["empty", "spaces"])

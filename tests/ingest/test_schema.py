@@ -31,6 +31,7 @@ def _make_version_0(path: Path, name: str) -> None:
         conn = sqlite3.connect(path)
         conn.execute("ALTER TABLE chunks DROP COLUMN context")  # added by version 2
         conn.execute("ALTER TABLE pages DROP COLUMN ocr")  # added by version 3
+        conn.execute("DROP TABLE jobs")  # added by version 4
         conn.close()
     if name == "conversations":
         conn = sqlite3.connect(path)

@@ -1,6 +1,5 @@
 """Pages read by OCR in the app (AppTest): the panel says so with the confidence and draws the
-highlighted page from the word boxes; the audit page filters citations to OCR pages; the
-Library page's progress names the OCR stage."""
+highlighted page from the word boxes; the audit page filters citations to OCR pages."""
 
 from __future__ import annotations
 
@@ -9,20 +8,14 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from components import resources, state
-from components.library_view import progress_text
 from ingest.embeddings import HashEmbeddings
 from ingest.library import Library
-from ingest.types import IngestProgress, OcrOptions, PageLocator
+from ingest.types import OcrOptions, PageLocator
 from rag.conversations import ConversationStore
 from settings import load_settings
 from tests.ingest.scans import HARBOUR, scanned
 from tests.pages.conftest import CHUNK_OVERLAP, CHUNK_SIZE, ROOT
 from tests.rag.test_audit_fixtures import EV_WATER, WATER, make_answer, make_evidence
-
-
-def test_progress_names_the_page_being_read_by_ocr() -> None:
-    assert progress_text(IngestProgress("scan.pdf", "ocr", 12, 80)) == "Reading page 12 of 80 by OCR"
-    assert progress_text(IngestProgress("scan.pdf", "read", 3, 80)) == "Reading pages (3 of 80 pages)"
 
 
 def test_the_panel_says_read_by_ocr_and_draws_the_scanned_page(app_env: Path) -> None:

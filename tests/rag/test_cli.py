@@ -79,7 +79,9 @@ def test_json_answer_has_the_documented_keys(data_dir: Path) -> None:
         "error",
         "documents",
         "flagged",
+        "words_only",  # issue 21: documents searched by words only while their vectors are embedded
     }
+    assert data["words_only"] == []
     assert "1987" in data["answer"] and data["unsupported"] is False and data["unresolved"] == []
     assert data["closest"] is False and data["interrupted"] is False and data["error"] is None
     footnote = data["footnotes"][0]

@@ -1,0 +1,112 @@
+"""Ingestion jobs: the vocabulary shared by both backends (ingest.job_store, ingest.pg_jobs) and the
+worker (ingest.worker).
+
+A job is one file added to the library. Its stages: ``queued`` (the file is stored, nobody has
+taken it), ``reading`` (a worker reads and chunks it), ``embedding`` (its pages and chunks are
+in the library, searchable by words; the worker embeds them), then one of ``done``, ``failed``
+(with the one-sentence reason ingest.errors gives) or ``cancelled``. A worker holds a job it took
+until ``lease_until``, renewing the lease while it works; a job whose lease ran out, or whose
+worker's process is gone from this machine, is taken again by the next claim, from its stored
+file (or, once its words are in, from its stored chunks). Every write a worker makes for a job
+checks, in the same transaction, that it still holds it (same worker, same attempt), so a job
+ends exactly once.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from dataclasses import dataclass
+
+QUEUED, READING, EMBEDDING, DONE, FAILED, CANCELLED = (
+    "queued",
+    "reading",
+    "embedding",
+    "done",
+    "failed",
+    "cancelled",
+)
+RUNNING = (READING, EMBEDDING)
+ACTIVE = (QUEUED, *RUNNING)
+FINISHED = (DONE, FAILED, CANCELLED)
+# How long a worker holds a job without renewing it before another may take it. Renewed every
+# quarter of it while the job runs (and on every progress report), so only a worker that is gone
+# or frozen that long loses it; a worker on this machine whose process is gone loses it at once.
+LEASE_S = 60.0
+ALREADY_STORED = "already in the library"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One file being added: where it is, how far, and who holds it (as of when it was read)."""
+
+    job_id: str
+    doc_id: str  # the content id of the file as uploaded (sha256 of its bytes)
+    file_name: str
+    size_bytes: int
+    stage: str
+    done: int = 0  # units of the current stage: pages while reading, chunks while embedding
+    total: int = 0
+    message: str = ""  # the outcome: "12 pages, 40 chunks", ALREADY_STORED, or the failure sentence
+    error: str = ""  # the failure's kind (an ingest.errors class name), for a UI that offers a fix
+    created_at: str = ""
+    updated_at: str = ""
+    attempts: int = 0  # how many times a worker took it (more than one: taken over after a crash)
+    worker: str = ""
+    cancel: bool = False  # asked to stop; the worker holding it stops at its next report
+
+    @property
+    def active(self) -> bool:
+        """Queued or running."""
+        return self.stage in ACTIVE
+
+    @property
+    def fraction(self) -> float:
+        """How far the current stage is, 0..1 (1 once finished)."""
+        if self.stage in FINISHED:
+            return 1.0
+        return min(1.0, self.done / self.total) if self.total else 0.0
+
+
+class JobStopped(Exception):
+    """A running job must stop here (raised from its progress reports)."""
+
+
+class JobCancelled(JobStopped):
+    """Someone asked to cancel the job."""
+
+
+class JobLost(JobStopped):
+    """The worker no longer holds the job (its lease ran out and another worker took it)."""
+
+
+def new_job_id() -> str:
+    """A fresh random job id (jobs are events, not content: the same file may be queued twice)."""
+    return uuid.uuid4().hex
+
+
+def worker_name() -> str:
+    """This process's worker id: host, process id and a random tag (process ids are reused)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def gone_from_this_host(worker: str) -> bool:
+    """Whether ``worker`` (a worker_name) ran on this machine in a process that no longer exists."""
+    host, _, rest = worker.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    try:
+        os.kill(int(pid_text), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # exists, under another user
+        return False
+    return False
+
+
+def outcome(pages: int, chunks: int, warnings: tuple[str, ...]) -> str:
+    """A finished job's message: what was added."""
+    text = f"{pages} pages, {chunks} chunks"
+    return text + (" (" + "; ".join(warnings) + ")" if warnings else "")
