@@ -141,7 +141,11 @@ def _credit(concept: Concept, terms: set[str]) -> float:
 
 
 def _period_credit(unit: Unit, year: int, terms: set[str]) -> float:
+    """Whether a unit holds the fiscal year: a row by its year's column, or, in a table whose
+    columns name no year (a roll-forward: "2021 restructuring charges 120 32 95 247"), by its label."""
     if unit.row is not None:
+        if not unit.columns:
+            return float(str(year) in tokenize(unit.row.label))
         return float(value_for(unit.row, unit.columns, year) is not None)
     return float(str(year) in terms)
 

@@ -263,3 +263,25 @@ def test_a_quote_that_does_not_answer_this_question_is_only_a_closest_passage(
     text = ExtractiveChatModel(embeddings=LocalEmbeddings()).invoke(messages).content
     assert text.startswith(CLOSEST_PASSAGES)
     assert extract_citations(text) == [source.short_id]
+
+
+ROLL_FORWARD = evidence(
+    "cccc333",
+    "A summary of our restructuring plan activity is as follows:\n"
+    "Severance and Other Employee Costs Asset Impairments Other Costs Total\n"
+    "Liability as of December 29, 2018 $ 105 $ — $ 1 $ 106\n"
+    "2019 restructuring charges 149 92 129 370\n"
+    "Cash payments (138) — (119) (257)\n"
+    "2020 restructuring charges 158 33 98 289\n"
+    "Cash payments (138) — (117) (255)\n"
+    "2021 restructuring charges 120 32 95 247\n"
+    "Cash payments (163) — (93) (256)\n",
+    76,
+)
+
+
+def test_a_roll_forward_row_is_the_year_its_label_names() -> None:
+    # The table's columns name no year (Severance ... Total): the year is in each row's label, so
+    # the question's year picks the 2021 row, not the first restructuring row (PepsiCo's 2021 10-K).
+    text = ask("What is the quantity of restructuring costs in FY2021?", ROLL_FORWARD)
+    assert text == "2021 restructuring charges: 120 / 32 / 95 / 247 [cccc333]"
