@@ -265,11 +265,12 @@ def run_filings(quick: bool = False, k: int = 6, out_dir: str | Path | None = No
 
 def run(quick: bool = False) -> dict[str, Any]:
     """squad-dev's fixed sample, the real filings of filings-dev (not when quick: 24 long
-    filings to ingest) and the generated filings, ours beside the baseline, k=6."""
-    from bench.real_filings import run_filings_dev
+    filings to ingest, or the library FOOTNOTE_BENCH_FD_LIBRARY names) and the generated filings,
+    ours beside the baseline, k=6."""
+    from bench.real_filings import named_library, run_filings_dev
 
     squad = run_eval(SQUAD_QA, QUICK_QUESTIONS if quick else SQUAD_SAMPLE)
-    real = None if quick else run_filings_dev()
+    real = None if quick else run_filings_dev(library=named_library())
     filings = run_filings(quick)
     return {
         "squad": squad,

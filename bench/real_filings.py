@@ -62,6 +62,22 @@ def write_questions(path: Path, folder: Path = FILINGS_DEV, ours: Path = OURS) -
     return path
 
 
+def named_library() -> Any:
+    """The library of the 24 filings FOOTNOTE_BENCH_FD_LIBRARY names, opened read-only, else None
+    (they are then ingested, which takes long here); bench answer_check reads the same variable."""
+    import os
+
+    named = os.environ.get("FOOTNOTE_BENCH_FD_LIBRARY")
+    if not named:
+        return None
+    from ingest.library import Library
+    from settings import load_settings
+    from wiring import make_embeddings
+
+    embeddings, name = make_embeddings(load_settings())
+    return Library.open_reader(Path(named), embeddings, embedding_name=name)
+
+
 def run_filings_dev(k: int = 6, data_dir: str | Path | None = None, library: Any = None) -> dict[str, Any]:
     """Ingest the 24 filings into one library (or use the given one) and measure ours beside the
     dense baseline over every question."""

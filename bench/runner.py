@@ -46,6 +46,11 @@ BENCHMARKS = (
     Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui"),
     Benchmark("eval", "Answer quality: squad-dev and generated filings", "bench.eval"),
     Benchmark(
+        "ingest_filings",
+        "Ingesting the 24 filings-dev filings: today beside before issue 20",
+        "bench.ingest_filings",
+    ),
+    Benchmark(
         "attribution", "Attribution: matching uncited sentences, flagging cited ones", "bench.attribution"
     ),
     Benchmark(
