@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from bench.common import CORPUS, ROOT
-from bench.ui_baseline import BASELINE_COMMIT, extract_tree, short
+from bench.ui_baseline import BASELINE_COMMIT, extract_tree, run_in_tree, short
 
 GOAL_RATIO = 1.3  # issue 20: no slower than 1.3x the ingest before it
 QUICK_FILES = 3
@@ -53,18 +52,8 @@ print(json.dumps({"seconds": seconds, "pages": result.doc.pages, "chunks": resul
 
 def _add_one(tree: Path, pdf: Path, data_dir: Path) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("FOOTNOTE_")}
-    proc = subprocess.run(
-        [sys.executable, "-c", _ADD_ONE, str(pdf), str(data_dir)],
-        cwd=tree,
-        env={**env, "PYTHONPATH": str(tree)},
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(f"{tree.name}: adding {pdf.name} failed: {proc.stderr[-2000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    env["PYTHONPATH"] = str(tree)
+    return run_in_tree(tree, _ADD_ONE, [str(pdf), str(data_dir)], env, 1800, f"adding {pdf.name}")
 
 
 def run(quick: bool = False) -> dict[str, Any]:

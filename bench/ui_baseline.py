@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
+from typing import Any
 
 from bench.common import ROOT
 
@@ -68,15 +69,23 @@ os._exit(0)  # the embedding model's native threads abort a normal interpreter e
 
 def script_times(tree: Path, env: dict[str, str], data_dir: Path, conv_id: str, runs: int) -> list[float]:
     """Seconds per full script run of the tree's chat page (see _SCRIPT_TIMES)."""
+    return run_in_tree(tree, _SCRIPT_TIMES, [str(data_dir), conv_id, str(runs)], env, 600, "script timing")
+
+
+def run_in_tree(
+    tree: Path, script: str, args: list[str], env: dict[str, str], timeout: float, what: str
+) -> Any:
+    """A Python script run with the tree as its working folder (it imports that tree's code); the
+    JSON of the last line it prints. Raises with the end of its stderr when it fails."""
     proc = subprocess.run(
-        [sys.executable, "-c", _SCRIPT_TIMES, str(data_dir), conv_id, str(runs)],
+        [sys.executable, "-c", script, *args],
         cwd=tree,
         env=env,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=timeout,
         check=False,
     )
     if proc.returncode != 0:
-        raise RuntimeError(f"script timing in {tree} failed:\n{proc.stderr[-3000:]}")
+        raise RuntimeError(f"{what} in {tree} failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -45,7 +45,13 @@ def filing(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Questio
     data, questions = render_long()
     pages = [p.extract_text() for p in PdfReader(BytesIO(data), strict=False).pages]
     assert len(pages) > 100
-    settings = load_settings(data_dir=str(root / "data"))
+    ingest_with_defaults(root / "data", data, LONG_COMPANY.file_name)
+    return root, questions, pages
+
+
+def ingest_with_defaults(data_dir: Path, data: bytes, file_name: str) -> None:
+    """One PDF added to a library folder through the library API, with the app's default settings."""
+    settings = load_settings(data_dir=str(data_dir))
     embeddings, name = make_embeddings(settings)
     library = Library.open(
         settings.data_dir,
@@ -54,8 +60,7 @@ def filing(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Questio
         chunk_size=settings.chunk_size,
         chunk_overlap=settings.chunk_overlap,
     )
-    library.add_pdf(data, LONG_COMPANY.file_name)
-    return root, questions, pages
+    library.add_pdf(data, file_name)
 
 
 @pytest.fixture(scope="module")

@@ -20,12 +20,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from ingest.library import Library
-from settings import load_settings
 from tests.e2e.conftest import FOOTNOTE, ask, wait_idle
 from tests.e2e.server import run_app
-from tests.e2e.test_long_filing_browser import cited_pages
-from wiring import make_embeddings
+from tests.e2e.test_long_filing_browser import cited_pages, ingest_with_defaults
 
 pytestmark = [pytest.mark.browser, pytest.mark.corpus]
 
@@ -60,16 +57,7 @@ def report(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The report ingested into a fresh library folder with the default settings."""
     root = tmp_path_factory.mktemp("real_filing_e2e")
     pdf = corpus / "filings-dev" / "pdfs" / "PEPSICO_2021_10K.pdf"
-    settings = load_settings(data_dir=str(root / "data"))
-    embeddings, name = make_embeddings(settings)
-    library = Library.open(
-        settings.data_dir,
-        embeddings,
-        embedding_name=name,
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-    )
-    library.add_pdf(pdf.read_bytes(), pdf.name)
+    ingest_with_defaults(root / "data", pdf.read_bytes(), pdf.name)
     return root
 
 
