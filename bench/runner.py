@@ -44,7 +44,9 @@ BENCHMARKS = (
     Benchmark("answer", "Answer latency (offline extractive answerer)", "bench.answer"),
     Benchmark("reopen", "Reopen: first question with the saved BM25 index vs a rebuild", "bench.reopen"),
     Benchmark("ui", "Chat page: footnote click to side panel", "bench.ui"),
-    Benchmark("eval", "Answer quality: squad-dev and generated filings", "bench.eval"),
+    Benchmark(
+        "eval", "Answer quality: squad-dev, real filings (filings-dev) and generated filings", "bench.eval"
+    ),
     Benchmark(
         "ingest_filings",
         "Ingesting the 24 filings-dev filings: today beside before issue 20",
