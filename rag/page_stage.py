@@ -67,6 +67,20 @@ def fused(*rankings: dict[Any, float]) -> dict[Any, float]:
     return scores
 
 
+def fused_blind(lexical: dict[Any, float], dense: dict[Any, float], unseen: Any) -> dict[Any, float]:
+    """fused(lexical, dense), where a key dense cannot see (``unseen(key)``: its document's vectors
+    are still being embedded) takes its lexical rank in the dense ranking too, instead of none."""
+    lexical_rank, dense_rank = _ranks(lexical), _ranks(dense)
+    scores: dict[Any, float] = {}
+    for key, rank in lexical_rank.items():
+        scores[key] = 1.0 / (RRF_K + rank) + (
+            1.0 / (RRF_K + rank) if unseen(key) and key not in dense_rank else 0.0
+        )
+    for key, rank in dense_rank.items():
+        scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
+    return scores
+
+
 def _lexical_scores(index: Any, query: str, doc_ids: Sequence[str]) -> dict[str, float]:
     if hasattr(index, "scores"):
         return index.scores(query, doc_ids)
@@ -81,8 +95,10 @@ def page_order(
     query: str,
     vector: Any,
     doc_ids: Sequence[str],
+    words_only: frozenset[str] = frozenset(),
 ) -> PageOrder:
-    """Chunks of the documents in the page stage's order (see the module docstring)."""
+    """Chunks of the documents in the page stage's order (see the module docstring). Documents in
+    ``words_only`` have no vectors yet: their pages and chunks rank by words in both halves."""
     doc_ids = list(dict.fromkeys(doc_ids))[:MAX_DOCUMENTS]
     if not doc_ids:
         return PageOrder([], {})
@@ -100,13 +116,13 @@ def page_order(
     for cid, score in cosine.items():
         if cid in page_of:
             page_dense[page_of[cid]] = max(page_dense.get(page_of[cid], 0.0), score)
-    page_score = fused(page_lexical, page_dense)
+    page_score = fused_blind(page_lexical, page_dense, lambda key: key[0] in words_only)
     wanted = set(request.statements)
     named = {(d, f.page_index) for d, pages in known.items() for f in pages.facts if f.statement in wanted}
     ranked_pages = sorted(
         set(page_score) | named, key=lambda key: (key not in named, -page_score.get(key, 0.0))
     )
-    chunk_score = fused(cosine, lexical)
+    chunk_score = fused_blind(lexical, cosine, lambda cid: page_of.get(cid, ("",))[0] in words_only)
     on_page: dict[tuple[str, int], list[str]] = {}
     for cid, key in page_of.items():
         on_page.setdefault(key, []).append(cid)

@@ -16,6 +16,7 @@ from rag.documents import DocumentPick, ProfileCache
 from rag.evidence import build_evidence
 from rag.lexical import LexicalCache, tokenize
 from rag.page_stage import MAX_DOCUMENTS, continued, page_order, with_statement
+from rag.pending import vector_progress
 from rag.request import read_request
 from rag.shorthand import expand_question
 from rag.types import Evidence
@@ -196,6 +197,7 @@ def _rankings(
     index: Any,
     pick: DocumentPick | None,
     rest: tuple[str, Any] | None,
+    words_only: frozenset[str] = frozenset(),
 ) -> tuple[list[list[Chunk]], list[tuple[Chunk, float]]]:
     """Dense and BM25 rankings over doc_ids or, when the question names documents, over those
     only, plus both again for the question without its naming words (rest: that text and its
@@ -204,12 +206,27 @@ def _rankings(
     if pick is not None:
         doc_ids = pick.doc_ids
     dense = library.search_vector(vector, n, doc_ids=doc_ids) if vector is not None else []
-    rankings = [[c for c, _ in dense], [c for c, _ in index.search(query, n, doc_ids=doc_ids)]]
+    words = [c for c, _ in index.search(query, n, doc_ids=doc_ids)]
+    rankings = [stand_in([c for c, _ in dense], words, words_only), words]
     if rest is not None:
         text, rest_vector = rest
         named = library.search_vector(rest_vector, n, doc_ids=doc_ids) if rest_vector is not None else []
-        rankings += [[c for c, _ in named], [c for c, _ in index.search(text, n, doc_ids=doc_ids)]]
+        rest_words = [c for c, _ in index.search(text, n, doc_ids=doc_ids)]
+        rankings += [stand_in([c for c, _ in named], rest_words, words_only), rest_words]
     return rankings, dense
+
+
+def stand_in(dense: Sequence[Chunk], words: Sequence[Chunk], words_only: frozenset[str]) -> list[Chunk]:
+    """The dense ranking with the chunks it cannot see, those of documents whose vectors are still
+    being embedded (``words_only``), put in at their rank by words: such a document is then fused
+    as if the two halves agreed on it, not as if dense had ranked it last (issue 21: a new filing
+    is answerable by words beside documents that have vectors)."""
+    out = list(dense)
+    if words_only:
+        for rank, chunk in enumerate(words):
+            if chunk.doc_id in words_only:
+                out.insert(min(rank, len(out)), chunk)
+    return out
 
 
 def search_evidence(
@@ -241,13 +258,14 @@ def search_evidence(
     if naming:  # the question without the words that named its documents
         text = without_words(expanded, naming)
         rest = (text, library.embeddings.embed_query(text) if vector is not None else None)
-    rankings, dense = _rankings(library, expanded, vector, n, doc_ids, index, pick, rest)
+    words_only = frozenset(vector_progress(library))  # documents without their vectors yet
+    rankings, dense = _rankings(library, expanded, vector, n, doc_ids, index, pick, rest, words_only)
     fused = fuse(rankings)
     known = {c.chunk_id: s for c, s in dense}
     if PAGE_STAGE and fused:
         stage_docs = pick.doc_ids if pick is not None else top_documents(fused, 2 * k)
         query, query_vector = rest if rest is not None else (expanded, vector)
-        stage = page_order(library, index, request, query, query_vector, stage_docs)
+        stage = page_order(library, index, request, query, query_vector, stage_docs, words_only)
         fused = _in_order([*stage.chunks, *(c for c, _ in fused)])
         known.update(stage.cosine)
     groups = _groups(fused, k)

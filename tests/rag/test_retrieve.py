@@ -12,7 +12,8 @@ from ingest.embeddings import LocalEmbeddings
 from ingest.library import Library
 from ingest.types import Chunk, PageLocator
 from rag.lexical import LexicalCache, LexicalIndex
-from rag.retrieve import fuse, search_evidence
+from rag.page_stage import fused, fused_blind
+from rag.retrieve import fuse, search_evidence, stand_in
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
 
 
@@ -172,3 +173,25 @@ def test_a_failed_warm_up_is_logged_and_the_question_still_works(
     thread.join(timeout=60)
     assert "warming the BM25 index failed" in caplog.text
     assert cache.get(library).search("compost heap", 1)
+
+
+def test_a_document_without_vectors_stands_in_the_dense_ranking_at_its_rank_by_words() -> None:
+    # Issue 21: a new filing searched by words only beside documents with vectors. Dense search
+    # cannot see its chunks (x, y); they take their rank by words in the dense ranking too, so the
+    # fusion treats them as if both halves agreed, not as if dense had ranked them last.
+    a, b, c = chunk("a", doc="old"), chunk("b", doc="old"), chunk("c", doc="old")
+    x, y = chunk("x", doc="new"), chunk("y", doc="new")
+    words = [x, a, y]
+    dense = stand_in([a, b, c], words, frozenset({"new"}))
+    assert [ch.chunk_id[0] for ch in dense] == ["x", "a", "y", "b", "c"]
+    assert fuse([dense, words])[0][0] is x
+    assert fuse([[a, b, c], words])[0][0] is a  # what happened before: a beat x
+    assert stand_in([a, b, c], words, frozenset()) == [a, b, c]  # every document has its vectors
+
+
+def test_the_page_stage_ranks_a_page_without_vectors_by_words_in_both_halves() -> None:
+    lexical, dense = {"new-page": 3.0, "old-page": 2.0}, {"old-page": 0.9, "other": 0.8}
+    blind = fused_blind(lexical, dense, lambda key: key == "new-page")
+    assert max(blind, key=blind.get) == "new-page"
+    seeing = fused_blind(lexical, dense, lambda key: False)
+    assert seeing == fused(lexical, dense) and max(seeing, key=seeing.get) == "old-page"
