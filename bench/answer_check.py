@@ -11,7 +11,6 @@ open read-only, else they are ingested (long; skipped when quick).
 
 from __future__ import annotations
 
-import os
 import random
 import tempfile
 import time
@@ -133,16 +132,11 @@ def _point(summary: dict[str, Any]) -> dict[str, Any]:
 
 def _filings_dev_library(tmp: Path) -> Any:
     """The 24 filings: the library FOOTNOTE_BENCH_FD_LIBRARY names (read-only), else ingested."""
-    from bench.real_filings import FILINGS_DEV
+    from bench.real_filings import FILINGS_DEV, named_library
 
-    named = os.environ.get("FOOTNOTE_BENCH_FD_LIBRARY")
-    if named:
-        from ingest.library import Library
-        from settings import load_settings
-        from wiring import make_embeddings
-
-        embeddings, name = make_embeddings(load_settings())
-        return Library.open_reader(Path(named), embeddings, embedding_name=name)
+    named = named_library()
+    if named is not None:
+        return named
     return open_corpus_library(sorted((FILINGS_DEV / "pdfs").glob("*.pdf")), tmp / "fd")
 
 

@@ -17,7 +17,7 @@ from rag.failures import ModelFailure
 from rag.lexical import tokenize
 from rag.metrics import answer_sentences, measure
 from rag.model_stream import Limits, model_deltas
-from rag.pending import vector_progress, with_words_only
+from rag.pending import with_words_only
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.retrieve import Retrieval, search_evidence
 from rag.types import (
@@ -220,7 +220,7 @@ def answer_stream(
     yield Retrieved(retrieval.evidence)
     if "min_dense" not in options and not gate_measured_for(library_embedding_name(library)):
         options = {"min_coverage": ANY_WORD, **options, "min_dense": math.inf}  # cosine means nothing here
-    progress = vector_progress(library)  # documents searched by words only, their vectors on the way
+    progress = retrieval.vector_progress  # documents searched by words only, read once by the search
     for event in stream_answer(
         question, retrieval, chat_model=chat_model, provider_label=provider_label, history=history, **options
     ):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -53,6 +53,8 @@ class Retrieval:
     best_dense: float = 0.0  # highest cosine similarity among the dense hits
     best_coverage: float = 0.0  # highest share of the question's words found in one candidate
     picked: tuple[str, ...] = ()  # the documents the question named (doc ids, best first), if any
+    # doc_id -> share of vectors embedded, for the documents searched by words only (rag.pending)
+    vector_progress: dict[str, float] = field(default_factory=dict)
 
     def is_relevant(self, min_dense: float, min_coverage: float) -> bool:
         """Whether anything retrieved looks related enough to be worth asking the model."""
@@ -258,7 +260,8 @@ def search_evidence(
     if naming:  # the question without the words that named its documents
         text = without_words(expanded, naming)
         rest = (text, library.embeddings.embed_query(text) if vector is not None else None)
-    words_only = frozenset(vector_progress(library))  # documents without their vectors yet
+    progress = vector_progress(library)  # documents without their vectors yet
+    words_only = frozenset(progress)
     rankings, dense = _rankings(library, expanded, vector, n, doc_ids, index, pick, rest, words_only)
     fused = fuse(rankings)
     known = {c.chunk_id: s for c, s in dense}
@@ -284,6 +287,7 @@ def search_evidence(
             (coverage(terms, indexed_text(c.context, c.text)) for c, _ in fused[: 2 * k]), default=0.0
         ),
         picked=pick.doc_ids if pick else (),
+        vector_progress=progress,
     )
 
 
