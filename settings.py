@@ -160,7 +160,7 @@ class Settings(BaseSettings):
     max_pages: int = Field(3000, ge=1, description="Most pages accepted in one PDF.")
     ocr: Literal["off", "auto"] = Field(
         "auto",
-        description="Pages whose text layer is empty or unusable (scans, mojibake; ingest/text_layer.py) are "
+        description="Pages whose text layer is empty or unusable (scans, mojibake; ingest/pdf/text_layer.py) are "
         "read by OCR (Tesseract, installed from PyPI with the app) when auto; off leaves them out, and a PDF "
         "made only of such pages is refused as having no text layer.",
     )

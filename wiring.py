@@ -33,7 +33,7 @@ class EmbeddingOptions:
 
 @dataclass(frozen=True)
 class ChatOptions:
-    """What builds the chat model (rag.models.make_chat_model takes these as keywords)."""
+    """What builds the chat model (rag.answering.models.make_chat_model takes these as keywords)."""
 
     provider: str
     model: str
@@ -124,13 +124,13 @@ def make_embeddings(settings: Settings) -> tuple[Embeddings, str]:
 
 def make_chat_model(settings: Settings, embeddings: Embeddings | None = None) -> tuple[BaseChatModel, str]:
     """The configured chat model and its label (the extractive answerer ranks with `embeddings`)."""
-    from rag.models import make_chat_model as build
+    from rag.answering.models import make_chat_model as build
 
     return build(**asdict(chat_options(settings)), embeddings=embeddings)
 
 
 def stream_options(settings: Settings) -> dict[str, Any]:
-    """rag.answer.answer_stream's retry, timeout and length options."""
+    """rag.answering.answer.answer_stream's retry, timeout and length options."""
     return {
         "retries": settings.llm_retries,
         "first_token_timeout_s": settings.llm_timeout_s,

@@ -2,7 +2,7 @@
 
 What is real: the three squad-dev PDFs (one with --quick) ingested through Library.add_pdf with
 the app's local embeddings (all-MiniLM-L6-v2 int8), the questions (answerable squad-dev questions
-about them), and the whole answer path, rag.answer.answer_stream: query embedding, FAISS, BM25, fusion, the
+about them), and the whole answer path, rag.answering.answer.answer_stream: query embedding, FAISS, BM25, fusion, the
 extractive chat model streaming, CitationStream, the final Answer.
 
 What is synthetic: the filler that brings the library to 1k or 100k chunks (embedding 100k chunks
@@ -10,7 +10,7 @@ for real would take about 40 minutes here). Filler documents of 50 one-page chun
 characters, words drawn from the squad-dev paragraphs' own vocabulary at their own frequencies,
 vectors random unit vectors around one direction per document (so filler competes in BM25 but
 rarely in dense search). It is stored
-with the public row and vector functions of ingest.store and ingest.vectors, in the order
+with the public row and vector functions of ingest.local.store and ingest.local.vectors, in the order
 Library.add_pdf uses; reopening the library then runs its consistency check, which must find
 nothing to repair.
 """
@@ -64,8 +64,8 @@ def filler_texts(n: int, seed: int) -> list[str]:
 def add_filler(library: Any, n_chunks: int, seed: int = 1) -> int:
     """Store n_chunks synthetic chunks in documents of CHUNKS_PER_DOC, rows then vectors; returns docs."""
     from bench.retrieval import make_vectors
-    from ingest import store, vectors
     from ingest.ids import chunk_id_for, doc_id_for
+    from ingest.local import store, vectors
     from ingest.types import Chunk, Document, Page, PageLocator
 
     texts = filler_texts(n_chunks, seed)
@@ -109,7 +109,7 @@ def add_filler(library: Any, n_chunks: int, seed: int = 1) -> int:
 def open_library(data_dir: Path) -> tuple[Any, Any]:
     """A function that opens the library at data_dir with the app's default local settings, and
     those settings."""
-    from ingest.library import Library
+    from ingest.local.library import Library
     from settings import load_settings
     from wiring import make_embeddings
 
@@ -158,7 +158,7 @@ def build_library(data_dir: Path, base_dir: Path, n_chunks: int) -> tuple[Any, A
 
 def time_answer(question: str, library: Any, model: Any, label: str) -> dict[str, Any]:
     """One question through answer_stream: seconds to the first text delta and to Done."""
-    from rag.answer import answer_stream
+    from rag.answering.answer import answer_stream
     from rag.types import Done, TextDelta
 
     start = time.perf_counter()
@@ -187,7 +187,7 @@ def measure_size(n: int, base_dir: str, questions: int, rounds: int, cold_runs: 
     """Child-process body: build a library of n chunks on the base, then time cold and warm questions."""
     import tempfile
 
-    from rag.retrieve import search_evidence
+    from rag.retrieval.retrieve import search_evidence
     from wiring import make_chat_model
 
     rows = load_questions(questions)
@@ -241,7 +241,7 @@ def _summarise_warm(warm: list[list[dict[str, Any]]], search: list[list[float]])
 
 def _time_cold_parts(library: Any, runs: int) -> dict[str, float]:
     """What a cold first question pays besides the answer: loading every chunk row, building BM25."""
-    from rag.lexical import LexicalIndex
+    from rag.retrieval.lexical import LexicalIndex
 
     loads, builds = [], []
     for _ in range(runs):
@@ -310,7 +310,7 @@ def render(rows: list[dict[str, Any]]) -> str:
         )
     first = rows[0]
     return "\n".join(lines) + (
-        f"\n\nOffline extractive answerer, k={K}, through `rag.answer.answer_stream` (query embedding, "
+        f"\n\nOffline extractive answerer, k={K}, through `rag.answering.answer.answer_stream` (query embedding, "
         "FAISS, BM25, fusion, streaming, citations, final Answer). Warm: "
         f"{first['questions']} answerable squad-dev questions x {first['rounds']} rounds on an open "
         "library; p50 / p95 per round, median over rounds. Cold: the first question after opening the "

@@ -1,4 +1,4 @@
-"""`python -m bench answer_check`: the offline answerer's answer check (rag.answer_check, issue 25)
+"""`python -m bench answer_check`: the offline answerer's answer check (rag.offline.check, issue 25)
 before and after, rule by rule, and the trade-off curve of its support threshold, all on the same
 retrieval in one run (each question is retrieved once, then answered under every variant).
 
@@ -21,10 +21,10 @@ from typing import Any
 
 from bench.answer_check_plot import PLOT, draw_curves
 from bench.eval import SQUAD_QA, SQUAD_SAMPLE, judge, load_questions, open_corpus_library, summarize
-from rag.answer import stream_answer
-from rag.answer_check import MIN_SUPPORT, OFF, Rules
-from rag.extractive import ExtractiveChatModel
-from rag.retrieve import Retrieval, search_evidence
+from rag.answering.answer import stream_answer
+from rag.offline.check import MIN_SUPPORT, OFF, Rules
+from rag.offline.extractive import ExtractiveChatModel
+from rag.retrieval.retrieve import Retrieval, search_evidence
 from rag.types import Done
 
 K = 6

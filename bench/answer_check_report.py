@@ -56,7 +56,7 @@ def render(result: dict[str, Any], plotted: bool = True) -> str:
     sets = result["sets"]
     intro = (
         f"Each question retrieved once (ours, k={result['k']}), then answered by the offline extractive "
-        "answerer without the check (before) and with it (after, rag/answer_check.py), rule by rule. "
+        "answerer without the check (before) and with it (after, rag/offline/check.py), rule by rule. "
         "The rules were tuned on squad-dev's seed-0 sample; the disjoint squad-dev sample, filings-dev "
         "and the generated filings are the checks. A decline quotes the closest passages, cited, so the "
         "evidence page can still be cited and the gold text still quoted."

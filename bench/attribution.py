@@ -1,4 +1,4 @@
-"""`python -m bench attribution`: the thresholds of rag.attribution, as precision/recall curves.
+"""`python -m bench attribution`: the thresholds of rag.answering.attribution, as precision/recall curves.
 
 Claims and their labelled evidence come from bench/attribution_data.py (squad-dev and
 filings-dev, built from ../shared/corpus at run time). For each claim the best piece of its
@@ -16,7 +16,7 @@ from typing import Any
 
 from bench.attribution_data import build
 from bench.common import ROOT
-from rag.attribution import FLAG_BELOW, MATCH_MIN, MIN_WORDS, claim_text, support
+from rag.answering.attribution import FLAG_BELOW, MATCH_MIN, MIN_WORDS, claim_text, support
 from rag.text import tokenize
 
 CACHE = ROOT / "bench" / "out"
@@ -123,7 +123,7 @@ def render(result: dict[str, Any]) -> str:
         f"Claims: squad-dev {squad['claims']} ({squad['kind_counts']}; {squad['supported']} supported by "
         f"some piece of their k=6 evidence), filings-dev {filings['claims']} ({filings['kind_counts']}; "
         f"{filings['supported']} supported). In use: MATCH_MIN {MATCH_MIN}, FLAG_BELOW {FLAG_BELOW}, "
-        f"MIN_WORDS {MIN_WORDS} (rag/attribution.py).",
+        f"MIN_WORDS {MIN_WORDS} (rag/answering/attribution.py).",
         "",
         "| phrase >= | squad-dev matched | precision | recall | filings-dev matched | precision | recall |",
         "|---:|---:|---:|---:|---:|---:|---:|",

@@ -80,7 +80,7 @@ def _piece(evidence: Any) -> dict[str, Any]:
 def squad_claims(limit: int, seed: int = 0, k: int = 6) -> list[dict[str, Any]]:
     """The squad-dev claims with their evidence (see the module docstring)."""
     from bench.eval import load_questions, open_corpus_library
-    from rag.retrieve import search_evidence
+    from rag.retrieval.retrieve import search_evidence
 
     questions = load_questions(SQUAD_DIR / "questions.jsonl", limit, seed)
     pdfs = sorted({SQUAD_DIR / q["doc_file"] for q in questions})
@@ -129,8 +129,8 @@ def _claim(
 
 
 def _filing_chunks(pdf: Path) -> list[Any]:
-    from ingest.chunking import chunk_pages
-    from ingest.reader import read_pdf
+    from ingest.pdf.chunking import chunk_pages
+    from ingest.pdf.reader import read_pdf
 
     document = read_pdf(pdf.read_bytes(), pdf.name)
     return chunk_pages(pdf.stem, document.pages, 1000, 150)
@@ -157,7 +157,7 @@ def _evidence_lines(page_text: str) -> list[str]:
 
 def filings_claims(k: int = 6) -> list[dict[str, Any]]:
     """The filings-dev claims with their evidence (see the module docstring)."""
-    from rag.lexical import LexicalIndex
+    from rag.retrieval.lexical import LexicalIndex
 
     rows = [json.loads(line) for line in (FILINGS_DIR / "questions.jsonl").read_text().splitlines() if line]
     claims: list[dict[str, Any]] = []

@@ -1,4 +1,4 @@
-"""Streaming citation parsing: rag.citations.CitationStream against an R2R-style rescanning parser.
+"""Streaming citation parsing: rag.citations.grammar.CitationStream against an R2R-style rescanning parser.
 
 The baseline reproduces how R2R (SciPhi-AI/R2R, py/core/utils/__init__.py and its streaming agent)
 extracts citations while an answer streams: append the delta to a buffer, run its bracket regex
@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from bench.common import median, time_call
-from rag.citations import CitationStream
+from rag.citations.grammar import CitationStream
 
 SIZES = (1_000, 4_000, 16_000)
 QUICK_SIZES = (200, 800)
@@ -204,6 +204,6 @@ def render(rows: list[dict[str, Any]], quick: bool) -> str:
         "\n".join(lines) + "\n\nTimes are medians of the runs shown, the two parsers interleaved run by run. "
         "Both parsers reported the same citations (id, span, first occurrence) at every size; "
         "the benchmark asserts it before timing. The speedup compares feed() alone (what "
-        "`rag.answer.stream_answer` does) with the baseline; the take_safe() column also takes the "
+        "`rag.answering.answer.stream_answer` does) with the baseline; the take_safe() column also takes the "
         "display-safe text after each delta, as a streaming display does." + verdict
     )

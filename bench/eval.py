@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import CORPUS, ROOT
-from rag.answer import stream_answer
-from rag.evidence import build_evidence
-from rag.extractive import ExtractiveChatModel
-from rag.retrieve import Retrieval, search_evidence
+from rag.answering.answer import stream_answer
+from rag.citations.evidence import build_evidence
+from rag.offline.extractive import ExtractiveChatModel
+from rag.retrieval.retrieve import Retrieval, search_evidence
 from rag.types import Answer, Done, Evidence
 
 Retriever = Callable[[str], Retrieval]
@@ -57,7 +57,7 @@ def open_corpus_library(
     pdf_paths: Sequence[Path], data_dir: Path, embeddings: Any = None, embedding_name: str | None = None
 ) -> Any:
     """A library in data_dir holding these PDFs (local embeddings unless given)."""
-    from ingest.library import Library
+    from ingest.local.library import Library
     from settings import load_settings
     from wiring import make_embeddings
 

@@ -101,7 +101,7 @@ def ours_child(paths: list[str], precision: str = "int8") -> dict[str, Any]:
     """Child body: every PDF through Library.add_pdf into a fresh folder; time per stage."""
     start = time.perf_counter()
     from ingest.embeddings import LOCAL_NAMES
-    from ingest.library import Library
+    from ingest.local.library import Library
 
     imports = time.perf_counter() - start
     embeddings, load = _warm_embeddings(precision)

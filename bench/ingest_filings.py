@@ -32,7 +32,7 @@ _ADD_ONE = """
 import json, sys, time
 from pathlib import Path
 from ingest.embeddings import HashEmbeddings
-from ingest.library import Library
+from ingest.local.library import Library
 pdf, data_dir = Path(sys.argv[1]), Path(sys.argv[2])
 options = {}
 try:  # today's tree: OCR as the app's default settings have it

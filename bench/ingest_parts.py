@@ -13,10 +13,10 @@ def parts_child(paths: list[str]) -> dict[str, Any]:
     """Child body: time extraction (ours and pypdf's) and embedding alone on the same PDFs."""
     from pypdf import PdfReader
 
-    from ingest.chunking import chunk_pages
     from ingest.embeddings import LocalEmbeddings
     from ingest.ids import doc_id_for
-    from ingest.reader import read_pdf
+    from ingest.pdf.chunking import chunk_pages
+    from ingest.pdf.reader import read_pdf
 
     datas = [(Path(p).name, Path(p).read_bytes()) for p in paths]
     start = time.perf_counter()

@@ -37,7 +37,7 @@ NEIGHBOURS = 3
 
 
 def _open(folder: Path, embeddings: Any, name: str):
-    from ingest.library import Library
+    from ingest.local.library import Library
 
     return Library.open(folder, embeddings, embedding_name=name)
 
@@ -65,10 +65,10 @@ def _synchronous(library: Any, path: Path) -> float:
 
 def _first_answer(folder: Path, library: Any, path: Path, embeddings: Any, name: str) -> dict[str, Any]:
     """Upload the long filing to a running worker; time the words, the first cited answer, the end."""
-    from ingest.library import Library
+    from ingest.local.library import Library
     from ingest.worker import BACKGROUND_NICENESS, Worker
-    from rag.answer import answer_stream
-    from rag.extractive import ExtractiveChatModel
+    from rag.answering.answer import answer_stream
+    from rag.offline.extractive import ExtractiveChatModel
     from rag.types import Done
 
     worker = Worker(library, poll_s=POLL_S).start(niceness=BACKGROUND_NICENESS)  # as the app starts it

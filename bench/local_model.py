@@ -8,7 +8,7 @@ loopback port. `--base-url URL --model NAME` measures any running endpoint inste
 a llama.cpp server of another model).
 
 For a fixed sample of answerable squad-dev questions (seed 0) it asks through
-rag.answer.stream_answer with the real retrieval over a library of the three PDFs, and reports:
+rag.answering.answer.stream_answer with the real retrieval over a library of the three PDFs, and reports:
 answers per minute, the share of sentences cited by the model, matched by Footnote and left
 unsourced, unresolved markers, flagged sentences, and the footnote precision of each kind (its
 page is a gold page of the question's own file).
@@ -146,7 +146,7 @@ def _failed_row(failed: Any) -> dict[str, Any]:
 def ask_all(base_url: str, model: str, limit: int) -> dict[str, Any]:
     """Answer the sample through the endpoint; per-question rows and the wall time."""
     from bench.eval import load_questions, open_corpus_library
-    from rag.answer import answer_stream
+    from rag.answering.answer import answer_stream
     from rag.types import Done, Failed
     from settings import load_settings
     from wiring import make_chat_model

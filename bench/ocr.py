@@ -5,7 +5,7 @@ page at 150 or 200 dpi into an image-only PDF), so the true text of every page i
 - engines: Tesseract 5.5.4 in process (tesserocr, the app's), Debian's Tesseract 5.3.0 through
   pytesseract (when both are installed), and RapidOCR (rapidocr-onnxruntime 1.4.4, PP-OCRv4,
   when installed), on the same pages, alternating engines page by page;
-- accuracy: word recall of the app's OCR path (ingest.ocr_pages) against the text layer, on the
+- accuracy: word recall of the app's OCR path (ingest.pdf.ocr_pages) against the text layer, on the
   squad-dev PDFs and on filings-dev pages with tables, at 150 and 200 dpi;
 - kept or no text found: the page confidence and confident-word count of real scans against
   blank, speckled and picture pages and pages read sideways;
@@ -56,7 +56,7 @@ def true_pages(data: bytes, pages: list[int] | None = None) -> list[str]:
     """The text layer of each page, as ingest reads it."""
     import pypdfium2 as pdfium
 
-    from ingest.reader import page_text
+    from ingest.pdf.reader import page_text
 
     pdf = pdfium.PdfDocument(data)
     try:
@@ -69,7 +69,7 @@ def true_pages(data: bytes, pages: list[int] | None = None) -> list[str]:
 
 
 def _tesserocr(picture) -> str:
-    from ingest.ocr_pages import reader_for
+    from ingest.pdf.ocr_pages import reader_for
 
     return " ".join(w.text for w in reader_for("eng", None).read_turned(picture, 0).words)
 
@@ -141,9 +141,9 @@ def compare_engines(quick: bool) -> dict[str, Any]:
 
 
 def _read(pdf: bytes, index: int = 0) -> tuple[str | None, float, int]:
-    """The app's reading of one page (ingest.ocr_pages.read_page), with the page confidence and
+    """The app's reading of one page (ingest.pdf.ocr_pages.read_page), with the page confidence and
     confident-word count of its first, upright reading at the app's resolution."""
-    from ingest.ocr_pages import MIN_WORD_CONFIDENCE, page_confidence, read_page, reader_for, render
+    from ingest.pdf.ocr_pages import MIN_WORD_CONFIDENCE, page_confidence, read_page, reader_for, render
 
     reader = reader_for("eng", None)
     first = reader.read_turned(render(pdf, None, index, DPI), 0).words
@@ -153,7 +153,7 @@ def _read(pdf: bytes, index: int = 0) -> tuple[str | None, float, int]:
 
 
 def accuracy(quick: bool) -> dict[str, Any]:
-    """Word recall of the app's OCR path (ingest.ocr_pages.read_page) against the text layer, on
+    """Word recall of the app's OCR path (ingest.pdf.ocr_pages.read_page) against the text layer, on
     filings-dev pages with tables (squad-dev's recall comes from answers_child's libraries)."""
 
     if not FILING.exists():
@@ -188,7 +188,7 @@ def kept_or_not(quick: bool) -> dict[str, Any]:
     from PIL import Image
 
     from bench.scans import speckle
-    from ingest.ocr_pages import GaveUp
+    from ingest.pdf.ocr_pages import GaveUp
 
     data = SQUAD[1].read_bytes()
     blank = Image.new("L", (1700, 2200), 255)  # a Letter page at 200 dpi
@@ -233,7 +233,7 @@ def kept_or_not(quick: bool) -> dict[str, Any]:
 
 def pages_per_second(quick: bool) -> dict[str, Any]:
     """OCR pages per second on 2 cores with one and with two reading threads (same pages, alternating)."""
-    from ingest.ocr_pages import read_picture, reader_for
+    from ingest.pdf.ocr_pages import read_picture, reader_for
 
     pictures = scan_pages(SQUAD[0].read_bytes(), 200, pages=[0, 1] if quick else [0, 1, 2, 3])
     pictures = [p.resize((p.width * DPI // 200, p.height * DPI // 200)) for p in pictures]  # as the app
@@ -255,7 +255,7 @@ def pages_per_second(quick: bool) -> dict[str, Any]:
 
 
 def _read_all(reader, pictures, threads: int) -> None:
-    from ingest.ocr_pages import read_picture
+    from ingest.pdf.ocr_pages import read_picture
 
     todo = list(pictures)
     lock = threading.Lock()
@@ -279,7 +279,7 @@ def ingest_scan_child(pages: int) -> dict[str, Any]:
     """Child body: an image-only PDF of ``pages`` squad-dev pages (200 dpi) ingested with the local
     embedder; seconds, chunks, peak memory and the longest silence between progress reports."""
     from ingest.embeddings import LOCAL_NAME, LocalEmbeddings
-    from ingest.library import Library
+    from ingest.local.library import Library
     from ingest.types import OcrOptions
 
     texts = [p.read_bytes() for p in SQUAD]
@@ -322,9 +322,9 @@ def answers_on_scans(quick: bool) -> dict[str, Any]:
 def answers_child(quick: bool) -> dict[str, Any]:
     """Child body of answers_on_scans."""
     from bench.eval import SQUAD_QA, SQUAD_SAMPLE, answer_all, load_questions, summarize
-    from ingest.library import Library
+    from ingest.local.library import Library
     from ingest.types import OcrOptions
-    from rag.retrieve import search_evidence
+    from rag.retrieval.retrieve import search_evidence
     from settings import load_settings
     from wiring import make_embeddings
 
@@ -409,7 +409,7 @@ def _table(head: list[str], rows: list[list[Any]]) -> list[str]:
 
 def render(r: dict[str, Any]) -> str:
     """The README section."""
-    from ingest.ocr_pages import MIN_PAGE_CONFIDENCE, MIN_WORD_CONFIDENCE, MIN_WORDS
+    from ingest.pdf.ocr_pages import MIN_PAGE_CONFIDENCE, MIN_WORD_CONFIDENCE, MIN_WORDS
 
     lines = [
         f"Load averages (1 min) through the run: {', '.join(map(str, r['load_averages']))}. Scans: "

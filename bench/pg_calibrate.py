@@ -65,7 +65,7 @@ def pdf_pages(limit: int | None = None) -> list[list[Any]]:
     from bench.common import CORPUS
     from bench.filings import generate
     from ingest.errors import IngestError
-    from ingest.reader import read_pdf
+    from ingest.pdf.reader import read_pdf
 
     paths = sorted((CORPUS / "squad-dev" / "pdfs").glob("*.pdf")) + sorted(
         (CORPUS / "sample-files").rglob("*.pdf")
@@ -83,7 +83,7 @@ def pdf_pages(limit: int | None = None) -> list[list[Any]]:
 
 def chunk_texts(documents: list[list[Any]]) -> list[str]:
     """The app's chunks of each document's pages."""
-    from ingest.chunking import chunk_pages
+    from ingest.pdf.chunking import chunk_pages
 
     return [
         c.text

@@ -10,7 +10,7 @@ pgvector (pgserver) by bench/pg_common.py, HNSW index with the settings' default
 Each run opens a new library object in this process, the way the app answers
 (``open_reader``: ``Library`` for local, ``ingest.backend.library_class`` with
 FOOTNOTE_DATABASE_URL for PostgreSQL), and asks one squad-dev question through
-``rag.answer.answer_stream`` (offline extractive answerer, k=6) to its final event. Nothing is
+``rag.answering.answer.answer_stream`` (offline extractive answerer, k=6) to its final event. Nothing is
 kept between runs but the embedding model (loaded once, as the app keeps it), the operating
 system's file cache and PostgreSQL's shared buffers. Before the timed runs each library answers
 once (local: builds and saves its BM25 index; PostgreSQL: its first reads); then the two kinds
@@ -35,8 +35,8 @@ def copy_to_postgres(local: Any, url: str, name: str, settings: Any) -> dict[str
     import numpy as np
 
     from bench.pg_common import bulk_load
-    from ingest import store, vectors
-    from ingest.pg_store import DEFAULT_HNSW
+    from ingest.local import store, vectors
+    from ingest.team.store import DEFAULT_HNSW
 
     docs = [(d, local.pages(d.doc_id), local.pdf_bytes(d.doc_id)) for d in local.documents()]
     with store.connect(local.db_path, read_only=True) as conn:
@@ -80,8 +80,8 @@ def _open_and_ask(open_reader: Any, settings: Any, models: tuple[Any, str], ques
 def _parts(library: Any, question: str, runs: int) -> dict[str, float]:
     """What a first question pays, timed on its own on an open library (ms; medians of runs, the
     document profiles once)."""
-    from rag.documents import build_profiles
-    from rag.retrieve import lexical_index, search_evidence
+    from rag.retrieval.documents import build_profiles
+    from rag.retrieval.retrieve import lexical_index, search_evidence
 
     vector = library.embeddings.embed_query(question)
     return {
@@ -104,9 +104,9 @@ def measure_size(n: int, base_dir: str, runs: int) -> dict[str, Any]:
 
     from bench.answer import build_library, load_questions
     from bench.pg_common import new_database, pg_server, relation_mib, server_versions
-    from ingest import pg_store
     from ingest.backend import library_class
-    from ingest.library import Library
+    from ingest.local.library import Library
+    from ingest.team import store as pg_store
     from wiring import make_embeddings
 
     rows = load_questions(runs)
@@ -210,11 +210,11 @@ def render(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + (
         "\n\nOpen + first question: `open_reader` (local `Library`; PostgreSQL through "
         "`ingest.backend.library_class` with FOOTNOTE_DATABASE_URL) and one squad-dev question through "
-        "`rag.answer.answer_stream` with the offline extractive answerer to its final event; median of "
+        "`rag.answering.answer.answer_stream` with the offline extractive answerer to its final event; median of "
         f"{first['runs']} runs of each kind, alternating in one process (embedding model loaded once, as "
         "the app keeps it; file cache and PostgreSQL's buffers warm). Neither builds a search index: "
         "local reads its saved BM25 index, PostgreSQL has its full-text GIN and HNSW indexes. Timed on "
-        "their own on an open library (local / PostgreSQL): the document profiles of rag/documents.py "
+        "their own on an open library (local / PostgreSQL): the document profiles of rag/retrieval/documents.py "
         f"{each('local_profiles_ms')} / {each('pg_profiles_ms')}; lexical search (24 candidates) "
         f"{each('local_lexical_ms')} / {each('pg_lexical_ms')}; dense search {each('local_dense_ms')} / "
         f"{each('pg_dense_ms')}; the whole retrieval (`search_evidence`, k=6) {each('local_search_evidence_ms')} "

@@ -1,6 +1,6 @@
 """Shared by the team-mode benchmarks (bench/pg_*.py): a throw-away PostgreSQL 16 + pgvector
 (the pgserver package, as tests/pg/conftest.py starts it) and a bulk loader into the library's
-own tables (ingest/pg_store.py's schema), for libraries too large to ingest PDF by PDF here.
+own tables (ingest/team/store.py's schema), for libraries too large to ingest PDF by PDF here.
 
 The loader writes what ``PgLibrary.store_document`` writes (documents with their PDF bytes,
 pages, chunks with locators, context and vectors, the recorded settings) with COPY instead of
@@ -54,7 +54,7 @@ def new_database(server: Any, stem: str = "footnote_bench", work_mem: str = MAIN
 
 def server_versions(url: str) -> dict[str, str]:
     """PostgreSQL's and pgvector's versions."""
-    from ingest import pg_connect
+    from ingest.team import connect as pg_connect
 
     with pg_connect.connect(url) as conn:
         pg = conn.execute("SHOW server_version").fetchone()[0]
@@ -75,7 +75,8 @@ def bulk_load(
     build the HNSW index; returns the seconds of the load and of the index build."""
     from psycopg.types.json import Jsonb
 
-    from ingest import pg_connect, pg_store
+    from ingest.team import connect as pg_connect
+    from ingest.team import store as pg_store
 
     dim = int(matrix.shape[1])
     started = time.perf_counter()
@@ -126,7 +127,7 @@ def bulk_load(
 
 def relation_mib(url: str, name: str) -> float:
     """On-disk size of a table (with its TOAST) or index, in MiB."""
-    from ingest import pg_connect
+    from ingest.team import connect as pg_connect
 
     with pg_connect.connect(url) as conn:
         size = conn.execute("SELECT pg_total_relation_size(%s::regclass)", (name,)).fetchone()[0]

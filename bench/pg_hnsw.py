@@ -22,7 +22,7 @@ from pgvector.psycopg import register_vector
 from bench.pg_common import MAINTENANCE_WORK_MEM
 from bench.pg_search import LIBRARY_LIKE, MILLION_WORK_MEM, synthetic_vectors
 from bench.synthetic import DIM
-from ingest.pg_store import HnswSettings
+from ingest.team.store import HnswSettings
 
 QUERIES = 200
 

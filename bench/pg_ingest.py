@@ -79,7 +79,7 @@ def run_workers(url: str, groups: list[list[Path]], provider: str = "local") -> 
 
 def library_contents(url: str) -> list[tuple[str, int]]:
     """(file name, chunks) of every stored document, sorted; raises when chunk rows disagree."""
-    from ingest import pg_connect
+    from ingest.team import connect as pg_connect
 
     with pg_connect.connect(url, read_only=True) as conn:
         docs = conn.execute("SELECT file_name, chunks FROM footnote_documents ORDER BY file_name").fetchall()

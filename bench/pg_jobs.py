@@ -68,7 +68,7 @@ def run_workers(url: str, count: int) -> float:
 
 def check(url: str, pdfs: int) -> dict[str, Any]:
     """Every job done after one attempt, every file once, a vector for every chunk."""
-    from ingest import pg_connect
+    from ingest.team import connect as pg_connect
 
     with pg_connect.connect(url, read_only=True) as conn:
         jobs = conn.execute("SELECT stage, attempts, worker FROM footnote_jobs").fetchall()

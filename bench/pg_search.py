@@ -9,11 +9,11 @@ were first measured on. Queries are 200 (100 at 1,000,000) more vectors of the s
 in the index. Exact top-10 by numpy (inner product over every vector) is the truth that recall@10
 is counted against.
 
-The same vectors go to: the local index (``ingest.vectors.new_index``: IndexIDMap2 over
-IndexFlatIP, searched with ``ingest.vectors.search``, one thread, as the app does), and
+The same vectors go to: the local index (``ingest.local.vectors.new_index``: IndexIDMap2 over
+IndexFlatIP, searched with ``ingest.local.vectors.search``, one thread, as the app does), and
 PostgreSQL 16 + pgvector 0.6 started by pgserver, in the library's own tables
 (bench/pg_common.py loads them with COPY; one synthetic document per 50 chunks), HNSW with the
-settings' defaults (``ingest.pg_store.DEFAULT_HNSW``), built once the rows are in. PostgreSQL is timed two
+settings' defaults (``ingest.team.store.DEFAULT_HNSW``), built once the rows are in. PostgreSQL is timed two
 ways: the SQL alone on one open connection, at several ef_search values, and the product's
 ``PgLibrary.search_vector`` (what retrieval calls: a pooled connection, ``SET LOCAL ef_search`` from
 the settings, chunk rows fetched). Methods run in blocks over the same queries, rotated each round.
@@ -122,10 +122,11 @@ def measure_size(n: int, queries: int, rounds: int, generator: str = LIBRARY_LIK
     )
     from bench.retrieval import build_flat_index
     from bench.synthetic import DIM
-    from ingest import pg_connect, vectors
     from ingest.embeddings import HashEmbeddings
-    from ingest.pg_library import PgLibrary
-    from ingest.pg_store import DEFAULT_HNSW
+    from ingest.local import vectors
+    from ingest.team import connect as pg_connect
+    from ingest.team.library import PgLibrary
+    from ingest.team.store import DEFAULT_HNSW
 
     data, qs = synthetic_vectors(n, queries, generator)
     truth = exact_top(data, qs)

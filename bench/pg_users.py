@@ -8,7 +8,7 @@ database), opens the library once through ``ingest.backend.library_class`` (the 
 components/ does), loads the default local embeddings (all-MiniLM-L6-v2 int8) and the offline
 extractive answerer, and runs each simulated user as a thread of its own (Streamlit runs every
 session as a thread) that asks its questions one after the other, without pause, through
-``rag.answer.answer_stream`` (k=6) to the final event. 1 process runs 8 user threads; 2 processes
+``rag.answering.answer.answer_stream`` (k=6) to the final event. 1 process runs 8 user threads; 2 processes
 run 4 each. Each process answers one question first (not timed: model warm-up, document
 profiles), then says it is ready; all start together when every process is ready.
 
@@ -235,7 +235,7 @@ def render(r: dict[str, Any]) -> str:
         "configurations alternating. Each app process opens the library through `ingest.backend.library_class` "
         "(PostgreSQL), with the default local embeddings (all-MiniLM-L6-v2 int8) and the offline extractive "
         "answerer, and runs each user as a thread (as Streamlit runs each session), asking through "
-        "`rag.answer.answer_stream` (k=6) to the final event; Streamlit itself is not in the loop. One "
+        "`rag.answering.answer.answer_stream` (k=6) to the final event; Streamlit itself is not in the loop. One "
         f"server, PostgreSQL {r.get('postgresql')} + pgvector {r.get('pgvector')} (pgserver, unix socket), on "
         "the same 2 cores as the app processes. Library: "
         f"{r['documents']} generated 10-K-style filings (synthetic, `bench/filings`), {r['chunks']:,} chunks, "

@@ -70,7 +70,7 @@ def named_library() -> Any:
     named = os.environ.get("FOOTNOTE_BENCH_FD_LIBRARY")
     if not named:
         return None
-    from ingest.library import Library
+    from ingest.local.library import Library
     from settings import load_settings
     from wiring import make_embeddings
 

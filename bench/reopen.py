@@ -1,13 +1,13 @@
 """Reopen: open a 100,000-chunk library and ask the first question, with the saved BM25 index
-(rag/lexical_store.py) and document profiles (rag/profile_store.py) against rebuilding both (what
+(rag/retrieval/lexical_store.py) and document profiles (rag/retrieval/profile_store.py) against rebuilding both (what
 every reopen did before they were saved).
 
 What is real: the squad-dev PDFs ingested through Library.add_pdf with the app's local embeddings,
 the questions (answerable squad-dev questions), opening the library the way the app answers
 (``Library.open_reader``: SQLite, FAISS index read from disk) and the whole answer path,
-rag.answer.answer_stream with the offline extractive answerer. What is synthetic: the filler
+rag.answering.answer.answer_stream with the offline extractive answerer. What is synthetic: the filler
 that brings the library to 100,000 chunks, made exactly as bench/answer.py makes it (squad-dev
-vocabulary at its own word frequencies, random vectors), stored through ingest.store/vectors.
+vocabulary at its own word frequencies, random vectors), stored through ingest.local.store/vectors.
 
 The embedding model is loaded once beforehand (the app keeps it across reopens; its load time
 does not depend on the library). Each run opens a new Library object in this process, so the
@@ -32,7 +32,7 @@ RUNS, QUICK_RUNS = 3, 2
 
 def _reader(data_dir: Path, settings: Any, models: tuple[Any, str]) -> Any:
     """The library opened as the app opens it for answering (embedding model already loaded)."""
-    from ingest.library import Library
+    from ingest.local.library import Library
 
     embeddings, name = models
     return Library.open_reader(
@@ -47,7 +47,7 @@ def _reader(data_dir: Path, settings: Any, models: tuple[Any, str]) -> Any:
 def _open_and_ask(data_dir: Path, settings: Any, models: tuple[Any, str], question: str) -> dict[str, Any]:
     """Seconds to open the library, and to the first text delta / final event of one question."""
     from bench.answer import time_answer
-    from rag.retrieve import document_profiles, lexical_index
+    from rag.retrieval.retrieve import document_profiles, lexical_index
     from wiring import make_chat_model
 
     start = time.perf_counter()
@@ -69,8 +69,8 @@ def measure_size(n: int, base_dir: str, runs: int) -> dict[str, Any]:
     import tempfile
 
     from bench.answer import build_library, load_questions
-    from rag import lexical_store, profile_store
-    from rag.documents import build_profiles, profiles_for
+    from rag.retrieval import lexical_store, profile_store
+    from rag.retrieval.documents import build_profiles, profiles_for
     from wiring import make_embeddings
 
     rows = load_questions(runs)
@@ -158,10 +158,10 @@ def render(rows: list[dict[str, Any]]) -> str:
     first = rows[0]
     return "\n".join(lines) + (
         "\n\nOpen + first question: `Library.open_reader` (as the app answers) and one squad-dev question "
-        "through `rag.answer.answer_stream` with the offline extractive answerer, to its final event; "
+        "through `rag.answering.answer.answer_stream` with the offline extractive answerer, to its final event; "
         f"median of {first['runs']} runs of each kind (the same questions), alternating in one process on one library. Saved: "
         "the BM25 index read (memory-mapped) from `data_dir/lexical/<generation>/` and the document "
-        "profiles of rag/documents.py from `data_dir/profiles/<generation>.json`; rebuilt: both "
+        "profiles of rag/retrieval/documents.py from `data_dir/profiles/<generation>.json`; rebuilt: both "
         "tokenized and built again, as every reopen did before they were saved. A rebuild reads every chunk row ("
         + ", ".join(f"{r['load_chunks_ms']:,.0f} ms at {r['chunks']:,}" for r in rows)
         + "); the saved index reads only ids and lengths (`Library.chunk_keys`, "

@@ -42,10 +42,10 @@ def make_vectors(n: int, seed: int, topics: int, topic_seed: int = 0) -> Any:
 
 
 def build_flat_index(vectors: Any) -> Any:
-    """The app's own index (ingest.vectors.new_index: exact inner product, id-mapped for deletes)."""
+    """The app's own index (ingest.local.vectors.new_index: exact inner product, id-mapped for deletes)."""
     import numpy as np
 
-    from ingest.vectors import add_vectors, new_index
+    from ingest.local.vectors import add_vectors, new_index
 
     index = new_index(DIM)
     add_vectors(index, vectors, np.arange(len(vectors), dtype=np.int64).tolist())
@@ -205,7 +205,7 @@ def render(rows: list[dict[str, Any]]) -> str:
         "in the same rounds as numpy. Latency: median over rounds of each "
         "round's p50 / p95. Memory: resident-size growth when the structure is built (the raw "
         "vectors alone are 1,465 MiB at 1M). The FAISS index is the app's own, "
-        "`ingest.vectors.new_index` (`IndexIDMap2(IndexFlatIP)`); numpy is `matrix @ query` + "
+        "`ingest.local.vectors.new_index` (`IndexIDMap2(IndexFlatIP)`); numpy is `matrix @ query` + "
         "`argpartition`. "
         "Peak resident memory of each child: "
         + ", ".join(f"{r['chunks']:,}: {r['child_peak_rss_mb']:,.0f} MiB" for r in rows)

@@ -1,9 +1,9 @@
 """Text layer: usable or mojibake. Scores every page of the corpus (real text layers) and of the
 same PDFs with their fonts' character maps broken in the ways real files break them (a missing
 ToUnicode map; a map to the glyph numbers themselves; to ASCII punctuation; to accented capitals;
-to CJK ideographs; to the private use area), and says how ingest.text_layer's rule splits them.
+to CJK ideographs; to the private use area), and says how ingest.pdf.text_layer's rule splits them.
 
-Real pages: squad-dev, filings-dev and sample-files, through ingest.reader.page_text (what ingest
+Real pages: squad-dev, filings-dev and sample-files, through ingest.pdf.reader.page_text (what ingest
 reads). Broken pages: the squad-dev PDFs (reportlab TrueType subsets) and a DejaVu Type0 (CID)
 text made with fpdf2, each with every ToUnicode map replaced.
 """
@@ -113,7 +113,7 @@ def _cid_pdf() -> bytes:
 def _texts(data: bytes) -> list[str]:
     import pypdfium2 as pdfium
 
-    from ingest.reader import page_text
+    from ingest.pdf.reader import page_text
 
     try:
         pdf = pdfium.PdfDocument(data)
@@ -128,7 +128,7 @@ def _texts(data: bytes) -> list[str]:
 def summarise(texts: list[str]) -> dict[str, Any]:
     """How many pages, how many judged (enough text), how many the rule calls unusable, and the
     lowest (or highest) value of each feature among judged pages."""
-    from ingest.text_layer import MIN_CHARS_TO_JUDGE, score, usable
+    from ingest.pdf.text_layer import MIN_CHARS_TO_JUDGE, score, usable
 
     scores = [score(t) for t in texts]
     judged = [s for s in scores if s.visible >= MIN_CHARS_TO_JUDGE]
@@ -158,11 +158,16 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 def render(real: dict[str, Any], broken: dict[str, Any]) -> str:
     """Two tables: real pages (lowest readable/alnum share, highest odd-case share) and broken ones."""
-    from ingest.text_layer import MAX_ODD_CASE_SHARE, MIN_ALNUM_SHARE, MIN_READABLE_SHARE, MIN_VISIBLE_SHARE
+    from ingest.pdf.text_layer import (
+        MAX_ODD_CASE_SHARE,
+        MIN_ALNUM_SHARE,
+        MIN_READABLE_SHARE,
+        MIN_VISIBLE_SHARE,
+    )
 
     head = "| pages | judged (40+ visible chars) | empty | unusable by the rule |"
     lines = [
-        f"Rule (`ingest/text_layer.py`): a page is read by OCR when its text layer is empty, when "
+        f"Rule (`ingest/pdf/text_layer.py`): a page is read by OCR when its text layer is empty, when "
         f"fewer than {MIN_VISIBLE_SHARE:.0%} of its 40 or more characters are visible, or when "
         f"a page with 40 or more visible characters has a readable share below {MIN_READABLE_SHARE}, a "
         f"letter-and-digit share below {MIN_ALNUM_SHARE}, or more than {MAX_ODD_CASE_SHARE:.0%} of its "

@@ -39,10 +39,10 @@ NEEDLE_CHARS = 40  # chunk characters (whitespace removed) the panel must show t
 
 def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
     """A library with the water guide and conversations of the given lengths (real answers)."""
-    from ingest.library import Library
-    from rag.answer import answer_stream
-    from rag.conversations import ConversationStore
-    from rag.extractive import ExtractiveChatModel
+    from ingest.local.library import Library
+    from rag.answering.answer import answer_stream
+    from rag.offline.extractive import ExtractiveChatModel
+    from rag.stores.conversations import ConversationStore
     from rag.types import Done
     from settings import load_settings
     from tests.e2e.documents import guide_pdf
@@ -83,7 +83,7 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
 def _footnote_targets(data_dir: Path, conv_id: str, count: int) -> list[Target]:
     """`count` buttons to click, from the newest answer backwards and cycling, never the same
     footnote twice in a row: each click moves the panel to another chunk and page picture."""
-    from rag.conversations import ConversationStore
+    from rag.stores.conversations import ConversationStore
 
     turns = ConversationStore(data_dir / "conversations.sqlite3").turns(conv_id)
     buttons = []  # every rendered button in page order: one per citation span

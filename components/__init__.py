@@ -5,11 +5,11 @@ A question's hops, from the chat input to the side panel (the core's part: ``rag
 1. pages/chat.py - ``st.chat_input``; the library (components/resources.py:get_reader), the chat
    model (resources.get_chat_model) and the stream options (wiring.py:stream_options).
 2. components/chat_view.py:stream_answer - the status line and the streamed text.
-3. components/stream.py:answer_events - rag.retrieve.search_evidence, then Searched (the sources
-   shown before the first token), then rag.answer.stream_answer's events.
+3. components/stream.py:answer_events - rag.retrieval.retrieve.search_evidence, then Searched (the sources
+   shown before the first token), then rag.answering.answer.stream_answer's events.
 4. components/stream.py:BadgeStream.pieces - the text as it streams, citations as numbered badges
    read from the Cited events (no second parse);
-   chat_view._LiveStream.save_once stores the Done answer (rag/conversations.py:add_turn).
+   chat_view._LiveStream.save_once stores the Done answer (rag/stores/conversations.py:add_turn).
 5. components/chat_view.py:show_history -> show_answer_block -> components/answer_view.py:
    show_answer, which mounts the saved answer's HTML (resources.answer_html ->
    components/render.py:render_answer_html from the answer's saved spans, sanitised, footnotes as buttons).
@@ -18,6 +18,6 @@ A question's hops, from the chat input to the side panel (the core's part: ``rag
    alone (chat_panel.show_chat_panel), not of pages/chat.py: the saved turns are not sent again.
 7. components/side_panel.py:selected_footnote -> show_panel - the saved evidence; the cited passage
    (components/render.py:cited_passage, from the saved spans; page offsets via _focus) emphasised in the chunk text.
-8. side_panel._pages -> resources.passage_picture -> ingest/render.py:draw_page (the page rendered
+8. side_panel._pages -> resources.passage_picture -> ingest/pdf/render.py:draw_page (the page rendered
    once, chunk in yellow, cited passage in orange, boxes returned) -> components/picture.py:panel_pictures (JPEG).
 """

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import streamlit as st
 
 from components import answer_view, resources, side_panel, state
-from ingest.library import Library
+from ingest.local.library import Library
 from rag.types import Turn
 
 PANEL_FRAGMENT = "chat_side_panel"  # the fragment's key, named by the click's st.rerun

@@ -15,8 +15,8 @@ from components.chat_panel import on_footnote_click
 from components.render import attribution_notes, escape_markdown, page_range
 from components.stream import BadgeStream, StreamOutcome, searching_line, sources_line
 from ingest.types import Document
-from rag.conversations import ConversationStore
-from rag.documents import drew_on
+from rag.retrieval.documents import drew_on
+from rag.stores.conversations import ConversationStore
 from rag.types import Answer, Failed, Retrieved, StreamEvent, Turn
 
 CONV_PARAM = "conv"

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import streamlit as st
 
 from components.render import escape_markdown
-from rag.users import LOCAL_USER, MAX_USER_LENGTH
+from rag.stores.users import LOCAL_USER, MAX_USER_LENGTH
 from settings import Settings
 
 

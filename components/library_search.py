@@ -1,6 +1,6 @@
 """Library page pieces: search every document (hits open the side panel) and view or download one.
 
-Core search is rag.library_search; here only widgets. Passages, titles and page labels are
+Core search is rag.retrieval.library_search; here only widgets. Passages, titles and page labels are
 untrusted: passages go through st.text, titles and labels into widget labels only escaped.
 """
 
@@ -11,9 +11,9 @@ import streamlit as st
 from components import resources, side_panel, state
 from components.original import download_button, viewer
 from components.render import escape_markdown
-from ingest.library import Library
+from ingest.local.library import Library
 from ingest.types import Document
-from rag.library_search import SearchHit
+from rag.retrieval.library_search import SearchHit
 
 
 def _hit_row(query: str, position: int, hit: SearchHit, selected: bool) -> None:

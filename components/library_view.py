@@ -16,7 +16,7 @@ import streamlit as st
 
 from components.render import escape_markdown
 from ingest.errors import IngestError
-from ingest.library import Library
+from ingest.local.library import Library
 from ingest.types import Document, IngestProgress
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ def document_rows(documents: list[Document], vectors: dict[str, float] | None = 
             "Pages": d.pages,
             "Chunks": d.chunks,
             "Searched by": (
-                f"words only: vectors {int(vectors[d.doc_id] * 100)}% done"  # as answers say it (rag.pending)
+                f"words only: vectors {int(vectors[d.doc_id] * 100)}% done"  # as answers say it (rag.retrieval.pending)
                 if d.doc_id in vectors
                 else "words and meaning"
             ),

@@ -6,7 +6,7 @@ import streamlit as st
 
 from components import resources, state
 from components.render import escape_markdown
-from rag.conversations import ConversationStore
+from rag.stores.conversations import ConversationStore
 from settings import Settings
 
 

@@ -1,5 +1,5 @@
 """Page pictures cut down to the cited passage, so the panel shows it at a readable size.
-Pure (no Streamlit). The crop comes from the boxes the render drew (ingest.render.PagePicture),
+Pure (no Streamlit). The crop comes from the boxes the render drew (ingest.pdf.render.PagePicture),
 so no page geometry (rotation, crop box) is redone here and nothing is rendered twice.
 
 The panel's pictures are JPEG: st.image decodes any PNG it is given and encodes it again as a
@@ -15,7 +15,7 @@ import io
 
 from PIL import Image
 
-from ingest.render import PagePicture, PixelBox
+from ingest.pdf.render import PagePicture, PixelBox
 
 # Context kept around the passage, as shares of the page: 0.08 of the height is about five lines
 # of body text on an A4 or Letter page; 0.03 of the width keeps the first letters off the edge.

@@ -22,13 +22,13 @@ from components.render import render_answer_html
 from ingest.backend import library_class
 from ingest.embeddings import LocalEmbeddings, make_embeddings
 from ingest.errors import NoLibrary, SchemaTooOld
-from ingest.library import IngestProgress, Library
+from ingest.local.library import IngestProgress, Library
 from ingest.worker import BACKGROUND_NICENESS, Worker
-from rag.audit_store import AUDIT_DB_NAME, VerdictStore
-from rag.backend import conversation_store, verdict_store
-from rag.conversations import ConversationStore
-from rag.models import ModelListing, list_models, make_chat_model
-from rag.retrieve import warm_lexical
+from rag.answering.models import ModelListing, list_models, make_chat_model
+from rag.retrieval.retrieve import warm_lexical
+from rag.stores.backend import conversation_store, verdict_store
+from rag.stores.conversations import ConversationStore
+from rag.stores.verdicts import AUDIT_DB_NAME, VerdictStore
 from rag.types import Answer
 from settings import Settings
 from wiring import (
@@ -281,7 +281,7 @@ def _pictures(
     _library: Library,
 ) -> tuple[bytes | None, bytes] | None:
     from components.picture import panel_pictures
-    from ingest.render import draw_page  # pypdfium2 loads only when a panel is first opened
+    from ingest.pdf.render import draw_page  # pypdfium2 loads only when a panel is first opened
 
     try:
         pdf = _library.pdf_bytes(doc_id)
@@ -311,7 +311,7 @@ def _page_text(
 def _excerpt(
     data_dir: str, generation: int, doc_id: str, first: int, last: int, *, _library: Library
 ) -> bytes | None:
-    from ingest.excerpt import excerpt_pages
+    from ingest.pdf.excerpt import excerpt_pages
 
     try:
         return excerpt_pages(_library.pdf_bytes(doc_id), first, last)
@@ -371,12 +371,12 @@ SEARCH_LIMIT = 20  # hits listed per search: a page of results, not a ranking cu
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _search(data_dir: str, generation: int, query: str, limit: int, _library: Library) -> tuple:
-    from rag.library_search import search_library
-    from rag.retrieve import lexical_index
+    from rag.retrieval.library_search import search_library
+    from rag.retrieval.retrieve import lexical_index
 
     return tuple(search_library(_library, query, lexical_index(_library), limit=limit))
 
 
 def search_library(library: Library, query: str, limit: int = SEARCH_LIMIT) -> tuple:
-    """The library search's hits (rag.library_search.SearchHit), cached per query and generation."""
+    """The library search's hits (rag.retrieval.library_search.SearchHit), cached per query and generation."""
     return _search(str(library.data_dir), library.generation, query, limit, library)

@@ -12,7 +12,7 @@ from streamlit.delta_generator import DeltaGenerator
 from components import state
 from components.original import ExcerptFn, OriginalFn, show_original
 from components.render import cited_passage, footnote_kind_label, ocr_note, page_range, split_passage
-from rag.library_search import SearchHit
+from rag.retrieval.library_search import SearchHit
 from rag.types import Footnote, Turn
 
 PANEL_HEIGHT = 760

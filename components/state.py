@@ -143,7 +143,7 @@ def picked_model() -> str | None:
 
 # --- Audit page --------------------------------------------------------------------------
 # The auditor's place in the list of citations, the filters, and LLM judgements of this session.
-# Verdicts themselves live in SQLite (rag.audit_store), never here.
+# Verdicts themselves live in SQLite (rag.stores.verdicts), never here.
 
 AUDIT_POS = "audit_pos"
 AUDIT_CONV = "audit_conv"

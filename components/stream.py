@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from components.render import escape_markdown, escape_stream_text, page_range, stream_badge
-from rag.answer import build_answer
+from rag.answering.answer import build_answer
 from rag.types import Answer, CitationSpan, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
 
 

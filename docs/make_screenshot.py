@@ -26,7 +26,7 @@ QUESTIONS = (
 
 
 def _seed(data_dir: Path) -> None:
-    from ingest.library import Library
+    from ingest.local.library import Library
     from settings import load_settings
     from wiring import make_embeddings
 

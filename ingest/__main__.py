@@ -5,7 +5,7 @@ unless ``--queue``, which stores the files as jobs and returns (``worker``, ``jo
 are ingest.queue_cli's).
 ``--check`` repairs a readable library (re-embeds missing vectors); ``python -m ingest recover
 [--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs (on PostgreSQL: the
-documents whose rows are incomplete, see ingest.pg_recovery).
+documents whose rows are incomplete, see ingest.team.recovery).
 Exit status: 0 when every file was added or already present, 1 when any failed (or the library
 is busy or damaged, which stops the run, or no PDF was found), 2 on usage errors (including bad
 settings, and a data folder that cannot be written or created).
@@ -216,13 +216,13 @@ def _open_for_jobs(settings, *, read_only: bool):
 
 
 def _recover(settings, args: argparse.Namespace) -> int:
-    from ingest.library import Library, LibrarySettings
-    from ingest.recovery import recover
+    from ingest.local.library import Library, LibrarySettings
+    from ingest.local.recovery import recover
 
     embeddings, options = _library_options(settings)
     try:
         with _ProgressBar("recover") as report:
-            if settings.database_url is not None:  # re-derives incomplete documents (ingest.pg_recovery)
+            if settings.database_url is not None:  # re-derives incomplete documents (ingest.team.recovery)
                 from ingest.backend import library_class
 
                 opener = library_class(settings)
@@ -269,8 +269,8 @@ def _migrate(argv: list[str]) -> int:
     url = args.to or (settings.database_url.get_secret_value() if settings.database_url else None)
     if not url:
         parser.error("give --to postgresql://... or set FOOTNOTE_DATABASE_URL")
-    from ingest.migrate import migrate
-    from ingest.pg_connect import masked
+    from ingest.team.connect import masked
+    from rag.stores.migrate import migrate
     from wiring import make_embeddings
 
     try:

@@ -184,7 +184,7 @@ class HashEmbeddings(Embeddings):
 
 class GatedEmbeddings(HashEmbeddings):
     """The fake, for tests that must catch an ingest mid-embedding without timing luck: while an
-    ingest embeds (ingest.vectors.INGEST_BATCH), its first batch passes and the later ones wait
+    ingest embeds (ingest.local.vectors.INGEST_BATCH), its first batch passes and the later ones wait
     until the file ``gate`` exists. Questions, and anything else embedded, never wait."""
 
     def __init__(self, gate: Path, dim: int = 384, poll_s: float = 0.05) -> None:
@@ -193,7 +193,7 @@ class GatedEmbeddings(HashEmbeddings):
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed passages, waiting at the gate when an ingest is past its first batch."""
-        from ingest.vectors import INGEST_BATCH
+        from ingest.local.vectors import INGEST_BATCH
 
         batch = INGEST_BATCH.get()
         while batch is not None and batch >= 1 and not self.gate.exists():

@@ -1,4 +1,4 @@
-"""Ingestion jobs: the vocabulary shared by both backends (ingest.job_store, ingest.pg_jobs) and the
+"""Ingestion jobs: the vocabulary shared by both backends (ingest.local.jobs, ingest.team.jobs) and the
 worker (ingest.worker).
 
 A job is one file added to the library. Its stages: ``queued`` (the file is stored, nobody has

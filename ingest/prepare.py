@@ -10,11 +10,11 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from ingest.chunking import chunk_pages
-from ingest.context import indexed_text
 from ingest.errors import NoTextLayer
 from ingest.ids import doc_id_for
-from ingest.reader import read_pdf
+from ingest.pdf.chunking import chunk_pages
+from ingest.pdf.context import indexed_text
+from ingest.pdf.reader import read_pdf
 from ingest.types import Chunk, Document, IngestProgress, IngestResult, LibrarySettings, Page, ProgressFn
 
 Embed = Callable[[str, list[str], Callable[[int, int], None]], np.ndarray]

@@ -1,7 +1,7 @@
 """Audit page: step through saved citations, file verdicts, read citation-quality metrics, export.
 
 Untrusted text (answers, chunks, titles, model replies) goes through st.text, or st.markdown
-after rag.audit_text.escape_markdown; never through HTML.
+after rag.audit.text.escape_markdown; never through HTML.
 """
 
 from __future__ import annotations
@@ -13,11 +13,18 @@ import streamlit as st
 from components import identity, state
 from components.render import ocr_note
 from components.resources import get_chat_model, get_conversations, get_reader, get_verdicts, page_picture
-from rag.audit import LEVELS, CitationRecord, SupportScore, citation_records, judge_support, score_records
-from rag.audit_export import answer_markdown, rows_csv, rows_json, verdict_rows
-from rag.audit_metrics import SCORE_BINS, ScopeMetrics, audit_metrics, count_answer
-from rag.audit_store import VERDICT_LABELS, VERDICTS, Verdict, VerdictStore
-from rag.audit_text import emphasis_segments, escape_markdown
+from rag.audit.export import answer_markdown, rows_csv, rows_json, verdict_rows
+from rag.audit.metrics import SCORE_BINS, ScopeMetrics, audit_metrics, count_answer
+from rag.audit.records import (
+    LEVELS,
+    CitationRecord,
+    SupportScore,
+    citation_records,
+    judge_support,
+    score_records,
+)
+from rag.audit.text import emphasis_segments, escape_markdown
+from rag.stores.verdicts import VERDICT_LABELS, VERDICTS, Verdict, VerdictStore
 from rag.types import Turn
 
 SHORTCUTS = dict(zip(VERDICTS, "1234"))

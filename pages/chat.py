@@ -5,7 +5,7 @@ import streamlit as st
 from components import chat_panel, chat_view, identity, jobs_view, model_picker, resources, side_panel, state
 from components.render import escape_markdown
 from ingest.errors import IndexMismatch, LibraryError
-from rag.answer import answer_stream
+from rag.answering.answer import answer_stream
 from wiring import stream_options
 
 state.init()

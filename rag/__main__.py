@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from rag.documents import drew_on
+from rag.retrieval.documents import drew_on
 from rag.types import Answer, Cited, Done, Evidence, Failed, Footnote, TextDelta
 
 EXIT_MODEL_FAILED = 1
@@ -151,7 +151,7 @@ def settings_problem(exc: ValidationError, given: dict[str, Any]) -> str:
 
 def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run one question; the exit status."""
-    from rag.answer import answer_stream
+    from rag.answering.answer import answer_stream
     from settings import load_settings
     from wiring import make_chat_model, stream_options
 

@@ -1,6 +1,6 @@
 """Every prompt in one place: the system prompt, the task prompt and how evidence is laid out.
 
-The offline extractive answerer reads the same messages back (rag.extractive.parse_task), so the
+The offline extractive answerer reads the same messages back (rag.offline.extractive.parse_task), so the
 layout here is a contract: a `Source ID [<id>]:` header line per piece of evidence, optionally
 followed by one CONTEXT_PREFIX line (the chunk's section/table title and column headers), and
 the question after QUESTION_HEADER at the end.
@@ -20,9 +20,9 @@ SOURCES_END = "--- end of sources ---"
 QUESTION_HEADER = "Question:"
 NOT_IN_DOCUMENTS = "The documents do not answer this question."
 # Opens an answer that quotes the closest passages: related, but none answers directly.
-# rag.answer.build_answer marks such answers (Answer.closest) by this opening, so keep it exact.
+# rag.answering.answer.build_answer marks such answers (Answer.closest) by this opening, so keep it exact.
 CLOSEST_PASSAGES = "The documents do not answer this directly; the closest passages are:"
-# Opens an offline answer that quotes the rows a defined metric is computed from (rag.computed):
+# Opens an offline answer that quotes the rows a defined metric is computed from (rag.passages.computed):
 # the documents give its inputs, not the figure.
 COMPUTED_FROM = "The documents do not state this figure; it is computed from these rows:"
 HISTORY_TURNS = 3

@@ -114,7 +114,7 @@ class CitationEvent:
 @dataclass(frozen=True)
 class Match:
     """A sentence of the answer that the model left uncited and Footnote attributed to a piece of
-    evidence (rag.attribution): [start, end) in the answer text, and the support score."""
+    evidence (rag.answering.attribution): [start, end) in the answer text, and the support score."""
 
     start: int
     end: int
@@ -219,9 +219,11 @@ class Answer:
     error: str | None = None
     closest: bool = False  # the answerer quoted the closest passages: related, but no direct answer
     unresolved_spans: tuple[CitationSpan, ...] = ()  # every marker whose id is not in the evidence
-    flags: tuple[Flag, ...] = ()  # cited sentences the support check finds unsupported (rag.attribution)
+    flags: tuple[
+        Flag, ...
+    ] = ()  # cited sentences the support check finds unsupported (rag.answering.attribution)
     # One line per document it drew on that was searched by words only, its vectors still being
-    # embedded when it was asked ("words only for <title>: vectors 40% done"; rag/pending.py).
+    # embedded when it was asked ("words only for <title>: vectors 40% done"; rag/retrieval/pending.py).
     words_only: tuple[str, ...] = ()
 
     @property

@@ -72,7 +72,7 @@ def _no_pools_left() -> Iterator[None]:
     """PostgreSQL pools a test opened in this process are closed after it, wherever it lives, so
     no test starts with connections (or a pool's background threads) that an earlier one left."""
     yield
-    pg_connect = sys.modules.get("ingest.pg_connect")  # never imported just for this
+    pg_connect = sys.modules.get("ingest.team.connect")  # never imported just for this
     if pg_connect is not None:
         pg_connect.close_pools()
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from bench.eval import QUICK_COMPANIES, QUICK_QUESTIONS, by_kind, judge, render, run_filings, summarize
 from ingest.types import PageLocator
-from rag.retrieve import Retrieval
+from rag.retrieval.retrieve import Retrieval
 from rag.types import Answer, CitationSpan, Evidence, Footnote
 
 UNSUPPORTED = "The documents do not answer this question."

@@ -29,7 +29,7 @@ def test_recall_counts_each_true_word_as_often_as_it_occurs() -> None:
 
 
 def test_broken_maps_give_text_the_rule_refuses() -> None:
-    from ingest.text_layer import usable
+    from ingest.pdf.text_layer import usable
 
     # Helvetica (a simple font) has no ToUnicode map to break: the text needs an embedded font.
     pdf = break_maps(_dejavu_pdf(), BREAKS["map into private use"])

@@ -12,8 +12,8 @@ import pytest
 from bench import pg_cold, pg_ingest, pg_search, pg_users
 from bench.pg_common import new_database
 from ingest.embeddings import HashEmbeddings
-from ingest.library import Library
-from ingest.pg_library import PgLibrary
+from ingest.local.library import Library
+from ingest.team.library import PgLibrary
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf
 
 HARBOUR = [

@@ -38,7 +38,7 @@ def test_the_table_gives_ratios_against_the_baseline_and_the_goals_verdict() -> 
 
 def test_targets_cycle_backwards_and_never_repeat_the_footnote_just_shown(tmp_path: Path) -> None:
     from ingest.types import PageLocator
-    from rag.conversations import ConversationStore
+    from rag.stores.conversations import ConversationStore
     from rag.types import Answer, CitationSpan, Evidence, Footnote
 
     def footnote(number: int, sid: str, at: int) -> Footnote:

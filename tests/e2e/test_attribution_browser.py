@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from rag.retrieve import search_evidence
+from rag.retrieval.retrieve import search_evidence
 from rag.text import split_sentences, tokenize
 from tests.e2e.conftest import CHAT_INPUT, PANEL, wait_idle
 from tests.e2e.documents import guide_pdf

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from rag.conversations import ConversationStore
+from rag.stores.conversations import ConversationStore
 from tests.e2e.conftest import FOOTNOTE, PANEL, ask, loaded_width, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, HOSTILE_QUESTION, guide_pdf, hostile_pdf
 from tests.e2e.server import run_app

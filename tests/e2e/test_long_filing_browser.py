@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from bench.filings.long import LONG_COMPANY, render_long
 from bench.filings.questions import Question
-from ingest.library import Library
+from ingest.local.library import Library
 from settings import load_settings
 from tests.e2e.conftest import FOOTNOTE, PANEL, ask, wait_idle
 from tests.e2e.server import run_app

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from rag.conversations import ConversationStore
+from rag.stores.conversations import ConversationStore
 from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, ask, new_tab, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf
 from tests.e2e.server import run_app, serve

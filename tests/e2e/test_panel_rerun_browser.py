@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from rag.conversations import ConversationStore
+from rag.stores.conversations import ConversationStore
 from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, PANEL, ask, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf
 from tests.e2e.server import run_app, scripted_env

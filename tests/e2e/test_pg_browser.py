@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from ingest import pg_connect
 from ingest.embeddings import HashEmbeddings
-from ingest.pg_library import PgLibrary
+from ingest.team import connect as pg_connect
+from ingest.team.library import PgLibrary
 from tests.e2e.conftest import FOOTNOTE, PANEL, ask, loaded_width, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, GUIDE_TITLE, guide_pdf
 from tests.e2e.server import run_app

@@ -2,7 +2,7 @@
 earlier process (`python -m rag ask`) saved with the library, and builds neither again.
 
 The proof is what the product leaves behind, not a timing: the app's process memory-maps the saved
-index's arrays (rag/lexical_store.py loads them with mmap), and the saved files are the very same
+index's arrays (rag/retrieval/lexical_store.py loads them with mmap), and the saved files are the very same
 files afterwards (same inode and modification time): a rebuild writes a new folder and a new file in
 their place, since the data dir is writable.
 """
@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from rag import lexical_store, profile_store
-from rag.conversations import ConversationStore
+from rag.retrieval import lexical_store, profile_store
+from rag.stores.conversations import ConversationStore
 from tests.e2e.conftest import FOOTNOTE, ask, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf, hostile_pdf
 from tests.e2e.server import ROOT, run_app

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from ingest.embeddings import HashEmbeddings
-from ingest.library import IngestProgress, Library, LibrarySettings
+from ingest.local.library import IngestProgress, Library, LibrarySettings
 
 NAME, OPTIONS = "fake:hash:384", {"chunk_size": 300, "chunk_overlap": 30, "batch_size": 4}
 
@@ -59,7 +59,7 @@ def _maintain(data_dir: Path, kill_at: str, operation: str) -> None:
     elif operation == "--check":
         Library.open(data_dir, HashEmbeddings(), embedding_name=NAME, repair=False, **OPTIONS).check(progress)
     elif operation == "--recover":
-        from ingest.recovery import recover
+        from ingest.local.recovery import recover
 
         recover(Library(data_dir, HashEmbeddings(), LibrarySettings(NAME, **OPTIONS)), progress)
     print(json.dumps({"done": operation}), flush=True)
@@ -82,7 +82,7 @@ def _at(kill_at: str):
 
 def _kill_after_index_save(after: int) -> None:
     """Die right after the ``after``-th (0-based) replacement of the index file."""
-    from ingest import vectors
+    from ingest.local import vectors
 
     save, seen = vectors.save_index, []
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ingest import store
 from ingest.embeddings import HashEmbeddings
-from ingest.library import Library
+from ingest.local import store
+from ingest.local.library import Library
 from tests.ingest.test_context import _statement_pdf
 
 TITLE = "Consolidated Statements of Cash Flows | (in millions) 2023 2022 2021"

@@ -7,9 +7,9 @@ import itertools
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ingest.chunking import PAGE_JOIN, chunk_pages, locator_text, visible_length
 from ingest.ids import chunk_id_for
-from ingest.reader import read_pdf
+from ingest.pdf.chunking import PAGE_JOIN, chunk_pages, locator_text, visible_length
+from ingest.pdf.reader import read_pdf
 from ingest.types import Page
 from tests.ingest.pdfs import long_pages, make_pdf
 

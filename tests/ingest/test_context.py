@@ -3,9 +3,9 @@ out of its text and locators."""
 
 from __future__ import annotations
 
-from ingest.chunking import chunk_pages, locator_text
-from ingest.context import indexed_text
-from ingest.reader import read_pdf
+from ingest.pdf.chunking import chunk_pages, locator_text
+from ingest.pdf.context import indexed_text
+from ingest.pdf.reader import read_pdf
 from ingest.types import Page
 from tests.ingest.pdfs import make_pdf
 

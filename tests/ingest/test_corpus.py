@@ -10,9 +10,9 @@ import pytest
 from pypdf import PdfReader
 
 from ingest import errors
-from ingest.chunking import locator_text
 from ingest.embeddings import LOCAL_NAME, LocalEmbeddings
-from ingest.library import Library
+from ingest.local.library import Library
+from ingest.pdf.chunking import locator_text
 from tests.ingest.test_library import open_library
 
 pytestmark = pytest.mark.corpus

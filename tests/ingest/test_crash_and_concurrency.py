@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.vectors import load_index
+from ingest.local.vectors import load_index
 from tests.ingest.pdfs import long_pages, make_pdf
 from tests.ingest.test_library import open_library
 

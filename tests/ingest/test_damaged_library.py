@@ -12,8 +12,8 @@ import pytest
 
 from ingest.embeddings import HashEmbeddings
 from ingest.errors import LibraryDamaged, LibraryError
-from ingest.library import Library, LibrarySettings
-from ingest.recovery import recover
+from ingest.local.library import Library, LibrarySettings
+from ingest.local.recovery import recover
 from tests.ingest.test_library import BEES, FOG, NAME, open_library
 
 ROOT = Path(__file__).resolve().parents[2]

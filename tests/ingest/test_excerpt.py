@@ -7,7 +7,7 @@ import io
 import pypdf
 import pytest
 
-from ingest.excerpt import excerpt_pages
+from ingest.pdf.excerpt import excerpt_pages
 from tests.rag.conftest import make_pdf
 
 PAGES = ["page one alpha", "page two beta", "page three gamma", "page four delta"]

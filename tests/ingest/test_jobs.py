@@ -12,10 +12,10 @@ import pytest
 
 from ingest.embeddings import GatedEmbeddings, HashEmbeddings
 from ingest.jobs import Job
-from ingest.library import Library, LibrarySettings
-from ingest.vectors import load_index
+from ingest.local.library import Library, LibrarySettings
+from ingest.local.vectors import load_index
 from ingest.worker import Worker, run_job
-from rag.lexical import LexicalIndex
+from rag.retrieval.lexical import LexicalIndex
 from tests.ingest.pdfs import long_pages, make_image_pdf, make_pdf, rewrite
 from tests.ingest.test_library import NAME, open_library
 

@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ingest.chunking import locator_text, visible_length
 from ingest.embeddings import HashEmbeddings
 from ingest.errors import IndexMismatch, NoTextLayer
-from ingest.library import Library
-from ingest.vectors import index_ids, load_index, save_index
+from ingest.local.library import Library
+from ingest.local.vectors import index_ids, load_index, save_index
+from ingest.pdf.chunking import locator_text, visible_length
 from tests.ingest.pdfs import PARAGRAPH, make_image_pdf, make_pdf
 
 NAME = "fake:hash:384"

@@ -11,7 +11,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from components import state
-from ingest.library import Library
+from ingest.local.library import Library
 from ingest.worker import Worker, run_job
 from tests.ingest.pdfs import long_pages, make_pdf
 from tests.ingest.test_jobs import wait_for

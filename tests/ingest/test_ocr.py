@@ -10,13 +10,13 @@ import pytest
 
 from ingest.embeddings import HashEmbeddings
 from ingest.errors import NoTextFound, NoTextLayer
-from ingest.library import Library
-from ingest.reader import read_pdf
-from ingest.render import draw_page
+from ingest.local.library import Library
+from ingest.pdf.reader import read_pdf
+from ingest.pdf.render import draw_page
 from ingest.types import OcrOptions
-from rag.answer import stream_answer
-from rag.extractive import ExtractiveChatModel
-from rag.retrieve import search_evidence
+from rag.answering.answer import stream_answer
+from rag.offline.extractive import ExtractiveChatModel
+from rag.retrieval.retrieve import search_evidence
 from rag.types import Done
 from tests.ingest.scans import HARBOUR, ORCHARD, covered, join_pdfs, scanned, text_pdf, turned, word_boxes
 

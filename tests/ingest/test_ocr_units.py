@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from PIL import Image
 
-from ingest.ocr import OcrWord, page_text, turn_back
-from ingest.render import ocr_highlight_boxes
+from ingest.pdf.ocr import OcrWord, page_text, turn_back
+from ingest.pdf.render import ocr_highlight_boxes
 from ingest.rows import locators_data, locators_from, ocr_from, ocr_json
 from ingest.types import OcrBox, PageLocator, PageOcr
 

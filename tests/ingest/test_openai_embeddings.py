@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ingest.errors import EmbeddingFailed
-from ingest.library import Library
+from ingest.local.library import Library
 from settings import load_settings
 from tests.ingest.pdfs import PARAGRAPH, make_pdf
 from tests.openai_server import Error, ScriptedOpenAIServer

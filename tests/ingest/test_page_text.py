@@ -1,5 +1,5 @@
 """Page text read in one call per page is exactly what asking pdfium character by character gave
-(the 1:1 character-index mapping ingest.render highlights with), on real PDFs of the corpus."""
+(the 1:1 character-index mapping ingest.pdf.render highlights with), on real PDFs of the corpus."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 
-from ingest.reader import _REPLACE, page_text
+from ingest.pdf.reader import _REPLACE, page_text
 from tests.ingest.pdfs import long_pages, make_pdf
 
 pytestmark = pytest.mark.corpus

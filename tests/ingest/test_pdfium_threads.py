@@ -1,6 +1,6 @@
 """Reading and rendering from several threads at once (as Streamlit sessions do) must not crash.
 
-PDFium is not thread-safe; without ingest.pdfium_guard this crashed the whole test process with
+PDFium is not thread-safe; without ingest.pdf.pdfium_guard this crashed the whole test process with
 a segfault. The check runs in a child process so a crash fails this test instead of the suite.
 """
 
@@ -16,8 +16,8 @@ CHILD = """
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from tests.ingest.pdfs import PARAGRAPH, make_pdf
-from ingest.reader import read_pdf
-from ingest.render import draw_page, render_page
+from ingest.pdf.reader import read_pdf
+from ingest.pdf.render import draw_page, render_page
 
 pdf = make_pdf([PARAGRAPH * 3] * 6)
 

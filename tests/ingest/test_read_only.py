@@ -17,10 +17,10 @@ import pytest
 
 from ingest.embeddings import HashEmbeddings
 from ingest.errors import FolderNotWritable, LibraryBusy, NoLibrary, ReadOnlyLibrary
-from ingest.folder import not_writable_as_error
-from ingest.library import Library
-from ingest.reindex import PLAN_FILE
-from ingest.vectors import index_ids, load_index, remove_vectors, save_index
+from ingest.local.folder import not_writable_as_error
+from ingest.local.library import Library
+from ingest.local.reindex import PLAN_FILE
+from ingest.local.vectors import index_ids, load_index, remove_vectors, save_index
 from tests.ingest.test_library import BEES, FOG, NAME, open_library
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,7 +249,7 @@ READ_SCRIPT = """
 import json, sys
 from pathlib import Path
 from ingest.embeddings import HashEmbeddings
-from ingest.library import Library
+from ingest.local.library import Library
 reader = Library.open_reader(Path(sys.argv[1]), HashEmbeddings(), embedding_name=sys.argv[2],
                              chunk_size=300, chunk_overlap=30)
 print(json.dumps([reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 1)[0][0].doc_id, len(reader.documents())]))

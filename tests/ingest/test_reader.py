@@ -6,7 +6,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from ingest import errors
-from ingest.reader import SOFT_HYPHEN, _looks_garbled, read_pdf
+from ingest.pdf.reader import SOFT_HYPHEN, _looks_garbled, read_pdf
 from tests.ingest.pdfs import long_pages, make_image_pdf, make_pdf, rewrite
 
 TEXT_PDF = make_pdf(["Fog came in at dawn.", "", "The keeper lit the lamp."], title="Keeper's Log")
@@ -112,7 +112,7 @@ def test_garbled_text_is_detected() -> None:
 
 
 def test_a_damaged_page_is_logged_and_the_rest_kept(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
-    from ingest import reader
+    from ingest.pdf import reader
 
     real = reader.page_text
 

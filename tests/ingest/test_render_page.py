@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from ingest.reader import read_pdf
-from ingest.render import draw_page, render_page
+from ingest.pdf.reader import read_pdf
+from ingest.pdf.render import draw_page, render_page
 from tests.ingest.pdfs import make_pdf, rewrite
 
 PDF = make_pdf(["Top line of the page.\n\n\n\n\n\n\n\n\n\nThe passage to highlight sits down here."])

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from ingest import schema, store
 from ingest.errors import SchemaTooNew, SchemaTooOld
-from rag import audit_store, conversations
-from rag.audit_store import VerdictStore
-from rag.conversations import ConversationStore
+from ingest.local import schema, store
+from rag.stores import conversations
+from rag.stores import verdicts as audit_store
+from rag.stores.conversations import ConversationStore
+from rag.stores.verdicts import VerdictStore
 from tests.ingest.test_library import FOG, open_library
 from tests.ingest.test_read_only import open_reader
 

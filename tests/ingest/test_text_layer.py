@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.text_layer import usable
+from ingest.pdf.text_layer import usable
 
 PROSE = "The treaty offered Rollo and his men the French lands between the river Epte and the sea. "
 LEADERS = "Item 1. Business ........................................................ 3\n" * 12

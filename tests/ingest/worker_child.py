@@ -13,9 +13,10 @@ import signal
 import sys
 from pathlib import Path
 
-from ingest import job_store, vectors
 from ingest.embeddings import HashEmbeddings
-from ingest.library import Library
+from ingest.local import jobs as job_store
+from ingest.local import vectors
+from ingest.local.library import Library
 from ingest.worker import Worker
 
 NAME, OPTIONS = "fake:hash:384", {"chunk_size": 300, "chunk_overlap": 30, "batch_size": 4}

@@ -10,7 +10,7 @@ import streamlit as st
 from fpdf import FPDF
 
 from ingest.embeddings import HashEmbeddings
-from ingest.library import Library
+from ingest.local.library import Library
 from settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]

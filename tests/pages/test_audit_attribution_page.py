@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from components.resources import CONVERSATIONS_FILE
-from rag.answer import build_answer
-from rag.conversations import ConversationStore
+from rag.answering.answer import build_answer
+from rag.stores.conversations import ConversationStore
 from tests.pages.test_audit_page import _run, data_dir  # noqa: F401  (the fixture)
 from tests.rag.test_audit_fixtures import seed_app_data
 

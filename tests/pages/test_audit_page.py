@@ -11,8 +11,8 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from components.resources import CONVERSATIONS_FILE, get_chat_model
-from rag.audit_store import AUDIT_DB_NAME, VerdictStore
-from rag.conversations import ConversationStore
+from rag.stores.conversations import ConversationStore
+from rag.stores.verdicts import AUDIT_DB_NAME, VerdictStore
 from settings import load_settings
 from tests.rag.test_audit_fixtures import EV_BIRDS, make_answer, seed_app_data
 

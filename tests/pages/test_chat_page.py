@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 
 from components import resources, state
 from ingest.embeddings import HashEmbeddings
-from ingest.library import Library
-from rag.conversations import ConversationStore
+from ingest.local.library import Library
+from rag.stores.conversations import ConversationStore
 from settings import load_settings
 from tests.pages.conftest import ROOT, build_library, make_pdf
 

@@ -11,7 +11,7 @@ import pytest
 
 from components import resources, state
 from components.answer_view import active_style
-from rag.conversations import ConversationStore
+from rag.stores.conversations import ConversationStore
 from tests.pages.test_chat_page import _app, _ask, _conv, _script_two_sources
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from rag.conversations import ConversationStore
+from rag.stores.conversations import ConversationStore
 
 
 def _script() -> None:
@@ -17,7 +17,7 @@ def _script() -> None:
     import streamlit as st
 
     from components import chat_view
-    from rag.conversations import ConversationStore
+    from rag.stores.conversations import ConversationStore
     from tests.pages.test_stream import _events
 
     store = ConversationStore(Path(st.session_state["store"]))
@@ -75,7 +75,7 @@ def _takeover_script() -> None:
     import streamlit as st
 
     from components import chat_view
-    from rag.conversations import ConversationStore
+    from rag.stores.conversations import ConversationStore
     from tests.pages.test_stream import _events
 
     store = ConversationStore(Path(st.session_state["store"]))

@@ -117,7 +117,7 @@ def test_excerpt_starts_at_the_asked_page(app_env: Path) -> None:
 
 def test_footnote_panel_opens_the_original_at_the_cited_page(app_env: Path) -> None:
     from components import resources
-    from rag.conversations import ConversationStore
+    from rag.stores.conversations import ConversationStore
     from tests.pages.test_chat_page import _app, _ask, _script_two_sources
 
     at = _app()

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from components import state
 from components.render import escape_markdown
-from rag.conversations import ConversationStore
+from rag.stores.conversations import ConversationStore
 from tests.openai_server import Error, ScriptedOpenAIServer, stream
 from tests.pages.conftest import ROOT
 

@@ -9,9 +9,9 @@ from streamlit.testing.v1 import AppTest
 
 from components import resources, state
 from ingest.embeddings import HashEmbeddings
-from ingest.library import Library
+from ingest.local.library import Library
 from ingest.types import OcrOptions, PageLocator
-from rag.conversations import ConversationStore
+from rag.stores.conversations import ConversationStore
 from settings import load_settings
 from tests.ingest.scans import HARBOUR, scanned
 from tests.pages.conftest import CHUNK_OVERLAP, CHUNK_SIZE, ROOT

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 from components.picture import crop_box, panel_pictures
-from ingest.reader import read_pdf
-from ingest.render import draw_page
+from ingest.pdf.reader import read_pdf
+from ingest.pdf.render import draw_page
 from tests.pages.conftest import make_pdf
 
 TEXT = "First paragraph about nothing.\n\n" * 5 + "The cited sentence is here.\n\n" + "Filler text.\n\n" * 5

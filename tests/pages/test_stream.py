@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components.stream import BadgeStream, sources_line
-from rag.answer import AnswerCitations, answer_stream, build_answer
+from rag.answering.answer import AnswerCitations, answer_stream, build_answer
 from rag.types import Cited, Done, Failed, Retrieved, TextDelta
 from tests.pages.test_render import _evidence
 
@@ -87,7 +87,7 @@ def test_sources_line_groups_pages_by_document_and_escapes_titles() -> None:
 
 
 def test_answer_stream_reports_the_sources_before_the_model_starts(tmp_path) -> None:
-    from rag.scripted import ScriptedChatModel
+    from rag.answering.scripted import ScriptedChatModel
     from tests.pages.conftest import WATER, build_library, make_pdf
 
     library = build_library(tmp_path / "data", [("water.pdf", make_pdf(WATER, "Water facts"))])
@@ -111,7 +111,7 @@ def test_answer_stream_reports_the_sources_before_the_model_starts(tmp_path) -> 
 
 
 def test_answer_stream_says_when_the_library_cannot_be_searched() -> None:
-    from rag.scripted import ScriptedChatModel
+    from rag.answering.scripted import ScriptedChatModel
 
     events = list(
         answer_stream("q", library=object(), chat_model=ScriptedChatModel(), provider_label="t", k=3)

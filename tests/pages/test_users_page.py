@@ -15,8 +15,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components import resources
-from rag.audit_store import AUDIT_DB_NAME, VerdictStore
-from rag.conversations import ConversationStore
+from rag.stores.conversations import ConversationStore
+from rag.stores.verdicts import AUDIT_DB_NAME, VerdictStore
 from settings import load_settings
 from tests.pages.conftest import ROOT
 from tests.pages.test_chat_page import _short_id

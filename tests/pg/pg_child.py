@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from ingest.embeddings import HashEmbeddings
-from ingest.library import IngestProgress
-from ingest.pg_library import PgLibrary
+from ingest.local.library import IngestProgress
+from ingest.team.library import PgLibrary
 
 
 def main(url: str, at: str, path: str) -> None:

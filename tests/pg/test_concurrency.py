@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ingest.embeddings import HashEmbeddings
-from ingest.pg_library import PgLibrary
+from ingest.team.library import PgLibrary
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,8 +9,8 @@ import psycopg
 import pytest
 
 from ingest.embeddings import HashEmbeddings
-from ingest.pg_connect import masked
-from ingest.pg_library import PgLibrary
+from ingest.team.connect import masked
+from ingest.team.library import PgLibrary
 from tests.pg.test_backends import run
 from tests.ports import refused_port
 from tests.rag.conftest import GARDEN, make_pdf

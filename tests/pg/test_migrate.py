@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 from ingest.embeddings import HashEmbeddings
-from ingest.pg_library import PgLibrary
-from rag.audit_store import AUDIT_DB_NAME, VerdictStore
-from rag.conversations import ConversationStore
-from rag.pg_stores import PgConversationStore, PgVerdictStore
-from rag.retrieve import search_evidence
+from ingest.team.library import PgLibrary
+from rag.retrieval.retrieve import search_evidence
+from rag.stores.conversations import ConversationStore
+from rag.stores.postgres import PgConversationStore, PgVerdictStore
+from rag.stores.verdicts import AUDIT_DB_NAME, VerdictStore
 from tests.rag.conftest import ENGINES, GARDEN, HASH_NAME, make_pdf, open_hash_library
 from tests.rag.test_conversations import _answer
 

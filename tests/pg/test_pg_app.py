@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 
 from components import resources, state
 from ingest.embeddings import HashEmbeddings
-from ingest.pg_library import PgLibrary
-from rag.pg_stores import PgConversationStore
+from ingest.team.library import PgLibrary
+from rag.stores.postgres import PgConversationStore
 from settings import load_settings
 from tests.pages.conftest import CHUNK_OVERLAP, CHUNK_SIZE, ROOT, WATER, make_pdf
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ingest.pg_library import PgLibrary
+from ingest.team.library import PgLibrary
 from tests.ingest.test_chunk_context_store import TITLE, RecordingEmbeddings
 from tests.ingest.test_context import _statement_pdf
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from ingest.embeddings import HashEmbeddings
-from ingest.pg_library import PgLibrary
-from rag.answer import answer_stream
-from rag.scripted import ScriptedChatModel
+from ingest.team.library import PgLibrary
+from rag.answering.answer import answer_stream
+from rag.answering.scripted import ScriptedChatModel
 from rag.types import Done, Failed, Retrieved
 from tests.rag.conftest import ENGINES, GARDEN, HASH_NAME, make_pdf
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import psycopg
 
 from ingest.embeddings import GatedEmbeddings, HashEmbeddings
-from ingest.pg_library import PgLibrary
+from ingest.team.library import PgLibrary
 from ingest.worker import Worker
 from tests.ingest.pdfs import long_pages, make_image_pdf, make_pdf
 from tests.ingest.test_jobs import wait_for

@@ -10,10 +10,11 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from ingest import pg_connect, pg_store
 from ingest.embeddings import HashEmbeddings
 from ingest.errors import LibraryBusy
-from ingest.pg_library import PgLibrary
+from ingest.team import connect as pg_connect
+from ingest.team import store as pg_store
+from ingest.team.library import PgLibrary
 from tests.pg.test_backends import run
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import psycopg
 
 from ingest.embeddings import HashEmbeddings
-from ingest.pg_library import PgLibrary
+from ingest.team.library import PgLibrary
 from ingest.types import OcrOptions
 from tests.ingest.scans import ORCHARD, scanned
 from tests.rag.conftest import GARDEN, HASH_NAME, make_pdf
@@ -43,8 +43,8 @@ def test_a_reader_reads_pages_of_a_database_from_before_ocr(pg_url: str) -> None
 
 
 def test_migrate_carries_the_ocr_records_and_confidences(pg_url: str, tmp_path) -> None:
-    from ingest.library import Library
-    from ingest.migrate import migrate_library
+    from ingest.local.library import Library
+    from rag.stores.migrate import migrate_library
 
     local = Library.open(
         tmp_path,

@@ -10,7 +10,7 @@ import time
 import psycopg
 import pytest
 
-from ingest import pg_connect
+from ingest.team import connect as pg_connect
 
 
 def backend_pid(url: str, **options) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 import psycopg
 
 from ingest.embeddings import HashEmbeddings
-from ingest.pg_library import PgLibrary
+from ingest.team.library import PgLibrary
 from tests.pg.test_backends import ask, run
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf
 

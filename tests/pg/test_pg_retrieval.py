@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ingest.embeddings import HashEmbeddings
-from ingest.pg_library import PgLibrary
-from rag.retrieve import lexical_index, search_evidence, warm_lexical
+from ingest.team.library import PgLibrary
+from rag.retrieval.retrieve import lexical_index, search_evidence, warm_lexical
 from tests.rag.conftest import ENGINES, GARDEN, HASH_NAME, make_pdf, open_hash_library
 
 QUESTION = "When was the greenhouse built?"
@@ -49,8 +49,8 @@ def test_same_evidence_table_on_both_backends(pg_url: str, tmp_path: Path) -> No
 def test_document_profiles_on_postgres_are_built_and_never_saved_to_a_folder(
     pg_url: str, tmp_path: Path, monkeypatch
 ) -> None:
-    from rag import profile_store
-    from rag.documents import build_profiles, profiles_for
+    from rag.retrieval import profile_store
+    from rag.retrieval.documents import build_profiles, profiles_for
 
     monkeypatch.chdir(tmp_path)  # PgLibrary.data_dir is the masked URL: it must not become a folder
     shared = PgLibrary.open(

@@ -1,4 +1,4 @@
-"""Conversations and verdicts behave the same in SQLite and in PostgreSQL (rag.backend chooses)."""
+"""Conversations and verdicts behave the same in SQLite and in PostgreSQL (rag.stores.backend chooses)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from rag import pg_stores
-from rag.backend import conversation_store, verdict_store
-from rag.serialize import answer_to_dict
-from rag.users import LOCAL_USER
+from rag.stores import postgres as pg_stores
+from rag.stores.backend import conversation_store, verdict_store
+from rag.stores.serialize import answer_to_dict
+from rag.stores.users import LOCAL_USER
 from settings import load_settings
 from tests.rag.test_conversations import _answer
 
@@ -122,8 +122,9 @@ def test_blank_user_ids_are_refused(settings) -> None:
 
 def _sqlite_before_users(settings) -> None:
     """The files as the previous Footnote left them (conversations v2, verdicts v1), with one row each."""
-    from ingest.schema import open_store
-    from rag import audit_store, conversations
+    from ingest.local.schema import open_store
+    from rag.stores import conversations
+    from rag.stores import verdicts as audit_store
 
     open_store(settings.data_dir / "c.sqlite3", conversations.MIGRATIONS[:2])
     open_store(settings.data_dir / "audit.sqlite3", audit_store.MIGRATIONS[:1])

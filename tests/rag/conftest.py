@@ -9,7 +9,7 @@ import pytest
 from fpdf import FPDF
 
 from ingest.embeddings import HashEmbeddings
-from ingest.library import Library
+from ingest.local.library import Library
 
 HASH_NAME = "fake:hash:384"
 

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ingest.chunking import chunk_pages
 from ingest.ids import doc_id_for
-from ingest.reader import read_pdf
+from ingest.pdf.chunking import chunk_pages
+from ingest.pdf.reader import read_pdf
 from ingest.types import Chunk, Document
 
 

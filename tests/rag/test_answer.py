@@ -8,16 +8,16 @@ from types import SimpleNamespace
 
 import pytest
 
-from ingest.library import Library
+from ingest.local.library import Library
 from ingest.types import PageLocator
-from rag.answer import answer_stream, build_answer, retrieval_query
-from rag.citations import citation_spans, resolve
-from rag.extractive import ExtractiveChatModel
-from rag.failures import retry_after_s
-from rag.metrics import measure
-from rag.model_stream import JITTER, PUMP_THREAD
+from rag.answering.answer import answer_stream, build_answer, retrieval_query
+from rag.answering.failures import retry_after_s
+from rag.answering.metrics import measure
+from rag.answering.model_stream import JITTER, PUMP_THREAD
+from rag.answering.scripted import ScriptedChatModel
+from rag.citations.grammar import citation_spans, resolve
+from rag.offline.extractive import ExtractiveChatModel
 from rag.prompts import NOT_IN_DOCUMENTS
-from rag.scripted import ScriptedChatModel
 from rag.types import Answer, Cited, Done, Evidence, Failed, Retrieved, TextDelta
 from settings import load_settings
 from wiring import stream_options
@@ -228,7 +228,7 @@ def test_closing_the_stream_ends_the_model_thread(hash_library: Library) -> None
 
 
 def test_the_relevance_gate_knows_which_embedding_models_it_was_measured_for(hash_library: Library) -> None:
-    from rag.answer import gate_measured_for, library_embedding_name
+    from rag.answering.answer import gate_measured_for, library_embedding_name
 
     assert gate_measured_for("local:all-MiniLM-L6-v2-fused-int8:384")
     assert not gate_measured_for("openai:text-embedding-3-small")

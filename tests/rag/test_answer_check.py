@@ -1,10 +1,10 @@
-"""The answer check of the offline answerer (rag.answer_check), rule by rule, from tables of cases."""
+"""The answer check of the offline answerer (rag.offline.check), rule by rule, from tables of cases."""
 
 from __future__ import annotations
 
 import pytest
 
-from rag.answer_check import OFF, Quote, Rules, check, quarters, question_proper, read_asked, support
+from rag.offline.check import OFF, Quote, Rules, check, quarters, question_proper, read_asked, support
 
 
 @pytest.mark.parametrize(

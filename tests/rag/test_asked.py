@@ -1,8 +1,8 @@
-"""How the offline answerer and retrieval read a question (rag.asked)."""
+"""How the offline answerer and retrieval read a question (rag.questions.asked)."""
 
 from __future__ import annotations
 
-from rag.asked import read_question, without_framing
+from rag.questions.asked import read_question, without_framing
 from rag.text import tokenize
 
 
@@ -28,7 +28,7 @@ def test_report_as_a_noun_or_outside_a_yes_no_question_stays() -> None:
 
 
 def test_a_yes_no_question_naming_a_year_does_not_ask_for_an_amount() -> None:
-    from rag.asked import read_question
+    from rag.questions.asked import read_question
 
     assert not read_question("Has Acme reported any material legal proceedings in FY2022?").amount
     assert read_question("What were Acme's dividends in FY2022?").amount

@@ -1,14 +1,14 @@
 """Matching uncited sentences to evidence, flagging unsupported citations, and the list of
-sources at the end of an answer (rag.attribution, rag.citation_table.source_list_start)."""
+sources at the end of an answer (rag.answering.attribution, rag.citations.table.source_list_start)."""
 
 from __future__ import annotations
 
 import pytest
 
 from ingest.types import PageLocator
-from rag.answer import build_answer
-from rag.attribution import FLAG_BELOW, MATCH_MIN, support
-from rag.citations import source_list_start
+from rag.answering.answer import build_answer
+from rag.answering.attribution import FLAG_BELOW, MATCH_MIN, support
+from rag.citations.grammar import source_list_start
 from rag.text import marker_groups
 from rag.types import Evidence
 

@@ -6,12 +6,12 @@ import csv
 import io
 import json
 
-from rag.answer import build_answer
-from rag.audit import citation_records
-from rag.audit_export import answer_markdown, rows_csv, verdict_rows
-from rag.audit_metrics import audit_metrics, count_answer
-from rag.audit_store import Verdict
-from rag.serialize import answer_from_dict, answer_to_dict
+from rag.answering.answer import build_answer
+from rag.audit.export import answer_markdown, rows_csv, verdict_rows
+from rag.audit.metrics import audit_metrics, count_answer
+from rag.audit.records import citation_records
+from rag.stores.serialize import answer_from_dict, answer_to_dict
+from rag.stores.verdicts import Verdict
 from tests.rag.test_audit_fixtures import make_evidence, make_turn
 
 WATER = "Water boils at 100 degrees Celsius at sea level. Salt raises the boiling point of water slightly."

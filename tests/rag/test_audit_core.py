@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, BaseMessage
 
-from rag.audit import (
+from rag.audit.records import (
     HIGH,
     MEDIUM,
     citation_records,
@@ -19,7 +19,7 @@ from rag.audit import (
     score_records,
     support_score,
 )
-from rag.audit_text import emphasis_segments, escape_markdown, escape_report, sentence_spans, strip_markers
+from rag.audit.text import emphasis_segments, escape_markdown, escape_report, sentence_spans, strip_markers
 from tests.rag.test_audit_fixtures import (
     BIRDS,
     EV_BIRDS,
@@ -193,7 +193,7 @@ def test_judge_sends_passage_and_sentence_and_parses_the_reply() -> None:
 
 
 def test_cosines_are_cached_per_method(tmp_path) -> None:
-    from rag.audit_store import VerdictStore
+    from rag.stores.verdicts import VerdictStore
 
     records = citation_records([make_turn(migration_answer())])
     texts = {r.sentence for r in records} | {EV_BIRDS.text}

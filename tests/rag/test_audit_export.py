@@ -7,9 +7,9 @@ import io
 import json
 import re
 
-from rag.audit import citation_records, score_records
-from rag.audit_export import COLUMNS, answer_markdown, rows_csv, rows_json, verdict_rows
-from rag.audit_store import Verdict
+from rag.audit.export import COLUMNS, answer_markdown, rows_csv, rows_json, verdict_rows
+from rag.audit.records import citation_records, score_records
+from rag.stores.verdicts import Verdict
 from tests.rag.test_audit_fixtures import (
     BIRDS,
     EV_BIRDS,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ingest.types import PageLocator
-from rag.citations import citation_spans, resolve
-from rag.conversations import ConversationStore
+from rag.citations.grammar import citation_spans, resolve
+from rag.stores.conversations import ConversationStore
 from rag.types import Answer, Evidence, Turn
 
 WATER = "Water boils at 100 degrees Celsius at sea level. Salt raises the boiling point of water slightly."
@@ -37,7 +37,7 @@ def make_evidence(
 
 
 def make_answer(question: str, text: str, evidence: tuple[Evidence, ...], **extra: object) -> Answer:
-    """An Answer whose footnotes come from rag.citations.resolve over text."""
+    """An Answer whose footnotes come from rag.citations.grammar.resolve over text."""
     res = resolve(citation_spans(text), evidence)
     return Answer(
         question=question,
@@ -122,8 +122,8 @@ def seed_app_data(data_dir: Path, conversations_file: str) -> list[Turn]:
     """A real library (hash embeddings, as FOOTNOTE_EMBEDDING_PROVIDER=fake opens it) holding one
     two-page PDF, and two saved turns citing its chunks: one right, one wrong, one uncited claim."""
     from ingest.embeddings import HashEmbeddings
-    from ingest.library import Library
-    from rag.evidence import build_evidence
+    from ingest.local.library import Library
+    from rag.citations.evidence import build_evidence
 
     library = Library.open(data_dir, HashEmbeddings(384), embedding_name="fake:hash:384")
     library.add_pdf(make_pdf(PDF_PAGES, "Water <b>facts</b>"), "water.pdf")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rag.audit import SupportScore, citation_records, score_records
-from rag.audit_metrics import audit_metrics, count_answer
-from rag.audit_store import Verdict
+from rag.audit.metrics import audit_metrics, count_answer
+from rag.audit.records import SupportScore, citation_records, score_records
+from rag.stores.verdicts import Verdict
 from rag.types import AnswerMetrics
 from tests.rag.test_audit_fixtures import (
     EV_WATER,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.audit_store import VerdictStore
+from rag.stores.verdicts import VerdictStore
 
 
 def test_verdicts_survive_reopening(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ingest.types import PageLocator
-from rag.answer import AnswerCitations
-from rag.citations import CitationStream, citation_spans, extract_citations, resolve
+from rag.answering.answer import AnswerCitations
+from rag.citations.grammar import CitationStream, citation_spans, extract_citations, resolve
 from rag.types import CitationSpan, Cited, Evidence
 
 A, B, C = "abc1234", "def5678", "0a1b2c3d"
@@ -84,7 +84,7 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("in table", f"| a | b [{A}] |", [A]),
     ("latex-ish", f"$x_{{1}}$ [{A}]", [A]),
     ("reference style link text", f"[{A}][ref]", [A]),
-    # What models write when they half-follow the prompt (rag/citations.py's table).
+    # What models write when they half-follow the prompt (rag/citations/grammar.py's table).
     ("label source id", f"Claim [Source ID: {A}].", [A]),
     ("label source", f"Claim [Source: {A}, {B}].", [A, B]),
     ("label words no colon", f"Claim [source id {A}].", [A]),

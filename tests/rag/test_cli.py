@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from rag.__main__ import main
-from rag.extractive import ExtractiveChatModel
-from rag.scripted import ScriptedChatModel
+from rag.answering.scripted import ScriptedChatModel
+from rag.offline.extractive import ExtractiveChatModel
 from settings import load_settings
 from tests.openai_server import Error, ScriptedOpenAIServer, sse, stream
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library

@@ -1,13 +1,13 @@
-"""rag.computed and the offline answerer's computed-from answer, on statement passages."""
+"""rag.passages.computed and the offline answerer's computed-from answer, on statement passages."""
 
 from __future__ import annotations
 
 from ingest.types import Chunk, Document, PageLocator
-from rag.computed import computed_rows
-from rag.evidence import build_evidence
-from rag.extractive import ExtractiveChatModel
+from rag.citations.evidence import build_evidence
+from rag.offline.extractive import ExtractiveChatModel
+from rag.passages.computed import computed_rows
+from rag.passages.units import passage_units
 from rag.prompts import COMPUTED_FROM, build_messages
-from rag.units import passage_units
 
 BALANCE = """Consolidated Balance Sheets
 (in millions)

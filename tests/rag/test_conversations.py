@@ -3,8 +3,8 @@
 from pathlib import Path
 
 from ingest.types import PageLocator
-from rag.citations import citation_spans, resolve
-from rag.conversations import ConversationStore
+from rag.citations.grammar import citation_spans, resolve
+from rag.stores.conversations import ConversationStore
 from rag.types import Answer, AnswerMetrics, Evidence
 
 
@@ -74,7 +74,7 @@ def test_the_picked_model_is_remembered_per_conversation(tmp_path: Path) -> None
 def test_a_version_1_file_gains_the_model_column(tmp_path: Path) -> None:
     import sqlite3
 
-    from rag.conversations import MIGRATIONS
+    from rag.stores.conversations import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:  # a file written before conversations had a model

@@ -4,7 +4,7 @@ A fixed sample (seed 0: 40 answerable, 40 unanswerable questions), answered with
 embeddings as the app does. Measured on it when these thresholds were set: hit@6 1.0, gold page
 cited 0.90, answer holding the gold text 0.85, cited-page precision 0.804, unanswerable marked
 unsupported or given closest passages 0.40. (Before the SQuAD-tuned word lists were removed from
-rag/extractive.py: 0.775, 0.75, 0.886, 0.725; those lists declined many of SQuAD 2.0's
+rag/offline/extractive.py: 0.775, 0.75, 0.886, 0.725; those lists declined many of SQuAD 2.0's
 unanswerable questions, which are answerable ones with a word changed.)
 """
 
@@ -16,9 +16,9 @@ import pytest
 
 from bench.eval import answer_all, load_questions, open_corpus_library, render, run_eval, summarize
 from ingest.embeddings import LocalEmbeddings
-from rag.answer import answer_stream
-from rag.retrieve import search_evidence
-from rag.scripted import ScriptedChatModel
+from rag.answering.answer import answer_stream
+from rag.answering.scripted import ScriptedChatModel
+from rag.retrieval.retrieve import search_evidence
 
 pytestmark = pytest.mark.corpus
 

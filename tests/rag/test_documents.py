@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest.library import Library
+from ingest.local.library import Library
 from ingest.types import Chunk, PageLocator
-from rag.documents import DocumentProfiles, ProfileCache, document_period, drew_on, profile_text
-from rag.lexical import LexicalIndex, tokenize
-from rag.retrieve import search_evidence, without_words
+from rag.retrieval.documents import DocumentProfiles, ProfileCache, document_period, drew_on, profile_text
+from rag.retrieval.lexical import LexicalIndex, tokenize
+from rag.retrieval.retrieve import search_evidence, without_words
 from rag.types import Answer, Evidence, Footnote
 from tests.rag.conftest import make_pdf, open_hash_library
 
@@ -160,7 +160,7 @@ def test_without_words_drops_the_words_of_the_given_terms_only() -> None:
 
 
 def test_profiles_read_the_first_pages_in_one_query_as_page_by_page(tmp_path: Path) -> None:
-    from rag.documents import PROFILE_PAGES, build_profiles
+    from rag.retrieval.documents import PROFILE_PAGES, build_profiles
     from tests.rag.conftest import ENGINES, GARDEN
 
     library = open_hash_library(tmp_path / "lib")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 
 from ingest.types import Chunk, Document, PageLocator
-from rag.citations import extract_citations
-from rag.evidence import assign_short_ids, build_evidence
+from rag.citations.evidence import assign_short_ids, build_evidence
+from rag.citations.grammar import extract_citations
 
 
 def _cid(prefix: str, salt: str) -> str:

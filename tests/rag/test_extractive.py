@@ -8,12 +8,12 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from ingest.embeddings import LocalEmbeddings
-from ingest.library import Library
+from ingest.local.library import Library
 from ingest.types import PageLocator
-from rag.answer import answer_stream
-from rag.answer_check import OFF
-from rag.citations import extract_citations
-from rag.extractive import ExtractiveChatModel, parse_task, split_sentences
+from rag.answering.answer import answer_stream
+from rag.citations.grammar import extract_citations
+from rag.offline.check import OFF
+from rag.offline.extractive import ExtractiveChatModel, parse_task, split_sentences
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.types import Answer, Done, Evidence
 from tests.rag.conftest import make_pdf
@@ -134,7 +134,7 @@ def test_a_heading_is_never_quoted_nor_glued_to_the_first_sentence() -> None:
         "Working pattern\nThe standard hybrid pattern is two days a week in the "
         "office and three days away.\nCore hours are 10:00 to 15:00.",
     )
-    # The sentences under the heading share its words (rag.extractive.HEADING_WEIGHT), so the next
+    # The sentences under the heading share its words (rag.offline.extractive.HEADING_WEIGHT), so the next
     # one may follow; the heading itself is never quoted.
     said = ask("What is the standard working pattern?", policy)
     assert said.startswith(
@@ -192,7 +192,7 @@ def test_a_sources_context_line_is_read_apart_from_its_text() -> None:
     from langchain_core.messages import HumanMessage
 
     from ingest.types import PageLocator
-    from rag.extractive import parse_task
+    from rag.offline.extractive import parse_task
     from rag.prompts import build_messages
     from rag.types import Evidence
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rag import lexical, lexical_store
-from rag.lexical import LexicalCache, LexicalIndex
+from rag.retrieval import lexical, lexical_store
+from rag.retrieval.lexical import LexicalCache, LexicalIndex
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
 
 QUERIES = ["compost heap", "steam engine coal", "greenhouse windows", "tomato basil", "diesel spark"]

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.library import Library
-from rag.library_search import parse_query, phrase_pattern, search_library, snippet
-from rag.retrieve import lexical_index
+from ingest.local.library import Library
+from rag.retrieval.library_search import parse_query, phrase_pattern, search_library, snippet
+from rag.retrieval.retrieve import lexical_index
 from tests.rag.conftest import make_pdf, open_hash_library
 
 
@@ -108,7 +108,7 @@ def test_snippet_is_plain_and_centred() -> None:
 def test_candidates_grow_until_a_phrase_is_found(
     hash_library: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rag import library_search
+    from rag.retrieval import library_search
 
     monkeypatch.setattr(library_search, "FIRST_CANDIDATES", 1)
     query = '"cold nights" compost heap turned kitchen scraps'  # the compost chunk ranks first

@@ -17,8 +17,8 @@ import pytest
 
 from bench.eval import open_corpus_library
 from ingest.embeddings import HashEmbeddings
-from rag.library_search import search_library
-from rag.retrieve import lexical_index
+from rag.retrieval.library_search import search_library
+from rag.retrieval.retrieve import lexical_index
 
 pytestmark = pytest.mark.corpus
 

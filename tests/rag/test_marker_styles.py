@@ -1,4 +1,4 @@
-"""Every marker style of rag/citations.py's table, replayed by the scripted OpenAI-compatible
+"""Every marker style of rag/citations/grammar.py's table, replayed by the scripted OpenAI-compatible
 server in small streamed deltas through the real ChatOpenAI path: each sentence ends cited by the
 model, matched by Footnote, or unsourced, as the table says; matched footnotes open their
 passage; nothing dangling becomes a footnote."""
@@ -11,9 +11,9 @@ import pytest
 
 from components.render import cited_passage
 from ingest.types import PageLocator
-from rag.answer import stream_answer
-from rag.metrics import answer_sentences
-from rag.retrieve import Retrieval
+from rag.answering.answer import stream_answer
+from rag.answering.metrics import answer_sentences
+from rag.retrieval.retrieve import Retrieval
 from rag.types import Answer, Cited, Done, Evidence, TextDelta
 from settings import load_settings
 from tests.openai_server import ScriptedOpenAIServer, stream

@@ -1,8 +1,8 @@
-"""rag.models.list_models against the loopback OpenAI-compatible server: listed, refused, empty, gone."""
+"""rag.answering.models.list_models against the loopback OpenAI-compatible server: listed, refused, empty, gone."""
 
 from __future__ import annotations
 
-from rag.models import list_models
+from rag.answering.models import list_models
 from tests.openai_server import Error, ScriptedOpenAIServer
 from tests.ports import refused_port
 

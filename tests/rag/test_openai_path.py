@@ -11,11 +11,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from ingest.types import PageLocator
-from rag.answer import stream_answer
-from rag.citations import extract_citations
-from rag.model_stream import JITTER, PUMP_THREAD
+from rag.answering.answer import stream_answer
+from rag.answering.model_stream import JITTER, PUMP_THREAD
+from rag.citations.grammar import extract_citations
 from rag.prompts import SYSTEM_PROMPT
-from rag.retrieve import Retrieval
+from rag.retrieval.retrieve import Retrieval
 from rag.types import Cited, Done, Evidence, Failed, TextDelta
 from settings import load_settings
 from tests.openai_server import Endless, Error, Raw, ScriptedOpenAIServer, sse, stream
@@ -207,9 +207,9 @@ def test_the_system_prompt_shows_no_real_looking_id() -> None:
 def test_an_embeddings_endpoint_failure_is_a_clear_failed_event(
     server: ScriptedOpenAIServer, tmp_path
 ) -> None:
-    from ingest.library import Library
-    from rag.answer import answer_stream
-    from rag.scripted import ScriptedChatModel
+    from ingest.local.library import Library
+    from rag.answering.answer import answer_stream
+    from rag.answering.scripted import ScriptedChatModel
     from tests.ingest.pdfs import PARAGRAPH, make_pdf
     from wiring import make_embeddings
 

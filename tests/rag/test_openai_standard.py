@@ -57,7 +57,7 @@ def chat_model_at(base_url: str) -> Callable[..., BaseChatModel]:
 
 
 class TestOpenAIChatModelStandard(ChatModelIntegrationTests):
-    """ChatModelIntegrationTests against rag.models.openai_chat_model on the loopback server."""
+    """ChatModelIntegrationTests against rag.answering.models.openai_chat_model on the loopback server."""
 
     @pytest.fixture(autouse=True)
     def _endpoint(self, endpoint: ScriptedOpenAIServer) -> None:

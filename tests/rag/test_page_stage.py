@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.library import Library
-from rag import retrieve
-from rag.retrieve import search_evidence
+from ingest.local.library import Library
+from rag.retrieval import retrieve
+from rag.retrieval.retrieve import search_evidence
 from tests.rag.conftest import make_pdf, open_hash_library
 
 PROSE = (
@@ -70,7 +70,7 @@ def test_without_the_page_stage_the_prose_that_repeats_the_words_wins(
 def test_a_chunk_from_a_statement_page_names_its_statement_in_its_context(filing_library: Library) -> None:
     from dataclasses import replace
 
-    from rag.page_stage import with_statement
+    from rag.retrieval.page_stage import with_statement
 
     search_evidence(filing_library, QUESTION, k=2)  # the page stage reads the document's pages
     [row_chunk] = [c for c in filing_library.chunks() if "Dividends paid" in c.text]
@@ -81,7 +81,7 @@ def test_a_chunk_from_a_statement_page_names_its_statement_in_its_context(filing
 
 
 def test_a_passage_that_ends_on_a_heading_is_known_and_a_table_row_is_not() -> None:
-    from rag.page_stage import ends_on_heading
+    from rag.retrieval.page_stage import ends_on_heading
 
     assert ends_on_heading("Our plants are in good condition.\nItem 3. Legal Proceedings.")
     assert not ends_on_heading("Our plants are in good condition.\nTotal current assets 15,000 14,500")

@@ -1,8 +1,8 @@
-"""rag.pages: what each page of a document is, read from its layout."""
+"""rag.retrieval.pages: what each page of a document is, read from its layout."""
 
 from __future__ import annotations
 
-from rag.pages import page_facts
+from rag.retrieval.pages import page_facts
 
 STATEMENT = """Table of Contents
 Consolidated Statement of Cash Flows

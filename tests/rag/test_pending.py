@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 
 from ingest.embeddings import GatedEmbeddings
-from ingest.library import Library
+from ingest.local.library import Library
 from ingest.worker import run_job
-from rag.answer import answer_stream
-from rag.extractive import ExtractiveChatModel
-from rag.pending import words_only_lines
-from rag.serialize import answer_from_dict, answer_to_dict
+from rag.answering.answer import answer_stream
+from rag.offline.extractive import ExtractiveChatModel
+from rag.retrieval.pending import words_only_lines
+from rag.stores.serialize import answer_from_dict, answer_to_dict
 from rag.types import Done
 from tests.rag.conftest import GARDEN, HASH_NAME, make_pdf
 

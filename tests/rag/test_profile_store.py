@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rag import documents, profile_store
-from rag.documents import PROFILE_PAGES, ProfileCache, build_profiles, profiles_for
-from rag.retrieve import search_evidence
+from rag.retrieval import documents, profile_store
+from rag.retrieval.documents import PROFILE_PAGES, ProfileCache, build_profiles, profiles_for
+from rag.retrieval.retrieve import search_evidence
 from tests.rag.conftest import make_pdf, open_hash_library
 
 COMPANIES = ["Ashcombe Mills", "Bellhaven Foods", "Corrigan Steel", "Dunmore Textiles", "Elsworth Paper"]
@@ -52,7 +52,7 @@ def test_saved_profiles_are_used_for_their_generation_and_equal_a_fresh_build(li
     assert reopened.terms == built.terms == fresh.terms and reopened.df == fresh.df
     pick = reopened.pick(QUESTION)
     assert pick is not None and pick.doc_ids == (_corrigan(library),)
-    # The page stage reads the picked document's pages (rag.page_stage); the profiles still may
+    # The page stage reads the picked document's pages (rag.retrieval.page_stage); the profiles still may
     # not be built from the first pages.
     monkeypatch.setattr(library, "pages", pages)
     assert search_evidence(library, QUESTION, k=3, profiles=ProfileCache()).picked == (_corrigan(library),)

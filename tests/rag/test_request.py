@@ -1,4 +1,4 @@
-"""rag.request: a question read apart from how it asks to be answered, from one table of cases."""
+"""rag.questions.request: a question read apart from how it asks to be answered, from one table of cases."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.request import definition_inputs, read_request, statements_in
+from rag.questions.request import definition_inputs, read_request, statements_in
 
 CASES = [
     # (question, core, statements, inputs)

@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ingest.chunking import locator_text
 from ingest.embeddings import LocalEmbeddings
-from ingest.library import Library
+from ingest.local.library import Library
+from ingest.pdf.chunking import locator_text
 from ingest.types import Chunk, PageLocator
-from rag.lexical import LexicalCache, LexicalIndex
-from rag.page_stage import fused, fused_blind
-from rag.retrieve import fuse, search_evidence, stand_in
+from rag.retrieval.lexical import LexicalCache, LexicalIndex
+from rag.retrieval.page_stage import fused, fused_blind
+from rag.retrieval.retrieve import fuse, search_evidence, stand_in
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
 
 

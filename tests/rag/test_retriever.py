@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from langchain_core.retrievers import BaseRetriever
 
-from ingest.library import Library
+from ingest.local.library import Library
 from tests.rag.conftest import make_pdf, open_hash_library
 
 ROOT = Path(__file__).resolve().parents[2]

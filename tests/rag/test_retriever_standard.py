@@ -9,8 +9,8 @@ import pytest
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
 from ingest.embeddings import LocalEmbeddings
-from ingest.library import Library
-from rag.retriever import LibraryRetriever
+from ingest.local.library import Library
+from rag.retrieval.retriever import LibraryRetriever
 from settings import Settings
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rag.extractive import ExtractiveChatModel
+from rag.offline.extractive import ExtractiveChatModel
+from rag.passages.rows import Row, context_years, header_years, parse_row, quote_row
 from rag.prompts import CLOSEST_PASSAGES, build_messages
-from rag.rows import Row, context_years, header_years, parse_row, quote_row
 from tests.rag.test_extractive import evidence
 
 
@@ -86,7 +86,7 @@ def test_a_year_the_table_lacks_gets_the_closest_passages_not_a_made_up_number()
 
 
 def test_period_words_are_read_as_the_period_not_as_words_to_find() -> None:
-    from rag.asked import read_question
+    from rag.questions.asked import read_question
 
     asked = read_question("What was total revenue for the fiscal year ended December 31, 2022?")
     assert asked.years == (2022,) and asked.numbers == frozenset()
@@ -104,7 +104,7 @@ def test_a_row_repeated_in_two_statements_is_not_taken_for_a_running_header() ->
 
 
 def test_units_carry_their_section_heading_and_table_title() -> None:
-    from rag.units import passage_units
+    from rag.passages.units import passage_units
 
     text = (
         "We lease our offices.\nLegal Proceedings\nThe Company was named as a defendant in a suit.\n"
@@ -119,7 +119,7 @@ def test_units_carry_their_section_heading_and_table_title() -> None:
 
 
 def test_a_header_with_dates_names_its_years_and_a_sentence_with_two_dates_does_not() -> None:
-    from rag.rows import header_years
+    from rag.passages.rows import header_years
 
     assert header_years("Year Ended December 31, 2017 2016 2015") == (2017, 2016, 2015)
     assert header_years("November 27, 2015 November 28, 2014") == (2015, 2014)

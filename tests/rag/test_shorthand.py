@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.lexical import tokenize
-from rag.shorthand import Period, expand_question, expansions, fiscal_periods
+from rag.questions.shorthand import Period, expand_question, expansions, fiscal_periods
+from rag.retrieval.lexical import tokenize
 
 PERIODS = [
     ("What was 3M's FY2018 capital expenditure?", (Period(2018),)),
@@ -67,7 +67,7 @@ def test_expanded_question_shares_words_with_the_statement_line() -> None:
 
 
 def test_a_synonym_phrase_held_whole_is_the_concept_and_part_of_it_is_not() -> None:
-    from rag.asked import read_question
+    from rag.questions.asked import read_question
 
     (concept,) = read_question("capital expenditure").concepts
     assert concept.credit(set(tokenize("Purchases of property and equipment (249) (210)"))) == 1.0

@@ -7,10 +7,10 @@ import pytest
 
 from components.render import _sentence_before, cited_passage
 from ingest.types import PageLocator
-from rag.answer import build_answer
-from rag.audit import turn_records
-from rag.lexical import LexicalIndex
-from rag.metrics import sentence_ranges
+from rag.answering.answer import build_answer
+from rag.answering.metrics import sentence_ranges
+from rag.audit.records import turn_records
+from rag.retrieval.lexical import LexicalIndex
 from rag.text import cosine, sentence_spans, split_sentences, stem, strip_markers, tokenize
 from rag.types import Evidence, Turn
 
@@ -22,7 +22,8 @@ def test_tokenize_uses_snowball_stems_and_drops_stopwords() -> None:
 
 
 def test_bm25_and_the_answerer_share_the_tokenizer() -> None:
-    from rag import extractive, lexical
+    from rag.offline import extractive
+    from rag.retrieval import lexical
 
     assert lexical.tokenize is tokenize and extractive.tokenize is tokenize
 

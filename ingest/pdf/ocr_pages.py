@@ -1,0 +1,156 @@
+"""Pages whose text layer is empty or unusable (``ingest.pdf.text_layer``), rendered and read by OCR.
+
+Each page is rendered by pypdfium2 (under the pdfium lock, a few milliseconds) and read by
+Tesseract outside it, so page pictures for other sessions are never held up by a long read.
+A page on which OCR finds nothing, or only noise, keeps no text and is reported by its printed
+label ("page 7: no text found by OCR"): it is never indexed as garbage. A page read upside down
+or sideways is turned the right way up when the first reading is noise.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import pypdfium2 as pdfium
+from PIL import Image
+
+from ingest.pdf import ocr
+from ingest.pdf.pdfium_guard import PDFIUM_LOCK
+from ingest.pdf.text_layer import usable
+from ingest.types import OcrOptions, Page, PageOcr
+
+# A page is kept when OCR read at least MIN_WORDS words of two or more letters or digits with a
+# confidence of MIN_WORD_CONFIDENCE or more, and its confidence (words weighted by length) is at
+# least MIN_PAGE_CONFIDENCE. Measured first at a 300 dpi render (then re-measured at the default
+# resolution by bench/ocr.py, bench/README.md "Kept or no text found"): a squad-dev page scanned at
+# 100-200 dpi read 0.95, the same page at 100 dpi blurred and 3% speckled 0.55 (292 confident
+# words: text worth keeping); that page turned 90 or 180 degrees and read before being turned 0.29
+# and 0.30 (126-129 confident words: noise, turned upright it reads 0.95); a blank page 0.0.
+MIN_WORDS = 3
+MIN_WORD_CONFIDENCE = 0.6
+MIN_PAGE_CONFIDENCE = 0.45
+# Below this page confidence the page is read again at twice the resolution: a clean scan reads
+# 0.95 at 150 dpi, and a 100 dpi A5 scan blurred and speckled read only its last line at 150 dpi
+# and all of it at 300 (tests/ingest/test_ocr.py's mixed document).
+RETRY_BELOW = 0.8
+MAX_SIDE_PX = 5000  # a poster-sized page is read at a lower resolution rather than in gigapixels
+OcrProgress = Callable[[int, int], None]  # (page number being read, 1-based; page count)
+
+
+@dataclass(frozen=True)
+class OcrOutcome:
+    """The pages after OCR, and which were read, found empty, or given up on (by printed label)."""
+
+    pages: list[Page]
+    read: tuple[str, ...]  # labels of the pages read by OCR
+    nothing: tuple[str, ...]  # labels of the pages where OCR found no text
+    gave_up: tuple[str, ...] = ()  # labels of the pages OCR gave up on (past the engine's timeout)
+
+
+@functools.cache
+def reader_for(languages: str, data_dir: str | None) -> ocr.TesseractReader:
+    """One reader per language set and data folder in this process (it loads its model on first use)."""
+    return ocr.TesseractReader(languages, data_dir)
+
+
+def read_unusable(
+    data: bytes,
+    password: str | None,
+    pages: Sequence[Page],
+    options: OcrOptions,
+    progress: OcrProgress,
+) -> OcrOutcome:
+    """Read every page whose text layer is unusable by OCR; OcrUnavailable when the engine cannot start."""
+    reader = reader_for(options.languages, options.data_dir)
+    out, read, nothing, gave_up = list(pages), [], [], []
+    for position, page in enumerate(pages):
+        if usable(page.text):
+            continue
+        progress(page.index + 1, len(pages))
+        try:
+            found = read_page(reader, lambda dpi, i=page.index: render(data, password, i, dpi), options.dpi)
+        except GaveUp:
+            found = None
+            gave_up.append(page.label)
+        else:
+            nothing += [page.label] if found is None else []
+        if found is None:
+            out[position] = replace(page, text="", ocr=None)
+        else:
+            text, page_ocr = found
+            read.append(page.label)
+            out[position] = replace(page, text=text, ocr=page_ocr)
+    return OcrOutcome(out, tuple(read), tuple(nothing), tuple(gave_up))
+
+
+def render(data: bytes, password: str | None, index: int, dpi: int) -> Image.Image:
+    """One page as a picture at ``dpi`` (at most MAX_SIDE_PX on its longer side), rotation applied."""
+    with PDFIUM_LOCK:
+        pdf = pdfium.PdfDocument(data, password=password)
+        try:
+            page = pdf[index]
+            try:
+                width, height = page.get_size()
+                scale = min(dpi / 72, MAX_SIDE_PX / max(width, height, 1))
+                bitmap = page.render(scale=scale, grayscale=True)
+                try:
+                    return bitmap.to_pil().convert("L")
+                finally:
+                    bitmap.close()
+            finally:
+                page.close()
+        finally:
+            pdf.close()
+
+
+class GaveUp(Exception):
+    """Tesseract stopped reading a page at its timeout (pages of dense noise can take minutes)."""
+
+
+def read_page(
+    reader: ocr.TesseractReader, draw: Callable[[int], Image.Image], dpi: int
+) -> tuple[str, PageOcr] | None:
+    """The page read at ``dpi``, and again at twice that when the first reading was unsure (a poor
+    low-resolution scan reads better enlarged), keeping the more confident reading; None when both
+    found only noise; GaveUp when Tesseract stopped at its timeout."""
+    found = read_picture(reader, draw(dpi))
+    if found is None or found[1].confidence < RETRY_BELOW:
+        again = read_picture(reader, draw(dpi * 2))
+        if again is not None and (found is None or again[1].confidence > found[1].confidence):
+            found = again
+    return found
+
+
+def read_picture(reader: ocr.TesseractReader, picture: Image.Image) -> tuple[str, PageOcr] | None:
+    """The page text and its OCR record, or None when OCR found only noise (even turned upright);
+    GaveUp when Tesseract stopped at its timeout."""
+    result = reader.read_turned(picture, 0)
+    if result.gave_up:
+        raise GaveUp
+    if not looks_like_text(result.words):
+        turn = reader.orientation(picture)
+        if not turn:
+            return None
+        result = reader.read_turned(picture, turn)
+        if not looks_like_text(result.words):
+            return None
+    text, boxes = ocr.page_text(result.words)
+    return text, PageOcr(reader.name, round(page_confidence(result.words), 3), boxes)
+
+
+def page_confidence(words: Sequence[ocr.OcrWord]) -> float:
+    """The words' mean confidence, each weighted by its length (0 for no words)."""
+    total = sum(len(w.text) for w in words)
+    return sum(w.confidence * len(w.text) for w in words) / total if total else 0.0
+
+
+def looks_like_text(words: Sequence[ocr.OcrWord]) -> bool:
+    """Enough confident words and a confident page (thresholds above, with what they were measured on)."""
+    good = sum(1 for w in words if w.confidence >= MIN_WORD_CONFIDENCE and _alnum(w.text) >= 2)
+    return good >= MIN_WORDS and page_confidence(words) >= MIN_PAGE_CONFIDENCE
+
+
+def _alnum(text: str) -> int:
+    return sum(1 for c in text if c.isalnum())

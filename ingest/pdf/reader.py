@@ -1,0 +1,273 @@
+"""Read a PDF's pages: pypdf validates and gives title, encryption and labels; pypdfium2 the text.
+
+Page text is exactly one character per pypdfium2 character index, so a chunk's character
+offsets are the indexes ``ingest.pdf.render`` highlights. To keep that 1:1 mapping a few pdfium
+characters are replaced in place, never removed: the generated line-end ``\\r`` becomes a space,
+pdfium's hyphen-at-line-end marker becomes a soft hyphen (U+00AD: invisible, and dropped by
+BERT tokenizers, so "recog\\u00adnition" embeds as one word; strip it before lexical
+tokenising), and other control characters become spaces.
+
+Pages whose text layer is empty or unusable (``ingest.pdf.text_layer``) are read by OCR when the
+caller passes ``OcrOptions`` in "auto" mode (``ingest.pdf.ocr_pages``); their text is then what OCR
+read, with each word's box, and a page where OCR found nothing is reported by its label.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import io
+import logging
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from pypdf import PasswordType, PdfReader
+
+from ingest.errors import BrokenPdf, EmptyFile, NotAPdf, NoTextFound, NoTextLayer, PasswordRequired, TooLarge
+from ingest.pdf.ocr import OcrUnavailable
+from ingest.pdf.ocr_pages import OcrOutcome, read_unusable
+from ingest.pdf.pdfium_guard import PDFIUM_LOCK
+from ingest.pdf.text_layer import usable
+from ingest.types import OcrOptions, Page
+
+log = logging.getLogger(__name__)
+
+SOFT_HYPHEN = "\u00ad"
+_REPLACE = {"\r": " ", "\x02": SOFT_HYPHEN, "\ufffe": SOFT_HYPHEN}
+PagesRead = Callable[[int, int], None]  # (pages read so far, page count)
+OcrRead = Callable[[int, int], None]  # (page number being read by OCR, 1-based; page count)
+NOTHING_SHOWN = 10  # per-page "no text found by OCR" sentences, before the rest are summarised
+
+
+@dataclass(frozen=True)
+class ReadDocument:
+    """A PDF's title, pages (text and printed labels) and warnings about degraded pages."""
+
+    title: str
+    pages: list[Page]
+    warnings: tuple[str, ...] = field(default=())
+    # For a file that needed a password: the same PDF without encryption (same text and char
+    # indexes), stored so pages can be rendered later without asking for the password again.
+    unlocked: bytes | None = None
+
+
+def read_pdf(
+    data: bytes,
+    file_name: str,
+    *,
+    password: str | None = None,
+    max_bytes: int | None = None,
+    max_pages: int | None = None,
+    progress: PagesRead | None = None,
+    ocr: OcrOptions | None = None,
+    ocr_progress: OcrRead | None = None,
+) -> ReadDocument:
+    """Validate and read a PDF, raising an ``IngestError`` the user can act on; ``progress`` hears
+    (pages read, page count) from before the first page on, then after every page; with ``ocr``
+    enabled, pages without a usable text layer are read by OCR, ``ocr_progress`` hearing of each."""
+    _check_bytes(data, file_name, max_bytes)
+    reader = _open_pypdf(data, file_name, password)
+    labels = _labels(reader, file_name)
+    if max_pages is not None and len(labels) > max_pages:
+        raise TooLarge(file_name, f"{len(labels)} pages, the limit is {max_pages}")
+    title = _title(reader) or file_name
+    needs_password = bool(password) and reader.is_encrypted
+    secret = password if needs_password else None
+    pages, damaged, unlocked = _extract_pages(
+        data, file_name, secret, labels, progress or (lambda d, t: None)
+    )
+    outcome, ocr_warning = None, None
+    if ocr is not None and ocr.enabled and not all(usable(p.text) for p in pages):
+        try:
+            outcome = read_unusable(data, secret, pages, ocr, ocr_progress or (lambda n, t: None))
+            pages = outcome.pages
+        except OcrUnavailable as exc:  # the text pages are still worth having
+            log.warning("%s: OCR unavailable: %s", file_name, exc)
+            ocr_warning = f"pages without a usable text layer were not read: {exc}"
+    if not any(p.text.strip() for p in pages):
+        if outcome is not None:
+            raise NoTextFound(file_name, "; ".join(_nothing_found(outcome)))
+        raise NoTextLayer(file_name, ocr_warning)
+    warnings = _summarise(pages, damaged, outcome) + ([ocr_warning] if ocr_warning else [])
+    return ReadDocument(title=title, pages=pages, warnings=tuple(warnings), unlocked=unlocked)
+
+
+def _check_bytes(data: bytes, file_name: str, max_bytes: int | None) -> None:
+    if not data.strip():
+        raise EmptyFile(file_name)
+    if max_bytes is not None and len(data) > max_bytes:
+        raise TooLarge(file_name, f"{len(data) / 1e6:.1f} MB, the limit is {max_bytes / 1e6:.1f} MB")
+    if b"%PDF-" not in data[:1024]:
+        raise NotAPdf(file_name)
+
+
+def _open_pypdf(data: bytes, file_name: str, password: str | None) -> PdfReader:
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        # Empty user password (common: RC4/AES "no-copy" files) opens without asking.
+        if reader.is_encrypted and reader.decrypt(password or "") == PasswordType.NOT_DECRYPTED:
+            raise PasswordRequired(file_name, wrong_password=bool(password))
+        return reader
+    except PasswordRequired:
+        raise
+    except Exception as exc:  # pypdf raises many types on damaged input
+        raise BrokenPdf(file_name, _short(exc)) from exc
+
+
+def _labels(reader: PdfReader, file_name: str) -> list[str]:
+    try:
+        count = len(reader.pages)
+    except Exception as exc:
+        raise BrokenPdf(file_name, _short(exc)) from exc
+    if count == 0:
+        raise BrokenPdf(file_name, "it has no pages")
+    try:
+        labels = list(reader.page_labels)
+    except Exception as exc:  # a bad /PageLabels tree only costs the printed labels
+        log.warning("%s: page labels unreadable (%s); using page numbers", file_name, exc)
+        labels = []
+    if len(labels) != count:
+        labels = [str(i + 1) for i in range(count)]
+    return [label or str(i + 1) for i, label in enumerate(labels)]
+
+
+def _title(reader: PdfReader) -> str:
+    try:
+        title = reader.metadata.title if reader.metadata else None
+    except Exception:  # unreadable metadata: fall back to the file name
+        return ""
+    if not title:
+        return ""
+    visible = "".join(c if unicodedata.category(c)[0] != "C" else " " for c in str(title))
+    return " ".join(visible.split())
+
+
+def _extract_pages(
+    data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
+) -> tuple[list[Page], list[str], bytes | None]:
+    """The pages' text layers, the labels of pages that could not be read, and the unlocked copy."""
+    progress(0, len(labels))  # before waiting for the lock: the page count is already known
+    with PDFIUM_LOCK:
+        return _extract_pages_locked(data, file_name, password, labels, progress)
+
+
+def _extract_pages_locked(
+    data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
+) -> tuple[list[Page], list[str], bytes | None]:
+    try:
+        pdf = pdfium.PdfDocument(data, password=password)
+    except pdfium.PdfiumError as exc:
+        raise BrokenPdf(file_name, _short(exc)) from exc
+    try:
+        if len(pdf) != len(labels):
+            log.warning("%s: pypdf sees %d pages, pdfium %d", file_name, len(labels), len(pdf))
+            labels = [labels[i] if i < len(labels) else str(i + 1) for i in range(len(pdf))]
+        pages, damaged = [], []
+        for index, label in enumerate(labels):
+            try:
+                text = page_text(pdf, index)
+            except Exception as exc:  # page-level damage: keep the page, empty
+                log.warning("%s: page %s unreadable: %s", file_name, label, exc)
+                damaged.append(label)
+                text = ""
+            pages.append(Page(index=index, label=label, text=text))
+            progress(index + 1, len(labels))
+        unlocked = _without_security(pdf) if password else None
+    finally:
+        pdf.close()
+    return pages, damaged, unlocked
+
+
+def _without_security(pdf: pdfium.PdfDocument) -> bytes:
+    out = io.BytesIO()
+    pdf.save(out, flags=pdfium_c.FPDF_REMOVE_SECURITY)
+    return out.getvalue()
+
+
+def page_text(pdf: pdfium.PdfDocument, index: int) -> str:
+    """One page's text, one character per pdfium character index (see the module docstring)."""
+    page = pdf[index]
+    textpage = page.get_textpage()
+    try:
+        text = _text_at_once(textpage)
+        if text is None:  # a character outside the BMP: one UTF-16 unit each no longer holds
+            get = pdfium_c.FPDFText_GetUnicode
+            text = "".join(chr(get(textpage, i)) for i in range(textpage.count_chars()))
+    finally:
+        textpage.close()
+        page.close()
+    return text.translate(_CLEAN)
+
+
+def _text_at_once(textpage: pdfium.PdfTextPage) -> str | None:
+    """The page's characters in one call (FPDFText_GetText: one UTF-16 unit per character index),
+    or None when that does not hold. Asking per character cost 10-20 s on a 549-page 10-K here;
+    both ways gave the same text on all 4,779 pages of ../shared/corpus (26 pages fell back)."""
+    count = textpage.count_chars()
+    buffer = (ctypes.c_ushort * (count + 1))()
+    written = pdfium_c.FPDFText_GetText(textpage, 0, count, buffer)
+    text = bytes(memoryview(buffer).cast("B")[: 2 * count]).decode("utf-16-le", "surrogatepass")
+    if written != count + 1 or len(text) != count or _SURROGATE.search(text):
+        return None
+    return text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# What each character becomes (see the module docstring): every control character (Unicode
+# category Cc: U+0000-U+001F and U+007F-U+009F) but newline and tab is a space, with the few of _REPLACE.
+_CLEAN = {c: " " for c in [*range(0x20), *range(0x7F, 0xA0)] if chr(c) not in "\n\t"} | {
+    ord(k): v for k, v in _REPLACE.items()
+}
+
+
+def _looks_garbled(text: str) -> bool:
+    """Text that is there but unusable (mojibake; ingest.pdf.text_layer)."""
+    return bool(text.strip()) and not usable(text)
+
+
+def _summarise(pages: list[Page], damaged: list[str], outcome: OcrOutcome | None) -> list[str]:
+    warnings = []
+    if outcome is not None and outcome.read:
+        warnings.append(
+            f"{len(outcome.read)} of {len(pages)} pages read by OCR (p. {_some(list(outcome.read))})"
+        )
+    if outcome is not None:
+        warnings += _nothing_found(outcome)
+    else:
+        empty = [p.label for p in pages if not p.text.strip()]
+        if empty:
+            warnings.append(f"{len(empty)} of {len(pages)} pages have no text (p. {_some(empty)})")
+    if damaged:
+        warnings.append(f"{len(damaged)} pages could not be read (p. {_some(damaged)})")
+    garbled = [p.label for p in pages if _looks_garbled(p.text)]
+    if garbled:
+        warnings.append(f"{len(garbled)} pages have mostly unreadable text (p. {_some(garbled)})")
+    return warnings
+
+
+def _nothing_found(outcome: OcrOutcome) -> list[str]:
+    """One sentence per page where OCR found no text (or gave up); past NOTHING_SHOWN pages, one
+    for the rest."""
+    labels = outcome.nothing
+    found = [f"page {label}: no text found by OCR" for label in labels[:NOTHING_SHOWN]]
+    rest = labels[NOTHING_SHOWN:]
+    if rest:
+        found.append(f"{len(rest)} more pages with no text found by OCR (p. {_some(list(rest))})")
+    if outcome.gave_up:
+        found.append(
+            f"OCR gave up on {len(outcome.gave_up)} pages, too noisy to read in time (p. {_some(list(outcome.gave_up))})"
+        )
+    return found
+
+
+def _some(labels: list[str], limit: int = 8) -> str:
+    shown = ", ".join(labels[:limit])
+    return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."

@@ -1,0 +1,227 @@
+"""The answer stream: a question in, text deltas, citation events and one final Answer out."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Iterator, Sequence
+from contextlib import closing
+from dataclasses import replace
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from rag.answering.attribution import attribute
+from rag.answering.failures import ModelFailure
+from rag.answering.metrics import answer_sentences, measure
+from rag.answering.model_stream import Limits, model_deltas
+from rag.citations.grammar import CitationStream, canonical_id, citation_spans, resolve
+from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
+from rag.retrieval.lexical import tokenize
+from rag.retrieval.pending import with_words_only
+from rag.retrieval.retrieve import Retrieval, search_evidence
+from rag.types import (
+    Answer,
+    CitationEvent,
+    CitationSpan,
+    Cited,
+    Done,
+    Evidence,
+    Failed,
+    Retrieved,
+    StreamEvent,
+    TextDelta,
+)
+
+log = logging.getLogger(__name__)
+# Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
+# MIN_DENSE is a cosine, whose scale belongs to one embedding model: it was measured only with
+# the models in GATE_MODELS. With any other model (unless the caller gives its own min_dense) the
+# cosine is not used: only evidence holding none of the question's words is declined before the
+# model is called (ANY_WORD), and the model says itself when the documents do not answer.
+MIN_DENSE = 0.3
+MIN_COVERAGE = 0.6
+GATE_MODELS = ("all-MiniLM-L6-v2",)
+ANY_WORD = 1e-9
+SHORT_FOLLOW_UP = 3  # content words; shorter questions are read with the previous question
+
+
+def retrieval_query(question: str, history: Sequence[Answer]) -> str:
+    """The question, preceded by the previous one when it is a short follow-up ("and in 1066?")."""
+    if history and len(tokenize(question)) < SHORT_FOLLOW_UP:
+        return f"{history[-1].question} {question}"
+    return question
+
+
+def gate_measured_for(embedding_name: str) -> bool:
+    """Whether the relevance gate's MIN_DENSE was measured with this embedding model."""
+    return any(model.lower() in embedding_name.lower() for model in GATE_MODELS)
+
+
+def library_embedding_name(library: Any) -> str:
+    """The embedding model's own name when it has one, else the name the library's index records."""
+    name = getattr(getattr(library, "embeddings", None), "name", None)
+    config = getattr(library, "config", None)
+    return str(name or getattr(config, "embedding_name", "") or "")
+
+
+def build_answer(
+    question: str,
+    text: str,
+    evidence: Sequence[Evidence],
+    *,
+    provider: str,
+    spans: Sequence[CitationSpan] | None = None,
+    unsupported: bool = False,
+    interrupted: bool = False,
+    error: str | None = None,
+) -> Answer:
+    """The Answer for finished (or interrupted) text: footnotes, unresolved ids and metrics;
+    closest when the text opens with CLOSEST_PASSAGES (quotes rather than an answer). A finished
+    answer's uncited sentences get footnotes matched by Footnote, and the cited sentences whose
+    passages do not support them are flagged (rag.answering.attribution); unsupported: no footnote at all.
+    spans: the citations a stream already found in text (parsed here only when not given)."""
+    known = [e.short_id for e in evidence]
+    resolution = resolve(citation_spans(text, known) if spans is None else spans, evidence)
+    every = [s for f in resolution.footnotes for s in f.spans] + list(resolution.unresolved_spans)
+    sentences = answer_sentences(text, every)
+    footnotes, flags, matched = resolution.footnotes, (), 0
+    if not (unsupported or interrupted or error):
+        found = attribute(text, resolution.footnotes, evidence, sentences, every)
+        footnotes, flags, matched = found.footnotes, found.flags, found.matched_sentences
+    return Answer(
+        question=question,
+        text=text,
+        footnotes=footnotes,
+        unresolved=resolution.unresolved,
+        evidence=tuple(evidence),
+        metrics=measure(text, resolution, sentences=sentences, matched=matched, flagged=len(flags)),
+        unsupported=unsupported or not footnotes,
+        interrupted=interrupted,
+        provider=provider,
+        error=error,
+        closest=text.lstrip().startswith(CLOSEST_PASSAGES),
+        unresolved_spans=resolution.unresolved_spans,
+        flags=flags,
+    )
+
+
+class AnswerCitations:
+    """The one parse of a streamed answer: TextDelta events that say how much may be shown, then
+    a Cited event per marker completed (resolved ids numbered by first appearance, the evidence on
+    the first occurrence only, never on an unresolved id), and the final Answer from those spans."""
+
+    def __init__(self, evidence: Sequence[Evidence]) -> None:
+        self.evidence = tuple(evidence)
+        self.table = {e.short_id: e for e in evidence}
+        self.numbers: dict[str, int] = {}
+        self.spans: list[CitationSpan] = []
+        self.stream = CitationStream(known=self.table)
+
+    @property
+    def text(self) -> str:
+        """The answer text so far."""
+        return self.stream.text
+
+    def feed(self, delta: str) -> Iterator[TextDelta | Cited]:
+        """The delta, then the citations it completed."""
+        events = self.stream.feed(delta)
+        yield TextDelta(delta, shown=self.stream.safe_length, cited=len(events))
+        yield from self._cited(events)
+
+    def finish(self) -> Iterator[Cited]:
+        """The citation that closed on the answer's last character, if any."""
+        yield from self._cited(self.stream.finish())
+
+    def answer(self, question: str, **fields: Any) -> Answer:
+        """The Answer for the text so far, from the citations already reported (no second parse)."""
+        return build_answer(question, self.text, self.evidence, spans=self.spans, **fields)
+
+    def _cited(self, events: Sequence[CitationEvent]) -> Iterator[Cited]:
+        for event in events:
+            sid = canonical_id(event.id, self.table)
+            if sid is None:
+                self.spans.append(event.span)
+                yield Cited(event, False)
+                continue
+            event = replace(event, id=sid)  # an id in another case, as the table spells it
+            self.spans.append(event.span)
+            first = sid not in self.numbers
+            number = self.numbers.setdefault(sid, len(self.numbers) + 1)
+            yield Cited(event, True, number, self.table[sid] if first else None)
+
+
+def stream_answer(
+    question: str,
+    retrieval: Retrieval,
+    *,
+    chat_model: BaseChatModel,
+    provider_label: str,
+    history: Sequence[Answer] = (),
+    check_relevance: bool = True,
+    min_dense: float = MIN_DENSE,
+    min_coverage: float = MIN_COVERAGE,
+    **timing: Any,
+) -> Iterator[StreamEvent]:
+    """Events for one question whose evidence is already retrieved (see answer_stream)."""
+    evidence, limits = retrieval.evidence, Limits(**timing)
+    if not evidence or (check_relevance and not retrieval.is_relevant(min_dense, min_coverage)):
+        yield TextDelta(NOT_IN_DOCUMENTS)
+        yield Done(
+            build_answer(question, NOT_IN_DOCUMENTS, evidence, provider=provider_label, unsupported=True)
+        )
+        return
+    cites = AnswerCitations(evidence)
+    messages = build_messages(question, evidence, history)
+    try:
+        with closing(model_deltas(chat_model, messages, limits)) as deltas:  # closed on a Stop too
+            for delta in deltas:
+                yield from cites.feed(delta)
+    except ModelFailure as failure:
+        partial = bool(cites.text.strip())
+        yield Failed(failure.cause, failure.message, partial=partial)
+        if partial:
+            yield from cites.finish()
+            yield Done(
+                cites.answer(question, provider=provider_label, interrupted=True, error=failure.message)
+            )
+        return
+    yield from cites.finish()
+    yield Done(cites.answer(question, provider=provider_label))
+
+
+def answer_stream(
+    question: str,
+    *,
+    library: Any,
+    chat_model: BaseChatModel,
+    provider_label: str,
+    k: int,
+    history: Sequence[Answer] = (),
+    doc_ids: Sequence[str] | None = None,
+    **options: Any,
+) -> Iterator[StreamEvent]:
+    """Retrieve evidence for the question and stream the cited answer: Retrieved (the evidence, so a
+    UI can show the sources before the first token), TextDelta and Cited events, then Done; Failed
+    (then Done with interrupted=True if text had arrived) on errors.
+    options: min_dense, min_coverage, check_relevance (see ANY_WORD), and the fields of rag.answering.model_stream.Limits (retries, backoff_s,
+    first_token_timeout_s, stall_timeout_s, deadline_s, retry_after_cap_s, max_tokens, sleep).
+    Closing the generator early (a Stop button) stops the model's thread at its next chunk."""
+    try:
+        retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
+    except Exception as exc:
+        log.warning("retrieval failed", exc_info=True)
+        yield Failed(
+            "retrieval failed",
+            f"the library could not be searched ({type(exc).__name__}: {exc}); "
+            "if the embeddings come from an endpoint, check that it is up",
+        )
+        return
+    yield Retrieved(retrieval.evidence)
+    if "min_dense" not in options and not gate_measured_for(library_embedding_name(library)):
+        options = {"min_coverage": ANY_WORD, **options, "min_dense": math.inf}  # cosine means nothing here
+    progress = retrieval.vector_progress  # documents searched by words only, read once by the search
+    for event in stream_answer(
+        question, retrieval, chat_model=chat_model, provider_label=provider_label, history=history, **options
+    ):
+        yield Done(with_words_only(event.answer, progress)) if progress and isinstance(event, Done) else event

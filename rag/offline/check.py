@@ -1,0 +1,201 @@
+"""Whether a sentence or table row answers *this* question, checked before the offline answerer
+presents it as the answer (issue 25): a quote that shares the question's words but not what it
+asks for is given as closest passages instead, never as the answer.
+
+The rules, from what any reader would name (each can be turned off, for measuring):
+- asked for: the kind of answer the question asks for is in the quote: an amount (a number that
+  is no year or date) for "how much / how many / what percentage / amount / ratio", a date or
+  period for "when / what year", a capitalised name for "who" and "where", and for a yes/no
+  question a quote that, with its heading, states what is asked (YES_NO_SHARE of its words);
+- specific terms: every name the question gives is in the quote, its context (heading, context
+  line, document title), the sentence before it or its passage; every number in the quote or
+  its context; every qualifier ("first", "largest") in the quote or its heading; a number found
+  only around the quote while the quote names other numbers, or another quarter than the asked
+  one, is replaced: a mismatch;
+- negation: a negated question ("What is not ...") is not answered by a quote that is not negated;
+- support: the audit page's support score (rag.audit.records's formula, question read as rag.questions.asked
+  reads it) between question and quote is at least MIN_SUPPORT.
+
+Measured with `python -m bench answer_check` (bench/README.md, "Answer check"; 2026-12-02, same
+retrieval before and after), unanswerable questions answered as if answerable, before -> after:
+squad-dev seed-0 sample (tuned on) 0.550 -> 0.200, disjoint squad-dev sample 0.800 -> 0.425,
+filings-dev 0.294 -> 0.000 (answered citing no evidence page 0.148 -> 0.087); answerable declined
+0.150 -> 0.150, 0.275 -> 0.300, 0.496 -> 0.617, generated filings 0.043 -> 0.043. Each rule
+alone helps on at least two of the sets: asked for (disjoint squad-dev, filings-dev), specific
+(all three with unanswerables), negation (both squad-dev samples). Support adds nothing on these
+sets at 0.35 once the other rules apply (alone it starts to act at 0.4, and trades about one
+answerable question declined per unanswerable one caught above 0.45): it is a floor for quotes
+that share only a name and a year with the question (the issue's PepsiCo example, similarity
+0.25). Tried and dropped: declining a negated quote to a question that is not negated (helped
+only the check samples, none on the tuning sample, at a cost on both), and counting a name found
+anywhere in the document's retrieved passages (filings-dev: more answers citing no evidence
+page, more unanswerables answered; squad-dev's sample 0.200 -> 0.275).
+
+Word lists (rag.questions.terms) are English grammar (number words, ordinals and superlatives,
+negations) and currency codes, no data set's words.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from rag.questions.asked import read_question, without_framing
+from rag.questions.terms import (
+    DATE,
+    TOKEN,
+    Asked,
+    amounts,
+    negated,
+    numbers,
+    quarters,
+    question_proper,
+    read_asked,
+)
+from rag.text import STOPWORDS, acronyms, stem, tokenize, words
+
+__all__ = [
+    "DEFAULT",
+    "OFF",
+    "Asked",
+    "Quote",
+    "Rules",
+    "Verdict",
+    "check",
+    "quarters",
+    "question_proper",
+    "read_asked",
+    "support",
+]
+
+# Least support score between question and quote (see the module docstring for what it does).
+MIN_SUPPORT = 0.35
+# Share of a yes/no question's concepts (names aside) the quote and its heading must hold: the one
+# value tried (half), not tuned; measured only as part of the asked-for rule.
+YES_NO_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A candidate answer: the sentence or row as quoted, what surrounds it, its support score."""
+
+    text: str
+    context: str = ""  # its heading, the source's context line, the document title
+    before: str = ""  # the sentence or row before it in its passage
+    passage: str = ""  # the whole passage
+    row: bool = False
+    support: float = 1.0
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Which rules apply, with the support threshold (the bench turns each off, one at a time)."""
+
+    asked_for: bool = True
+    specific: bool = True
+    negation: bool = True
+    support: bool = True
+    min_support: float = MIN_SUPPORT
+
+
+DEFAULT = Rules()
+OFF = Rules(asked_for=False, specific=False, negation=False, support=False)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The check's outcome: passed, or the rule that failed and on what."""
+
+    passed: bool
+    rule: str = ""  # "asked-for", "specific", "replaced", "negation" or "support"
+    detail: str = ""
+
+
+def _words(text: str) -> list[str]:
+    """Words, lowercased, accents dropped ("Hervé" as "herve"), split at underscores too (file
+    names: "JOHNSON_JOHNSON_2023Q2")."""
+    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    return [w for w in re.split(r"[\W_]+", folded.lower()) if w]
+
+
+def _holds_name(name: str, text: str, caps: bool) -> bool:
+    """A name is held as its words in a row (stemmed), as the initials of a capitalised run, as
+    one word ("LOCKHEEDMARTIN"), or, written in capitals, as the start of a word ("JPMorgan")."""
+    parts = [stem(w) for w in _words(name)]
+    found = _words(text)
+    stems = [stem(w) for w in found]
+    n = len(parts)
+    if any(stems[i : i + n] == parts for i in range(len(stems) - n + 1)):
+        return True
+    joined = "".join(_words(name))
+    if joined in acronyms(text) or (n > 1 and joined in found):
+        return True
+    return caps and len(joined) >= 3 and any(w.startswith(joined) for w in found)
+
+
+def _asked_for(asked: Asked, quote: Quote) -> bool:
+    """Whether the quote holds the kind of answer asked for (see the module docstring)."""
+    text = quote.text
+    if asked.wants == "number":
+        return quote.row or "%" in text or bool(amounts(text) - set(asked.numbers))
+    if asked.wants == "date":
+        return any(m.group(0).lower() not in asked.numbers for m in DATE.finditer(text))
+    if asked.wants in ("name", "place"):
+        own = {stem(w) for w in words(asked.text)}
+        tokens = (m.group(0) for m in TOKEN.finditer(text))
+        return any(
+            t[:1].isupper() and t.lower() not in STOPWORDS and stem(t.lower()) not in own for t in tokens
+        )
+    if asked.wants == "yesno":
+        names = {t for n in asked.names for t in tokenize(n)}
+        concepts = [c for c in read_question(without_framing(asked.text)).concepts if not set(c) <= names]
+        held = set(tokenize(f"{text} {quote.context}"))
+        return not concepts or sum(c.credit(held) for c in concepts) / len(concepts) >= YES_NO_SHARE
+    return True
+
+
+def _specific(asked: Asked, quote: Quote) -> Verdict:
+    """Names and numbers held by the quote or its context, qualifiers by the quote or its heading."""
+    near = f"{quote.text} {quote.context}"
+    wide = f"{near} {quote.before}"
+    named = f"{wide} {quote.passage}"
+    missing = [n for n in asked.names if not _holds_name(n, named, n in asked.acronyms)]
+    held = {stem(w) for w in words(near)}
+    missing += [q for q in asked.qualifiers if stem(q) not in held]
+    quoted, around = numbers(quote.text), numbers(wide)
+    missing += [n for n in asked.numbers if n not in around]
+    if missing:
+        return Verdict(False, "specific", ", ".join(missing))
+    replaced = [n for n in asked.numbers if n not in quoted]
+    if replaced and quoted and not quote.row:
+        return Verdict(False, "replaced", ", ".join(replaced))
+    said = quarters(quote.text)
+    if asked.quarters and said and not asked.quarters & said:
+        return Verdict(False, "replaced", f"quarter {min(asked.quarters)}")
+    return Verdict(True)
+
+
+def check(asked: Asked, quote: Quote, rules: Rules = DEFAULT) -> Verdict:
+    """Whether the quote answers the question, by the rules of the module docstring in order."""
+    if rules.asked_for and not _asked_for(asked, quote):
+        return Verdict(False, "asked-for", asked.wants)
+    if rules.specific:
+        verdict = _specific(asked, quote)
+        if not verdict.passed:
+            return verdict
+    if rules.negation and asked.negated and not negated(quote.text):
+        return Verdict(False, "negation", "the question is negated, the quote is not")
+    if rules.support and quote.support < rules.min_support:
+        return Verdict(False, "support", f"{quote.support:.2f} < {rules.min_support}")
+    return Verdict(True)
+
+
+def support(asked: Asked, quote: str, context: str, cosine: float | None) -> float:
+    """rag.audit.records's support formula, with the question read as the answerer reads it: the share of
+    the question's concepts (rag.questions.asked: shorthand and synonyms count) in the quote or its context,
+    averaged with their cosine when there is one."""
+    concepts = read_question(asked.text).concepts
+    held = set(tokenize(f"{quote} {context}")) | acronyms(quote)
+    overlap = sum(c.credit(held) for c in concepts) / len(concepts) if concepts else 0.0
+    return overlap if cosine is None else 0.5 * overlap + 0.5 * max(cosine, 0.0)

@@ -1,0 +1,77 @@
+"""A metric the documents do not print but its inputs are there: the table row of each line item
+a question defines or writes out (rag.questions.request.Request.inputs), quoted with its column, so that the
+reader (or a model) computes the figure from cited numbers and nothing is invented.
+
+A row *holds* an input when its label holds every concept of the input (rag.questions.asked: a shorthand
+such as "COGS" counts through its spelled-out words) or, for a synonym group, one of its phrases;
+among the rows that hold it, the one with a value in the asked year's column wins, then the one
+whose label has the fewest other words ("Total current liabilities" over "Other current
+liabilities and accrued expenses"). The answer is given only when every input has a row: two of
+three inputs are not a computation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rag.passages.rows import parse_row, value_for
+from rag.passages.units import Unit
+from rag.questions.asked import read_question
+from rag.text import acronyms, tokenize
+
+# Share of an input's concepts a row label must hold. 1.0: every one (a label holding "current
+# liabilities" but not "total" is another row). Set on filings-dev's FinanceBench questions.
+INPUT_SHARE = 1.0
+
+
+@lru_cache(maxsize=256)
+def _concepts(item: str) -> tuple:
+    return read_question(item).concepts
+
+
+def _holds(item: str, unit: Unit) -> float:
+    """The share of the item's concepts the row's label holds."""
+    concepts = _concepts(item)
+    if not concepts or unit.row is None:
+        return 0.0
+    terms = set(tokenize(unit.row.label)) | acronyms(unit.row.label)
+    return sum(c.credit(terms) for c in concepts) / len(concepts)
+
+
+def _extra_words(item: str, unit: Unit) -> int:
+    asked = set(tokenize(item))
+    return len([t for t in tokenize(unit.row.label if unit.row else "") if t not in asked])
+
+
+def holds_row(item: str, text: str) -> bool:
+    """Whether a passage has a table row whose label holds the item."""
+    return any(
+        _holds(item, Unit("", 0, line, row)) >= INPUT_SHARE
+        for line in text.splitlines()
+        if (row := parse_row(" ".join(line.split()))) is not None
+    )
+
+
+def best_row(item: str, units: Sequence[Unit], years: Sequence[int]) -> Unit | None:
+    """The row that holds the item (see the module docstring), or None."""
+    rows = [u for u in units if u.row is not None and _holds(item, u) >= INPUT_SHARE]
+    if not rows:
+        return None
+
+    def rank(unit: Unit) -> tuple[int, int]:
+        has_year = any(value_for(unit.row, unit.columns, y) is not None for y in years) if years else True
+        return (0 if has_year else 1, _extra_words(item, unit))
+
+    return min(rows, key=rank)
+
+
+def computed_rows(inputs: Sequence[str], units: Sequence[Unit], years: Sequence[int]) -> list[Unit] | None:
+    """The row of each input, in order, or None unless every input has one."""
+    found = []
+    for item in inputs:
+        row = best_row(item, units, years)
+        if row is None:
+            return None
+        found.append(row)
+    return list(dict.fromkeys(found))

@@ -1,0 +1,137 @@
+"""What the offline answerer can quote from a source: its sentences and its table rows (with the
+column years above them), in reading order; headings and column header lines are left out."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag.passages.rows import Row, context_years, header_years, parse_row
+from rag.text import SOFT_HYPHEN, STOPWORDS
+from rag.text import split_sentences as text_sentences
+
+# A line is a heading (left out of sentences) when it has at most these many words and characters.
+HEADING_WORDS, HEADING_CHARS = 8, 60
+# A "sentence" of at most this many words ending in a full stop is a run-in heading.
+RUN_IN_WORDS = 3
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What can be quoted: a sentence, or a table row with the column years above it."""
+
+    source: str
+    index: int
+    text: str
+    row: Row | None = None
+    columns: tuple[int, ...] = ()
+    title: str = ""  # a row's table title (the unfinished line or heading above it), a sentence's heading
+
+
+def heading_lines(lines: Sequence[str]) -> list[bool]:
+    """Which lines are headings: short, not ending in punctuation or a stopword, after a finished
+    sentence, another heading or nothing, and before a capitalised line ("Working pattern" above
+    "The standard hybrid pattern is ...")."""
+    flags = [False] * len(lines)
+    before = ""  # the last non-empty line, or "." after a heading
+    for i, line in enumerate(lines):
+        if not line:
+            continue
+        after = next((x for x in lines[i + 1 :] if x), "")
+        parts = line.split()
+        flags[i] = (
+            len(line) <= HEADING_CHARS
+            and len(parts) <= HEADING_WORDS
+            and line[-1] not in ".,;:!?-"
+            and parts[-1].lower() not in STOPWORDS
+            and after[:1].isupper()
+            and (not before or before[-1] in ".!?:")
+        )
+        before = "." if flags[i] else line
+    return flags
+
+
+def _lines(text: str) -> list[str]:
+    return [" ".join(x.split()) for x in text.replace(SOFT_HYPHEN, "").splitlines()]
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a passage, whitespace (including PDF line breaks) collapsed, headings left out."""
+    return [u.text for u in passage_units("", text) if u.row is None]
+
+
+def _run_in(sentences: list[str]) -> list[str]:
+    """Sentences with a run-in heading ("Legal proceedings." of at most RUN_IN_WORDS words)
+    joined to the sentence after it."""
+    out: list[str] = []
+    for sentence in sentences:
+        if out and len(out[-1].split()) <= RUN_IN_WORDS and out[-1][-1] == ".":
+            out[-1] = f"{out[-1]} {sentence}"
+        else:
+            out.append(sentence)
+    return out
+
+
+def line_key(line: str) -> str:
+    """A line with digits and case ignored: how a running header or footer recurs across pages."""
+    return re.sub(r"[\d\s]+", " ", line).strip().lower()
+
+
+def recurring_lines(texts: Sequence[tuple[str, str]]) -> frozenset[str]:
+    """The line_key of running headers and footers: lines that end no sentence, are no table row
+    (the same row recurs in several statements) and recur in texts from pages that share none (texts: (text, page span such as "5" or "5-6")); chunks that
+    overlap share a page, so the text they share is never taken for a header."""
+    where: dict[str, list[set[str]]] = {}
+    for text, pages in texts:
+        span = set(pages.split("-", 1)) if pages.count("-") == 1 else {pages}
+        for key in {line_key(x) for x in _lines(text) if x and x[-1] not in ".!?" and parse_row(x) is None}:
+            where.setdefault(key, []).append(span)
+    return frozenset(
+        key
+        for key, spans in where.items()
+        if any(ch.isalpha() for ch in key)
+        and any(a.isdisjoint(b) for i, a in enumerate(spans) for b in spans[i + 1 :])
+    )
+
+
+def passage_units(
+    short_id: str, text: str, context: str = "", skip: frozenset[str] = frozenset()
+) -> list[Unit]:
+    """A source's sentences and table rows in reading order; headings, header lines and the lines
+    in skip (see recurring_lines) left out. A row's columns come from the nearest header line
+    above it, else from the context line; its title from the heading or the unfinished line
+    (one not ending a sentence, "Consolidated Statements of Income (in millions)") above it."""
+    lines = ["" if line_key(x) in skip else x for x in _lines(text)]
+    rows = [parse_row(line) if line else None for line in lines]
+    headers = [header_years(line) if line else () for line in lines]
+    prose = ["" if r is not None or h else line for line, r, h in zip(lines, rows, headers)]
+    columns = context_years(context)
+    units: list[Unit] = []
+    block: list[str] = []
+    title = ""
+
+    section = ""  # the last heading: sentences after it carry it as their title
+
+    def flush(table: bool) -> str:
+        sentences = text_sentences("\n".join(block))
+        block.clear()
+        last = sentences.pop() if table and sentences and sentences[-1][-1] not in ".!?" else ""
+        units.extend(Unit(short_id, len(units), sentence, title=section) for sentence in _run_in(sentences))
+        return last
+
+    for line, row, header, heading in zip(prose, rows, headers, heading_lines(prose)):
+        if header:
+            title = flush(True) or title
+            columns = header
+        elif row is not None:
+            title = flush(True) or title
+            label = f"{row.label} {' '.join(row.cells)}"
+            units.append(Unit(short_id, len(units), label, row, columns, title))
+        elif heading:
+            flush(False)
+            title = section = line
+        elif line:
+            block.append(line)
+    flush(False)
+    return units

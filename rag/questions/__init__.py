@@ -1,0 +1,1 @@
+"""A question read: what to search for and which statements it names (request), analysts' shorthand spelled out, its concepts for the offline answerer (asked) and what it asks for (terms, for the answer check)."""

@@ -1,0 +1,1 @@
+"""Finding the evidence: hybrid dense + BM25 search (retrieve), the lexical index and its saved form, the document and page stages, library search, documents searched by words only, and the LangChain retriever."""

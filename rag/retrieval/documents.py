@@ -1,0 +1,302 @@
+"""Which documents a question names: each document's profile (what it says about itself) and
+the question's words that occur in few profiles.
+
+A profile is the document's title (PDF metadata, else the file name), its file name with letters
+and digits split ("acme-10k-fy2023.pdf" gives acme 10k fy 2023) and the words of its first
+``PROFILE_PAGES`` pages (a cover names the company, the form and the fiscal period).
+
+The rule, which is what keeps a library of unnamed documents unaffected: a question word *names
+documents* when it occurs in at least one profile and in at most ``NAMING_SHARE`` of them. Each
+document scores the summed IDF of the naming words in its profile; the documents within
+``PICK_SHARE`` of the best score are picked, best first, at most ``MAX_PICKED`` and never part of
+a tie (when more than ``MAX_PICKED`` documents share the best score, nothing is picked). With fewer than ``1 / NAMING_SHARE`` documents no word can name
+documents, so a three-article library (squad-dev) is never affected. Retrieval then searches
+only the picked documents (rag.retrieval.retrieve): on 45 generated look-alike filings whose page headers do
+not name the company, that found the evidence page for 0.978 of the questions, against 0.892 when
+the picked documents were only favoured in the fusion and 0.655 with no document stage.
+
+A year ("2022", from "FY2022" or "fiscal 2022") says which of a company's filings, not which
+company: many filings of other companies cover the same year. So years score only when no other
+naming word is in any profile (a question naming just a period), and otherwise only choose among
+documents the other words tie on (Acme's FY2022 report before Acme's FY2023 one).
+
+A question that writes a naming word with a capital (past its first word) writes names that way:
+then a naming word it writes only in lower case is an ordinary word, not a name ("any material
+legal proceedings" does not name Kestrel Bay Materials; "Kestrel Bay Materials' revenue" does).
+A question typed all in lower case keeps every naming word.
+
+The profiles of a library generation are saved with a local library (rag/retrieval/profile_store.py), so
+that reopening one does not read and tokenize every document's first pages again.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rag.questions.shorthand import fiscal_periods
+from rag.retrieval import profile_store
+from rag.retrieval.lexical import tokenize
+from rag.types import Answer
+
+PERIOD_TERM = "period:"  # never an index term (the tokenizer splits at ':'): a cover's period
+PROFILE_PAGES = 2  # a cover page and what follows it (contents, or the first page of text)
+NAMING_SHARE = 0.2  # a word in more than a fifth of the profiles is the library's, not a name
+PICK_SHARE = 0.5  # documents scoring at least half the best score stay in the running
+MAX_PICKED = 3  # same company, other years (or same year, other company) stay searchable
+_WORD = re.compile(r"[A-Za-z0-9][\w&'-]*")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_LETTER_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+# A cover's period: "For the fiscal year ended December 31, 2018", "For the quarterly period ended
+# June 30, 2022" (a few words of another column may come between, as pdfium reads some covers).
+_PERIOD_ENDED = re.compile(
+    r"\bfor\s+the\s+(fiscal\s+year|year|quarterly\s+period|quarter|fiscal\s+quarter)\s+ended\b"
+    r"[^.]{0,40}?\b([a-z]{3})[a-z]*\.?\s+\d{1,2}\s*,\s*((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+# A results release: "2023 Second-Quarter", "second quarter 2023".
+_QUARTER_RESULTS = re.compile(
+    r"\b(?:((?:19|20)\d\d)\s+(first|second|third|fourth)[- ]quarter|"
+    r"(first|second|third|fourth)[- ]quarter\s+(?:of\s+)?((?:19|20)\d\d))\b",
+    re.IGNORECASE,
+)
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
+def document_period(first_pages: Sequence[str]) -> tuple[int, int | None] | None:
+    """(year, quarter or None) of the period a filing's cover says it covers, or None. A quarter is
+    the calendar quarter its end month falls in (fiscal quarters of other year ends differ; it
+    only breaks ties between one company's quarterly reports)."""
+    text = " ".join(" ".join(first_pages).split())
+    found = _PERIOD_ENDED.search(text)
+    if found and found.group(2).lower() in _MONTHS:
+        quarterly = "quarter" in found.group(1).lower()
+        month = _MONTHS.index(found.group(2).lower()) + 1
+        return int(found.group(3)), ((month - 1) // 3 + 1) if quarterly else None
+    results = _QUARTER_RESULTS.search(text)
+    if results:
+        year = results.group(1) or results.group(4)
+        ordinal = (results.group(2) or results.group(3)).lower()
+        return int(year), _ORDINALS.index(ordinal) + 1
+    return None
+
+
+def period_terms(period: tuple[int, int | None] | None) -> list[str]:
+    """The profile terms a cover's period adds: its year, and its year and quarter."""
+    if period is None:
+        return []
+    year, quarter = period
+    return [f"{PERIOD_TERM}{year}"] + ([f"{PERIOD_TERM}{year}q{quarter}"] if quarter else [])
+
+
+@dataclass(frozen=True)
+class DocumentPick:
+    """The documents a question names, best first, and the words that named them."""
+
+    doc_ids: tuple[str, ...]
+    words: tuple[str, ...]
+
+
+def profile_text(title: str, file_name: str, first_pages: Sequence[str]) -> str:
+    """The text a document is known by: title, file name (letters and digits apart, "_" and "."
+    as spaces: "PEPSICO_2021_10K.pdf" gives pepsico 2021 10 k pdf), first pages."""
+    return "\n".join([title, _LETTER_DIGIT.sub(" ", re.sub(r"[_.]", " ", file_name)), *first_pages])
+
+
+class DocumentProfiles:
+    """The profiles of one library generation's documents, as postings: each index term and the
+    positions (in doc_ids) of the documents whose profile has it."""
+
+    def __init__(
+        self,
+        profiles: dict[str, str],
+        generation: Any = None,
+        periods: Mapping[str, tuple[int, int | None] | None] | None = None,
+    ) -> None:
+        postings: dict[str, list[int]] = {}
+        for position, (doc_id, text) in enumerate(profiles.items()):
+            for term in dict.fromkeys(tokenize(text) + period_terms((periods or {}).get(doc_id))):
+                postings.setdefault(term, []).append(position)
+        self._set(tuple(profiles), {t: tuple(p) for t, p in postings.items()}, generation, saved=False)
+
+    @classmethod
+    def from_postings(
+        cls, doc_ids: Sequence[str], postings: Mapping[str, Sequence[int]], generation: Any = None
+    ) -> DocumentProfiles:
+        """Profiles whose postings are already known (read from the saved copy)."""
+        profiles = cls.__new__(cls)
+        profiles._set(tuple(doc_ids), {t: tuple(p) for t, p in postings.items()}, generation, saved=True)
+        return profiles
+
+    def _set(
+        self, doc_ids: tuple[str, ...], postings: dict[str, tuple[int, ...]], generation: Any, saved: bool
+    ) -> None:
+        self.generation = generation
+        self.doc_ids = doc_ids
+        self.postings = postings
+        self.saved = saved  # True when read from the library's saved profiles, not built
+        self._position = {d: i for i, d in enumerate(doc_ids)}
+
+    @property
+    def terms(self) -> dict[str, frozenset[str]]:
+        """Each document's profile terms, by doc_id."""
+        found: dict[str, set[str]] = {d: set() for d in self.doc_ids}
+        for term, positions in self.postings.items():
+            for i in positions:
+                found[self.doc_ids[i]].add(term)
+        return {d: frozenset(t) for d, t in found.items()}
+
+    @property
+    def df(self) -> Counter[str]:
+        """How many profiles have each term."""
+        return Counter({t: len(p) for t, p in self.postings.items()})
+
+    def pick(self, question: str, doc_ids: Sequence[str] | None = None) -> DocumentPick | None:
+        """The documents the question's naming words pick (among doc_ids), or None."""
+        docs = [d for d in (doc_ids if doc_ids is not None else self.doc_ids) if d in self._position]
+        if len(docs) <= MAX_PICKED:
+            return None
+        n = len(self.doc_ids)
+        naming = _as_written(
+            {t for t in tokenize(question) if 0 < len(self.postings.get(t, ())) <= NAMING_SHARE * n}, question
+        )
+        years = {t for t in naming if _YEAR.fullmatch(t)}
+        asked_years = {t for t in tokenize(question) if _YEAR.fullmatch(t)}  # a year on every cover too
+        names = naming - years
+        if not any(self._scores(docs, names).values()):
+            names, years, asked_years = years, set(), set()
+        scores = self._scores(docs, names)
+        best = max(scores.values(), default=0.0)
+        if best <= 0:
+            return None
+        picked: tuple[str, ...] = ()
+        for value in sorted({s for s in scores.values() if s >= PICK_SHARE * best}, reverse=True):
+            tied = tuple(d for d in docs if scores[d] == value)
+            if len(tied) > 1 and asked_years:  # the year picks among them, best first
+                by_year = self._period_scores(tied, asked_years, question)
+                tied = tuple(sorted(tied, key=lambda d: -by_year[d]))
+                top = by_year[tied[0]]
+                if top > 0 and len(picked) + len(tied) > MAX_PICKED:
+                    tied = tuple(d for d in tied if by_year[d] == top)
+            if len(picked) + len(tied) > MAX_PICKED:
+                break  # never split a tie: which of them would be arbitrary
+            picked += tied
+        if not picked:
+            return None
+        chosen = {self._position[d] for d in picked}
+        words = tuple(sorted(t for t in naming if chosen.intersection(self.postings[t])))
+        return DocumentPick(picked, words)
+
+    def names(self, question: str) -> tuple[str, ...]:
+        """The question's capitalised words (past its first) that some document's profile holds:
+        in a library too small to pick documents by them, still what names a document ("PepsiCo"
+        in a library of PepsiCo's report) rather than what to look for in it."""
+        capital: set[str] = set()
+        for n, match in enumerate(_WORD.finditer(question)):
+            word = match.group(0)
+            if n > 0 and word[0].isupper():
+                capital.update(tokenize(word))
+        return tuple(sorted(t for t in capital if t in self.postings))
+
+    def _period_scores(self, docs: Sequence[str], years: set[str], question: str) -> dict[str, float]:
+        """Among one company's filings: the one whose cover covers the asked year (and quarter)
+        first, then those that merely mention the year."""
+        quarters = {p.quarter for p in fiscal_periods(question) if p.quarter}
+        covers = {f"{PERIOD_TERM}{y}" for y in years} | {
+            f"{PERIOD_TERM}{y}q{q}" for y in years for q in quarters
+        }
+        covering = [{self.doc_ids[i] for i in self.postings.get(t, ())} for t in covers]
+        mentioned = self._scores(docs, {y for y in years if y in self.postings})
+        return {d: 10.0 * sum(d in c for c in covering) + mentioned[d] for d in docs}
+
+    def _scores(self, docs: Sequence[str], terms: set[str]) -> dict[str, float]:
+        """Each of docs' summed idf of the terms its profile has."""
+        n = len(self.doc_ids)
+        scores = dict.fromkeys(docs, 0.0)
+        for term in sorted(terms):  # a fixed order: equal sets of words give exactly equal sums
+            idf = math.log(n / len(self.postings[term]))
+            for i in self.postings[term]:
+                if self.doc_ids[i] in scores:
+                    scores[self.doc_ids[i]] += idf
+        return scores
+
+
+def _as_written(naming: set[str], question: str) -> set[str]:
+    """The naming words, without those written only in lower case when another one is capitalised."""
+    capital: set[str] = set()
+    lower: set[str] = set()
+    for n, match in enumerate(_WORD.finditer(question)):
+        word = match.group(0)
+        if word.islower():
+            lower.update(tokenize(word))
+        elif n > 0 and word[0].isupper():
+            capital.update(tokenize(word))
+    if not naming & capital:
+        return naming
+    return {t for t in naming if t in capital or t not in lower}
+
+
+def build_profiles(library: Any, documents: Sequence[Any] | None = None) -> DocumentProfiles:
+    """Profiles of every ready document of the library (or of these, read from it just before),
+    for its current generation."""
+    generation = library.generation
+    profiles: dict[str, str] = {}
+    periods: dict[str, tuple[int, int | None] | None] = {}
+    first = library.first_pages(PROFILE_PAGES) if hasattr(library, "first_pages") else None
+    for doc in library.documents() if documents is None else documents:
+        found = first.get(doc.doc_id, []) if first is not None else library.pages(doc.doc_id)[:PROFILE_PAGES]
+        profiles[doc.doc_id] = profile_text(doc.title, doc.file_name, [p.text for p in found])
+        periods[doc.doc_id] = document_period([p.text for p in found])
+    return DocumentProfiles(profiles, generation, periods)
+
+
+def profiles_for(library: Any) -> DocumentProfiles:
+    """The profiles of library's current generation: its saved copy when that matches the
+    documents, else built (and saved when data_dir is a writable folder)."""
+    data_dir = getattr(library, "data_dir", None)
+    if not isinstance(data_dir, Path):  # PostgreSQL's data_dir is the masked URL: nowhere to save
+        return build_profiles(library)
+    generation = library.generation
+    documents = library.documents()
+    postings = profile_store.load(data_dir, generation, documents, PROFILE_PAGES)
+    if postings is not None:
+        return DocumentProfiles.from_postings([d.doc_id for d in documents], postings, generation)
+    profiles = build_profiles(library, documents)
+    if profiles.generation == generation == library.generation:  # nothing added or deleted meanwhile
+        profile_store.save(data_dir, generation, documents, PROFILE_PAGES, profiles.postings)
+    return profiles
+
+
+class ProfileCache:
+    """Holds the DocumentProfiles of one library, read or rebuilt when library.generation changes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._profiles: DocumentProfiles | None = None
+        self._owner: Any = None
+
+    def get(self, library: Any) -> DocumentProfiles:
+        """The profiles for library's current generation, built if needed."""
+        generation = library.generation
+        with self._lock:
+            found = self._profiles
+            if found is None or self._owner is not library or found.generation != generation:
+                found = profiles_for(library)
+                self._profiles, self._owner = found, library
+            return found
+
+
+def drew_on(answer: Answer) -> tuple[tuple[str, str], ...]:
+    """(doc_id, title) of each document the answer's footnotes cite, in order of first citation."""
+    seen: dict[str, str] = {}
+    for footnote in answer.footnotes:
+        ev = footnote.evidence
+        seen.setdefault(ev.doc_id, " ".join((ev.title or ev.file_name).split()))
+    return tuple(seen.items())

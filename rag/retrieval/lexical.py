@@ -1,0 +1,154 @@
+"""Lexical matching: BM25 over a library's chunks with rag.text's tokenizer (Snowball stems, the
+stopwords every caller shares), an index that is rebuilt whenever the library's generation changes
+and saved with the library (rag/retrieval/lexical_store.py) so that reopening it does not rebuild it."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import bm25s
+import numpy as np
+
+from ingest.pdf.context import indexed_text
+from ingest.types import Chunk
+from rag.retrieval import lexical_store
+from rag.text import SOFT_HYPHEN, STOPWORDS, stem, tokenize
+
+logger = logging.getLogger(__name__)
+__all__ = ["SOFT_HYPHEN", "STOPWORDS", "LexicalCache", "LexicalIndex", "stem", "tokenize"]
+
+
+@dataclass(frozen=True)
+class SavedRows:
+    """The rows of a saved index, in its order: ids and documents now, full chunks read on demand."""
+
+    ids: tuple[str, ...]
+    doc_ids: tuple[str, ...]
+    fetch: Callable[[Sequence[str]], dict[str, Chunk]]
+
+
+class LexicalIndex:
+    """BM25 over every chunk of a library, for one library generation."""
+
+    def __init__(
+        self,
+        chunks: Sequence[Chunk],
+        generation: Any = None,
+        bm25: bm25s.BM25 | None = None,
+        rows: SavedRows | None = None,
+    ) -> None:
+        self.generation = generation
+        self.chunks = list(chunks)
+        self.saved = bm25 is not None  # True when read from the library's saved index, not built
+        self._rows = rows
+        self._doc_ids = rows.doc_ids if rows is not None else tuple(c.doc_id for c in self.chunks)
+        self._bm25 = bm25 if bm25 is not None else build_bm25(self.chunks)
+
+    @classmethod
+    def for_library(cls, library: Any) -> LexicalIndex:
+        """The index of library's current generation: its saved copy when that matches the chunks
+        (whose rows are then read only for hits), else built (and saved when data_dir is writable)."""
+        generation = library.generation
+        data_dir = getattr(library, "data_dir", None)
+        if data_dir is None or not hasattr(library, "chunk_keys"):
+            return cls(library.chunks(), generation)
+        keys = library.chunk_keys()
+        signed = [(chunk_id, context_len, text_len) for chunk_id, _, context_len, text_len in keys]
+        bm25 = lexical_store.load(Path(data_dir), generation, signed) if keys else None
+        if bm25 is not None:
+            rows = SavedRows(tuple(k[0] for k in keys), tuple(k[1] for k in keys), library.chunks_by_id)
+            return cls([], generation, bm25, rows)
+        chunks = library.chunks()
+        index = cls(chunks, generation)
+        if chunks and [c.chunk_id for c in chunks] == [k[0] for k in keys]:  # no change in between
+            lexical_store.save(Path(data_dir), generation, signed, index._bm25)
+        return index
+
+    def search(self, query: str, k: int, doc_ids: Iterable[str] | None = None) -> list[tuple[Chunk, float]]:
+        """The k best chunks by BM25 (positive scores only), optionally only from doc_ids."""
+        terms = tokenize(query)
+        count = len(self._doc_ids)
+        if not count or not terms:
+            return []
+        scores = np.asarray(self._bm25.get_scores(terms), dtype=float)
+        if doc_ids is not None:
+            wanted = set(doc_ids)
+            mask = np.fromiter((d in wanted for d in self._doc_ids), bool, count)
+            scores = np.where(mask, scores, 0.0)
+        order = [int(i) for i in np.argsort(-scores, kind="stable")[:k] if scores[i] > 0]
+        return [(c, float(scores[i])) for i, c in zip(order, self._chunks_at(order)) if c is not None]
+
+    def scores(self, query: str, doc_ids: Iterable[str]) -> dict[str, float]:
+        """Every positive BM25 score of the chunks of doc_ids, by chunk id (rag.retrieval.page_stage sums
+        them per page); no chunk rows are read."""
+        terms = tokenize(query)
+        if not self._doc_ids or not terms:
+            return {}
+        wanted = set(doc_ids)
+        scores = np.asarray(self._bm25.get_scores(terms), dtype=float)
+        positions = [i for i, d in enumerate(self._doc_ids) if d in wanted and scores[i] > 0]
+        ids = self._rows.ids if self._rows is not None else None
+        return {(ids[i] if ids is not None else self.chunks[i].chunk_id): float(scores[i]) for i in positions}
+
+    def _chunks_at(self, positions: Sequence[int]) -> list[Chunk | None]:
+        """The chunks at these positions (None for one deleted since the index was saved)."""
+        if self._rows is None:
+            return [self.chunks[i] for i in positions]
+        found = self._rows.fetch([self._rows.ids[i] for i in positions])
+        return [found.get(self._rows.ids[i]) for i in positions]
+
+
+def build_bm25(chunks: Sequence[Chunk]) -> bm25s.BM25:
+    """A BM25 index over the chunks' indexed text (context + text), in the chunks' order."""
+    bm25 = bm25s.BM25()
+    if chunks:
+        bm25.index([tokenize(indexed_text(c.context, c.text)) for c in chunks], show_progress=False)
+    return bm25
+
+
+class LexicalCache:
+    """Holds one LexicalIndex per library, rebuilt when library.generation changes (deletes too)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._index: LexicalIndex | None = None
+        self._owner: Any = None
+        self._warming: threading.Thread | None = None
+
+    def warm(self, library: Any) -> threading.Thread | None:
+        """Build the index for library's current generation in a background thread, unless it is
+        built or being built; a question asked meanwhile waits only for the rest of the build.
+        (At 100,000 chunks the build takes seconds: better paid while the user is still typing.)"""
+        generation = library.generation
+        with self._lock:
+            index = self._index
+            if self._warming is not None and self._warming.is_alive():
+                return None
+            if index is not None and self._owner is library and index.generation == generation:
+                return None
+            self._warming = thread = threading.Thread(
+                target=self._warm, args=(library,), name="bm25-warm-up", daemon=True
+            )
+        thread.start()
+        return thread
+
+    def _warm(self, library: Any) -> None:
+        try:
+            self.get(library)
+        except Exception:
+            logger.warning("warming the BM25 index failed; the next question builds it", exc_info=True)
+
+    def get(self, library: Any) -> LexicalIndex:
+        """The index for library's current generation, built if needed."""
+        generation = library.generation
+        with self._lock:
+            index = self._index
+            if index is None or self._owner is not library or index.generation != generation:
+                index = LexicalIndex.for_library(library)
+                self._index, self._owner = index, library
+            return index
