@@ -164,13 +164,14 @@ def render_answer_html(answer: Answer) -> str:
     for start, end, markups in reversed(_edits(answer)):
         tokens = []
         for i, markup in enumerate(markups):
-            token = f"FNTOKEN{nonce}X{len(swaps)}X"
+            # commas: no URI scheme or e-mail address holds one, so a token never becomes an autolink
+            token = f"FNTOKEN,{nonce},{len(swaps)},"
             swaps[token] = (markup, escapeHtml(text[start:end]) if i == 0 else "")
             tokens.append(token)
         text = text[:start] + "".join(tokens) + text[end:]
     html = _MD.render(text)
     if swaps:
-        html = _swap_tokens(html, re.compile(f"FNTOKEN{nonce}X\\d+X"), swaps)
+        html = _swap_tokens(html, re.compile(f"FNTOKEN,{nonce},\\d+,"), swaps)
     return sanitize_html(html)
 
 
@@ -194,7 +195,7 @@ def escape_stream_text(text: str) -> str:
 
 
 def attribution_notes(answer: Answer) -> list[str]:
-    """Markdown badges for what the support check found (rag.attribution): sentences matched by
+    """Markdown badges for what the support check found (rag.answering.attribution): sentences matched by
     Footnote, and cited sentences whose passages do not support them (issue 25: flagged, kept)."""
     notes = []
     matched = sum(len(f.matches) for f in answer.footnotes)

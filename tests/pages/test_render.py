@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from components.render import cited_passage, escape_stream_text, render_answer_html, split_passage
 from ingest.types import PageLocator
-from rag.answer import build_answer
-from rag.citations import citation_spans
+from rag.answering.answer import build_answer
+from rag.citations.grammar import citation_spans
 from rag.types import Answer, Evidence
 
 
@@ -207,7 +207,7 @@ def test_citation_in_a_link_destination_or_title_stays_literal() -> None:
 
 
 def test_saved_answers_keep_their_spans_and_old_ones_without_them_still_render() -> None:
-    from rag.serialize import answer_from_dict, answer_to_dict
+    from rag.stores.serialize import answer_from_dict, answer_to_dict
 
     answer = _answer("Made up [zzzz999] and real [aaaa111, zzzz999].")
     saved = answer_to_dict(answer)
