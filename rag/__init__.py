@@ -4,7 +4,7 @@ Exported here: the vocabulary and the citation grammar (cheap to import). The he
 imported from their modules: rag.retrieval.retrieve (search_evidence), rag.answering.answer (answer_stream),
 rag.answering.models (make_chat_model; wiring.make_chat_model builds it from the settings),
 rag.offline.extractive (ExtractiveChatModel), rag.answering.scripted (ScriptedChatModel), rag.prompts,
-rag.retrieval.retriever (LibraryRetriever, the LangChain retriever behind Library.as_retriever),
+rag.retrieval.retriever (LibraryRetriever, the LangChain retriever over a library: library_retriever(library)),
 rag.retrieval.library_search (search_library: words and phrases).
 
 A question's hops through the core (the Streamlit side is in ``components/__init__.py``):

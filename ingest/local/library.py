@@ -363,13 +363,3 @@ class Library:
     def use_index(self, index: faiss.Index, generation: int) -> None:
         """Search ``index`` from now on: the one just written to disk as of ``generation``."""
         self._loaded.use(index, generation)
-
-    # -- integrations ------------------------------------------------------------------------
-
-    def as_retriever(self, k: int = 6, doc_ids: Sequence[str] | None = None):
-        """This library as a LangChain BaseRetriever (rag.retrieval.retriever.LibraryRetriever)."""
-        # Imported here: rag builds on ingest (retrieval uses this class), so ingest importing
-        # rag at module level would be a cycle and would load retrieval for every upload.
-        from rag.retrieval.retriever import library_retriever
-
-        return library_retriever(self, k=k, doc_ids=doc_ids)

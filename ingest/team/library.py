@@ -306,12 +306,6 @@ class PgLibrary:
         self._writable()
         return recover(self, progress)
 
-    def as_retriever(self, k: int = 6, doc_ids: Sequence[str] | None = None):
-        """This library as a LangChain BaseRetriever (rag.retrieval.retriever.LibraryRetriever)."""
-        from rag.retrieval.retriever import library_retriever
-
-        return library_retriever(self, k=k, doc_ids=doc_ids)
-
     # -- internals ---------------------------------------------------------------------------
 
     # The local library's batching, progress and EmbeddingFailed, shared rather than copied.

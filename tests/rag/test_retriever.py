@@ -12,6 +12,7 @@ import pytest
 from langchain_core.retrievers import BaseRetriever
 
 from ingest.local.library import Library
+from rag.retrieval.retriever import library_retriever
 from tests.rag.conftest import make_pdf, open_hash_library
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +30,7 @@ METADATA = {"short_id", "doc_id", "title", "page_index", "page_label", "char_sta
 
 
 def test_documents_carry_the_evidence_locators(hash_library: Library) -> None:
-    retriever = hash_library.as_retriever(k=3)
+    retriever = library_retriever(hash_library, k=3)
     assert isinstance(retriever, BaseRetriever)
     docs = retriever.invoke("How often must a compost heap be turned?")
     assert 1 <= len(docs) <= 3
@@ -48,7 +49,7 @@ def test_documents_carry_the_evidence_locators(hash_library: Library) -> None:
 
 def test_doc_ids_limit_the_search(hash_library: Library) -> None:
     engines = next(d.doc_id for d in hash_library.documents() if d.title == "Engines primer")
-    docs = hash_library.as_retriever(k=5, doc_ids=[engines]).invoke("compost heap turned")
+    docs = library_retriever(hash_library, k=5, doc_ids=[engines]).invoke("compost heap turned")
     assert docs and {d.metadata["doc_id"] for d in docs} == {engines}
 
 
@@ -85,7 +86,7 @@ def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
 def test_k_and_doc_ids_work_per_call_and_leave_the_retriever_as_it_was(hash_library: Library) -> None:
     engines = next(d.doc_id for d in hash_library.documents() if d.title == "Engines primer")
-    retriever = hash_library.as_retriever(k=4)
+    retriever = library_retriever(hash_library, k=4)
     assert len(retriever.invoke("compost heap turned", k=1)) == 1
     only = retriever.invoke("compost heap turned", doc_ids=[engines])
     assert only and {d.metadata["doc_id"] for d in only} == {engines}
@@ -96,7 +97,7 @@ def test_k_and_doc_ids_work_per_call_and_leave_the_retriever_as_it_was(hash_libr
 
 async def test_ainvoke_passes_the_call_keywords_on(hash_library: Library) -> None:
     engines = next(d.doc_id for d in hash_library.documents() if d.title == "Engines primer")
-    docs = await hash_library.as_retriever(k=4).ainvoke("compost heap turned", k=1, doc_ids=[engines])
+    docs = await library_retriever(hash_library, k=4).ainvoke("compost heap turned", k=1, doc_ids=[engines])
     assert len(docs) == 1 and docs[0].metadata["doc_id"] == engines
 
 
@@ -113,4 +114,4 @@ def test_a_wrong_call_keyword_is_refused_not_ignored(
     hash_library: Library, keywords: dict, error: type[Exception], words: str
 ) -> None:
     with pytest.raises(error, match=re.escape(words)):
-        hash_library.as_retriever().invoke("compost", **keywords)
+        library_retriever(hash_library).invoke("compost", **keywords)

@@ -33,7 +33,7 @@ def sample_library(tmp_path_factory: pytest.TempPathFactory) -> Library:
 
 
 class TestLibraryRetrieverStandard(RetrieversIntegrationTests):
-    """RetrieversIntegrationTests, unchanged, against the retriever Library.as_retriever builds."""
+    """RetrieversIntegrationTests, unchanged, against the retriever library_retriever builds."""
 
     @pytest.fixture(autouse=True)
     def _library(self, sample_library: Library) -> None:
