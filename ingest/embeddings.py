@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import importlib.util
 import os
@@ -182,9 +183,14 @@ class HashEmbeddings(Embeddings):
         return self._vector(text)
 
 
+# Which batch of an ingest's embedding is being embedded (None outside one): what GatedEmbeddings
+# waits on; ingest.local.vectors.embed_in_batches sets it, questions never do.
+INGEST_BATCH: contextvars.ContextVar[int | None] = contextvars.ContextVar("ingest_batch", default=None)
+
+
 class GatedEmbeddings(HashEmbeddings):
     """The fake, for tests that must catch an ingest mid-embedding without timing luck: while an
-    ingest embeds (ingest.local.vectors.INGEST_BATCH), its first batch passes and the later ones wait
+    ingest embeds (INGEST_BATCH, set by ingest.local.vectors.embed_in_batches), its first batch passes and the later ones wait
     until the file ``gate`` exists. Questions, and anything else embedded, never wait."""
 
     def __init__(self, gate: Path, dim: int = 384, poll_s: float = 0.05) -> None:
@@ -193,8 +199,6 @@ class GatedEmbeddings(HashEmbeddings):
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed passages, waiting at the gate when an ingest is past its first batch."""
-        from ingest.local.vectors import INGEST_BATCH
-
         batch = INGEST_BATCH.get()
         while batch is not None and batch >= 1 and not self.gate.exists():
             time.sleep(self.poll_s)  # a test hook: opened by a file the test creates

@@ -6,7 +6,6 @@ atomically, so a crash leaves either the old or the new index, never half of one
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import logging
 import os
@@ -18,6 +17,7 @@ import faiss
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from ingest.embeddings import INGEST_BATCH
 from ingest.errors import EmbeddingFailed
 
 log = logging.getLogger(__name__)
@@ -77,11 +77,6 @@ def fsync_dir(folder: Path) -> None:
 def index_ids(index: faiss.Index) -> np.ndarray:
     """Every id stored in an id-mapped index."""
     return faiss.vector_to_array(index.id_map).astype(np.int64)
-
-
-# Which batch of an ingest's embedding is being embedded (None outside one): what the gated fake
-# embeddings of the tests (ingest.embeddings.GatedEmbeddings) wait on; questions never set it.
-INGEST_BATCH: contextvars.ContextVar[int | None] = contextvars.ContextVar("ingest_batch", default=None)
 
 
 def embed_in_batches(
