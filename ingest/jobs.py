@@ -18,6 +18,9 @@ import os
 import socket
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from ingest.pdf.reader import read_pdf
 
 QUEUED, READING, EMBEDDING, DONE, FAILED, CANCELLED = (
     "queued",
@@ -110,3 +113,28 @@ def outcome(pages: int, chunks: int, warnings: tuple[str, ...]) -> str:
     """A finished job's message: what was added."""
     text = f"{pages} pages, {chunks} chunks"
     return text + (" (" + "; ".join(warnings) + ")" if warnings else "")
+
+
+# The columns of a job's row, in Job's field order: both backends select them so, for job_from_row.
+JOB_COLUMNS = (
+    "job_id, doc_id, file_name, size_bytes, stage, done, total, message, error, created_at, "
+    "updated_at, attempts, worker, cancel"
+)
+
+
+def job_from_row(row: tuple) -> Job:
+    """A Job from a row of JOB_COLUMNS (either backend's: cancel is an integer in SQLite)."""
+    return Job(*row[:13], bool(row[13]))
+
+
+def now_text() -> str:
+    """The time now, as jobs record it."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def unlock_for_queue(data: bytes, file_name: str, password: str | None) -> bytes:
+    """What a queued file stores: the bytes as given, or their decrypted copy when a password is
+    given (the password itself is never stored); IngestError when it is wrong."""
+    if not password:
+        return data
+    return read_pdf(data, file_name, password=password).unlocked or data
