@@ -2,7 +2,7 @@
 
 One line per file (ok / skipped / error), or one JSON object per file with ``--json``; synchronous
 unless ``--queue``, which stores the files as jobs and returns (``worker``, ``jobs`` and ``cancel``
-are ingest.queue_cli's).
+are ingest.cli.queue's).
 ``--check`` repairs a readable library (re-embeds missing vectors); ``python -m ingest recover
 [--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs (on PostgreSQL: the
 documents whose rows are incomplete, see ingest.team.recovery).
@@ -14,73 +14,13 @@ settings, and a data folder that cannot be written or created).
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
+from ingest.cli.args import UsageError, find_pdfs, parse_args, parse_recover_args
+from ingest.cli.output import ProgressBar, ingest_one, print_record
 from ingest.errors import FolderNotWritable, IngestError, LibraryError
-
-
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    """Command-line arguments (argparse exits with status 2 on usage errors)."""
-    parser = argparse.ArgumentParser(prog="python -m ingest", description="Add PDFs to the Footnote library.")
-    parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PATH", help="PDF files or folders (searched recursively)"
-    )
-    parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
-    parser.add_argument("--password", help="password for password-protected PDFs")
-    parser.add_argument("--json", action="store_true", help="print one JSON object per file")
-    parser.add_argument(
-        "--queue",
-        action="store_true",
-        help="store the files and queue them as jobs, then return (a worker adds them: `python -m ingest worker`)",
-    )
-    parser.add_argument(
-        "--reindex",
-        action="store_true",
-        help="re-chunk and re-embed every document with the current settings first",
-    )
-    parser.add_argument(
-        "--check",
-        action="store_true",
-        help="repair the library (re-embed chunks whose vectors are missing) and say what was done",
-    )
-    parser.add_argument(
-        "--lock-timeout",
-        type=float,
-        default=600.0,
-        metavar="SECONDS",
-        help="how long to wait for another ingest to finish (default 600)",
-    )
-    args = parser.parse_args(argv)
-    if not args.paths and not args.reindex and not args.check:
-        parser.error("give at least one PATH (or --reindex, or --check)")
-    return args
-
-
-def parse_recover_args(argv: list[str]) -> argparse.Namespace:
-    """Arguments of ``python -m ingest recover``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m ingest recover",
-        description=(
-            "Rebuild a lost or damaged library database from the stored PDFs (with FOOTNOTE_DATABASE_URL: "
-            "re-derive the documents whose rows are incomplete; restore a lost database from its backups)."
-        ),
-    )
-    parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
-    parser.add_argument("--lock-timeout", type=float, default=600.0, metavar="SECONDS")
-    return parser.parse_args(argv)
-
-
-def find_pdfs(paths: list[Path]) -> Iterator[Path]:
-    """Files as given (any extension), and *.pdf inside folders, recursively and sorted."""
-    for path in paths:
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf")
-        else:
-            yield path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["migrate"]:
         return _migrate(argv[1:])
-    from ingest import queue_cli
+    from ingest.cli import queue as queue_cli
 
     if argv[:1] and argv[0] in queue_cli.COMMANDS:  # worker, jobs, cancel
         return queue_cli.main(argv, _settings, _open_for_jobs)
@@ -120,17 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for path in pdfs:
         try:
-            record = _ingest_one(library, path, args.password)
+            record = ingest_one(library, path, args.password)
         except LibraryError as exc:  # the library as a whole (busy, gone): the next files would fail alike
             print(f"error: {exc}", file=sys.stderr)
             return 1
         failed += record["status"] == "error"
-        _print(record, args.json)
+        print_record(record, args.json)
     return 1 if failed else 0
-
-
-class UsageError(Exception):
-    """A bad setting or folder: one sentence, exit status 2."""
 
 
 def _settings(data_dir: Path | None):
@@ -178,7 +114,7 @@ def _open_library(library_cls: type, args: argparse.Namespace, settings):
         else:
             library = library_cls.open(settings.data_dir, embeddings, **options, repair=not args.check)
             if args.check:
-                with _ProgressBar("repair") as report:
+                with ProgressBar("repair") as report:
                     library.open_report += library.check(report)
     except FolderNotWritable as exc:  # a bad folder, like one that is a file: exit status 2
         raise UsageError(str(exc)) from exc
@@ -221,7 +157,7 @@ def _recover(settings, args: argparse.Namespace) -> int:
 
     embeddings, options = _library_options(settings)
     try:
-        with _ProgressBar("recover") as report:
+        with ProgressBar("recover") as report:
             if settings.database_url is not None:  # re-derives incomplete documents (ingest.team.recovery)
                 from ingest.backend import library_class
 
@@ -280,82 +216,6 @@ def _migrate(argv: list[str]) -> int:
         return 1
     print("\n".join(done.lines(masked(url))))
     return 0
-
-
-def _ingest_one(library, path: Path, password: str | None) -> dict:
-    record = {
-        "file": str(path),
-        "status": "error",
-        "doc_id": None,
-        "pages": None,
-        "chunks": None,
-        "error": None,
-    }
-    try:
-        data = path.read_bytes()
-        with _ProgressBar(path.name) as report:
-            result = library.add_pdf(data, path.name, password=password, progress=report)
-    except LibraryError:
-        raise
-    except IngestError as exc:
-        record["error"] = exc.message
-        return record
-    except OSError as exc:
-        record["error"] = f"{path.name}: cannot be read ({exc.strerror or exc})"
-        return record
-    doc = result.doc
-    record.update(
-        status=result.status,
-        doc_id=doc.doc_id,
-        pages=doc.pages,
-        chunks=result.chunks,
-        warnings=list(result.warnings),
-    )
-    return record
-
-
-class _ProgressBar:
-    """A tqdm bar over the embedding stage, only when stderr is a terminal."""
-
-    def __init__(self, name: str) -> None:
-        self.name, self.bar = name, None
-
-    def __enter__(self):
-        if not sys.stderr.isatty():
-            return None
-        return self._report
-
-    def _report(self, progress) -> None:
-        from tqdm import tqdm
-
-        if self.bar is None:
-            self.bar = tqdm(total=progress.total or 1, desc=self.name[:30], unit="chunk", leave=False)
-        ocr = progress.stage == "ocr"
-        self.bar.set_postfix_str(f"OCR page {progress.done} of {progress.total}" if ocr else progress.stage)
-        if progress.stage == "embed":
-            self.bar.total = progress.total or 1
-            self.bar.n = progress.done
-            self.bar.refresh()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-def _print(record: dict, as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(record, ensure_ascii=False), flush=True)
-        return
-    status = record["status"]
-    if status == "error":
-        detail = record["error"]
-    elif status == "skipped":
-        detail = "already in the library"
-    else:
-        detail = f"{record['pages']} pages, {record['chunks']} chunks"
-        if record.get("warnings"):
-            detail += "; " + "; ".join(record["warnings"])
-    print(f"{status:<8} {record['file']}  ({detail})", flush=True)
 
 
 if __name__ == "__main__":

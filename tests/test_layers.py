@@ -17,7 +17,7 @@ LAYERS = (
     ("ingest.prepare", "ingest.jobs"),
     ("ingest.local",),
     ("ingest.team",),
-    ("ingest.worker", "ingest.queue_cli", "ingest.backend", "ingest"),
+    ("ingest.worker", "ingest.cli", "ingest.backend", "ingest"),
     ("rag.types", "rag.citations"),
     ("rag.text", "rag.prompts"),
     ("rag.questions",),

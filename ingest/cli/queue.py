@@ -101,7 +101,7 @@ def main(
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     try:
         settings = settings_for(args.data_dir)
-    except Exception as exc:  # __main__.UsageError: a bad setting or folder
+    except Exception as exc:  # ingest.cli.args.UsageError: a bad setting or folder
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
