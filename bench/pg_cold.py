@@ -35,12 +35,12 @@ def copy_to_postgres(local: Any, url: str, name: str, settings: Any) -> dict[str
     import numpy as np
 
     from bench.pg_common import bulk_load
-    from ingest.local import store, vectors
+    from ingest.local import queries, store, vectors
     from ingest.team.store import DEFAULT_HNSW
 
     docs = [(d, local.pages(d.doc_id), local.pdf_bytes(d.doc_id)) for d in local.documents()]
     with store.connect(local.db_path, read_only=True) as conn:
-        rows = store.ready_chunks(conn)
+        rows = queries.ready_chunks(conn)
     index = vectors.load_index(local.index_path)
     matrix = np.vstack([index.reconstruct(int(v)) for v, _ in rows]).astype(np.float32)
     recorded = {

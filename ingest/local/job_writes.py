@@ -19,7 +19,7 @@ from ingest.jobs import (
     now_text,
     outcome,
 )
-from ingest.local import maintenance, store, vectors
+from ingest.local import maintenance, queries, store, vectors
 from ingest.prepare import PreparedWords
 from ingest.types import Chunk, Document
 
@@ -36,13 +36,13 @@ class JobWrites:
     def stored_chunks(self, job: Job) -> tuple[str | None, list[Chunk]]:
         """The status of the job's document, and its chunks when that is 'embedding'."""
         with self._connect() as conn:
-            found = store.document(conn, job.doc_id)
+            found = queries.document(conn, job.doc_id)
             if found is None or found[1] != store.EMBEDDING:
                 return (found[1] if found else None), []
             rows = conn.execute(
                 "SELECT vec_id FROM chunks WHERE doc_id = ? ORDER BY ordinal", (job.doc_id,)
             ).fetchall()
-            chunks = dict(store.chunks_where(conn, "vec_id", [r[0] for r in rows]))
+            chunks = dict(queries.chunks_where(conn, "vec_id", [r[0] for r in rows]))
         return store.EMBEDDING, [chunks[r[0]] for r in rows]
 
     def store_words(self, job: Job, words: PreparedWords) -> Document | None:
@@ -50,7 +50,7 @@ class JobWrites:
         'embedding', in one transaction; returns the document already listed instead, if any."""
         library, doc = self.library, words.doc
         with library._write_lock(), store.connect(library.db_path) as conn:
-            found = store.document(conn, doc.doc_id)
+            found = queries.document(conn, doc.doc_id)
             if found is not None and found[1] in store.LISTED:
                 return found[0]
             library._verify_settings(conn, None)
@@ -72,7 +72,7 @@ class JobWrites:
         library = self.library
         with library._write_lock(), store.connect(library.db_path) as conn:
             _hold(conn, job)
-            found = store.document(conn, job.doc_id)
+            found = queries.document(conn, job.doc_id)
             if found is None or found[1] != store.EMBEDDING:  # deleted meanwhile, or re-indexed
                 return self._end_early(conn, job, found)
             library._verify_settings(conn, matrix.shape[1])
@@ -97,7 +97,7 @@ class JobWrites:
         """End a job that failed or was cancelled, removing what it had added (its words)."""
         library = self.library
         with library._write_lock(), store.connect(library.db_path) as conn:
-            found = store.document(conn, job.doc_id)
+            found = queries.document(conn, job.doc_id)
             ours = job.stage == EMBEDDING or _stage(conn, job) == EMBEDDING
             vec_ids: list[int] = []
             with store.transaction(conn):

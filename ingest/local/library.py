@@ -36,10 +36,10 @@ from langchain_core.embeddings import Embeddings
 
 from ingest.errors import LibraryBusy, NoLibrary, ReadOnlyLibrary
 from ingest.ids import doc_id_for
-from ingest.local import maintenance, reindex, schema, store, vectors
+from ingest.local import maintenance, queries, reindex, schema, store, vectors
 from ingest.local.folder import not_writable_as_error
-from ingest.local.jobs import LocalJobs
-from ingest.local.loaded_index import LoadedIndex, search_ready
+from ingest.local.library_reads import LibraryReads
+from ingest.local.loaded_index import LoadedIndex
 from ingest.prepare import embed_chunks, prepare_pdf, skipped
 from ingest.types import (
     OCR_OFF,
@@ -50,14 +50,13 @@ from ingest.types import (
     LibrarySettings,
     OcrOptions,
     Page,
-    PageOcr,
     ProgressFn,
 )
 
 LOCK_TIMEOUT_S = 600.0
 
 
-class Library:
+class Library(LibraryReads):
     """A folder of PDFs made searchable; safe across threads and processes."""
 
     def __init__(
@@ -153,85 +152,6 @@ class Library:
         library.reindex_all(progress)
         return library
 
-    # -- reading -----------------------------------------------------------------------------
-
-    @property
-    def generation(self) -> int:
-        """Changes on every add, delete and re-index (in any process)."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            return store.generation(conn)
-
-    def documents(self) -> list[Document]:
-        """Every ready document, in the order added."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            return store.documents(conn)
-
-    def document(self, doc_id: str) -> Document | None:
-        """One ready document, or None."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            found = store.document(conn, doc_id)
-        return found[0] if found and found[1] in store.LISTED else None
-
-    def pages(self, doc_id: str) -> list[Page]:
-        """A document's pages (text and printed labels)."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            return store.pages(conn, doc_id)
-
-    def page_ocr(self, doc_id: str, page_index: int) -> PageOcr | None:
-        """How OCR read one page (engine, confidence, word boxes), or None for a text page."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            return store.page_ocr(conn, doc_id, page_index)
-
-    def first_pages(self, limit: int) -> dict[str, list[Page]]:
-        """The first ``limit`` pages of every ready document, by doc_id (one query, not one per document)."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            return store.first_pages(conn, limit)
-
-    def pdf_bytes(self, doc_id: str) -> bytes:
-        """The PDF for rendering pages (the original; decrypted when it needed a password)."""
-        return (self.files_dir / f"{doc_id}.pdf").read_bytes()
-
-    def chunks(self, doc_ids: Sequence[str] | None = None) -> list[Chunk]:
-        """Chunks of ready documents, ordered by document and ordinal."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            return [c for _, c in store.ready_chunks(conn, doc_ids)]
-
-    def chunk_keys(self) -> list[tuple[str, str, int, int]]:
-        """(chunk_id, doc_id, context length, text length) of every chunk in chunks() order, without
-        reading the texts (a saved search index checks and maps its rows with these)."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            return store.ready_chunk_keys(conn)
-
-    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
-        """The ready chunks among chunk_ids, by id (deleted ones are missing)."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            return {c.chunk_id: c for _, c in store.chunks_where(conn, "chunk_id", list(chunk_ids))}
-
-    def chunk_count(self) -> int:
-        """How many chunks ready documents have."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            row = conn.execute(
-                "SELECT COUNT(*) FROM chunks c JOIN documents d USING (doc_id) WHERE d.status IN (?, ?)",
-                store.LISTED,
-            ).fetchone()
-        return int(row[0])
-
-    def search_vector(
-        self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
-    ) -> list[tuple[Chunk, float]]:
-        """Dense search: the k chunks closest to a query vector (cosine), optionally within documents."""
-        with store.connect(self.db_path, read_only=self.read_only) as conn:
-            return search_ready(conn, self._loaded.current(conn), vectors.as_matrix(vec), k, doc_ids)
-
-    @property
-    def jobs(self) -> LocalJobs:
-        """The library's ingestion jobs (queue, list, cancel; what workers take: ingest.worker)."""
-        return LocalJobs(self)
-
-    def vector_progress(self) -> dict[str, float]:
-        """Documents searchable by words whose vectors are still being embedded: the share done."""
-        return self.jobs.vector_progress()
-
     # -- writing -----------------------------------------------------------------------------
 
     def add_pdf(
@@ -246,7 +166,7 @@ class Library:
         prepared = prepare_pdf(self.config, self._embed, data, file_name, password, report)
         doc = prepared.doc
         with self._write_lock(), store.connect(self.db_path) as conn:
-            found = store.document(conn, doc_id)
+            found = queries.document(conn, doc_id)
             if found is not None and found[1] in store.LISTED:  # stored, or a job is adding it
                 return skipped(found[0])
             self._verify_settings(conn, prepared.matrix.shape[1])
@@ -262,7 +182,7 @@ class Library:
     def delete(self, doc_id: str) -> bool:
         """Remove a document's rows, vectors and file; False when it was not there."""
         with self._write_lock(), store.connect(self.db_path) as conn:
-            if store.document(conn, doc_id) is None:
+            if queries.document(conn, doc_id) is None:
                 return False
             with store.transaction(conn):
                 vec_ids = store.delete_document(conn, doc_id)

@@ -11,7 +11,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from ingest.local import store, vectors
+from ingest.local import queries, store, vectors
 from ingest.types import Chunk
 
 
@@ -55,12 +55,12 @@ def search_ready(
     """The k ready chunks closest to a query row (cosine), optionally within documents."""
     allowed = None
     if doc_ids is not None:
-        allowed = store.ready_vec_ids(conn, doc_ids)
+        allowed = queries.ready_vec_ids(conn, doc_ids)
     # Vectors of half-written or just-deleted documents have no ready row: ask for more.
     want = k
     while True:
         hits = vectors.search(index, query, want, allowed)
-        rows = dict(store.chunks_where(conn, "vec_id", [v for v, _ in hits]))
+        rows = dict(queries.chunks_where(conn, "vec_id", [v for v, _ in hits]))
         found = [(rows[v], s) for v, s in hits if v in rows]
         if len(found) >= k or want >= index.ntotal or len(hits) < want:
             return found[:k]

@@ -19,7 +19,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from ingest.errors import LibraryDamaged
-from ingest.local import store, vectors
+from ingest.local import queries, store, vectors
 from ingest.pdf.context import indexed_text
 from ingest.types import LibrarySettings
 
@@ -59,7 +59,7 @@ def write_file(path: Path, data: bytes) -> None:
 
 def recover(library: Repairable, conn) -> list[str]:
     """Remove documents an interrupted ingest left half-written; returns what was removed."""
-    half_done = store.documents(conn, status=store.INGESTING)
+    half_done = queries.documents(conn, status=store.INGESTING)
     if not half_done:
         return []
     removed: list[int] = []
@@ -118,7 +118,7 @@ def survey(library: Repairable, conn) -> tuple[list[str], object, int]:
     """What a writer would repair, said without repairing (for readers): the notes, the index
     loaded, and how many chunks have no vector."""
     notes = []
-    half = store.documents(conn, status=store.INGESTING)
+    half = queries.documents(conn, status=store.INGESTING)
     if half:
         notes.append(
             f"{len(half)} document(s) were left half-added by an interrupted ingest and are not searched."
@@ -162,7 +162,7 @@ def check(
 def _check_vectors(
     library: Repairable, conn, re_embed: bool, report: Callable[[int, int], None]
 ) -> list[str]:
-    row_ids = set(store.all_vec_ids(conn))
+    row_ids = set(queries.all_vec_ids(conn))
     index = vectors.load_index(library.index_path)
     if index is None and not row_ids:
         return []
@@ -187,7 +187,7 @@ def _check_vectors(
         )
         missing = []
     if missing:
-        found = dict(store.chunks_where(conn, "vec_id", missing))
+        found = dict(queries.chunks_where(conn, "vec_id", missing))
         texts = [indexed_text(found[v].context, found[v].text) for v in missing]
         matrix = _embed(library, "re-embedding chunks whose vectors were missing", texts, report)
         vectors.add_vectors(index, matrix, missing)
@@ -205,7 +205,7 @@ def _check_files(library: Repairable, conn) -> list[str]:
             path.unlink(missing_ok=True)
             if path.suffix != ".tmp":
                 actions.append(f"Removed {path.name}, a PDF file that belonged to no document.")
-    for doc in store.documents(conn):
+    for doc in queries.documents(conn):
         if not (library.files_dir / f"{doc.doc_id}.pdf").exists():
             actions.append(
                 f"The PDF of {doc.file_name} is missing, so its pages cannot be shown: delete it and add it again."

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from ingest.local import store, vectors
+from ingest.local import queries, store, vectors
 from ingest.local.maintenance import Repairable
 from ingest.pdf.chunking import chunk_pages
 from ingest.pdf.context import indexed_text
@@ -120,8 +120,8 @@ def finish_interrupted(library: Repairable, conn) -> list[str]:
 def chunk_library(conn, chunk_size: int, chunk_overlap: int) -> list[Chunk]:
     """Every ready document's chunks, from its stored pages, in the order vector ids are given."""
     chunks: list[Chunk] = []
-    for doc in store.documents(conn):
-        chunks += chunk_pages(doc.doc_id, store.pages(conn, doc.doc_id), chunk_size, chunk_overlap)
+    for doc in queries.documents(conn):
+        chunks += chunk_pages(doc.doc_id, queries.pages(conn, doc.doc_id), chunk_size, chunk_overlap)
     return chunks
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ingest.errors import LibraryError, NoLibrary
-from ingest.local import store, vectors
+from ingest.local import queries, store, vectors
 from ingest.local.library import Library
 from ingest.team.library import PgLibrary
 
@@ -50,7 +50,7 @@ def migrate_library(local: Library, target: PgLibrary) -> tuple[int, int, int]:
             present += 1
             continue
         with store.connect(local.db_path, read_only=True) as conn:
-            rows = store.ready_chunks(conn, [doc.doc_id])
+            rows = queries.ready_chunks(conn, [doc.doc_id])
         if index is None or not rows:
             continue  # no vectors to copy: `python -m ingest --check` on the local library first
         matrix = np.vstack([index.reconstruct(int(vec_id)) for vec_id, _ in rows]).astype(np.float32)
