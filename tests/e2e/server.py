@@ -136,6 +136,20 @@ def run_app(env: dict[str, str], log: Path, options: Sequence[str] = (), root: P
         yield url
 
 
+def offline_env(data_dir: Path, chunk_size: int | None = 400, **extra: str) -> dict[str, str]:
+    """The app's environment for a browser test that needs no model: the library in ``data_dir``,
+    fake embeddings, the offline answerer, and (unless None) chunks of ``chunk_size`` characters
+    without overlap; ``extra`` adds or overrides variables (FOOTNOTE_TRUSTED_USER_HEADER=...)."""
+    env = {
+        "FOOTNOTE_DATA_DIR": str(data_dir),
+        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
+        "FOOTNOTE_LLM_PROVIDER": "extractive",
+    }
+    if chunk_size is not None:
+        env |= {"FOOTNOTE_CHUNK_SIZE": str(chunk_size), "FOOTNOTE_CHUNK_OVERLAP": "0"}
+    return env | extra
+
+
 def scripted_env(data_dir: Path, base_url: str) -> dict[str, str]:
     """Settings for an app on fake embeddings and small chunks that answers through a scripted
     OpenAI-compatible server at base_url (no retries, so a scripted fault shows at once)."""

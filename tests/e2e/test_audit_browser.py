@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from components.resources import CONVERSATIONS_FILE
 from tests.e2e.conftest import wait_idle
-from tests.e2e.server import run_app
+from tests.e2e.server import offline_env, run_app
 from tests.rag.test_audit_fixtures import seed_app_data
 
 pytestmark = pytest.mark.browser
@@ -30,11 +30,7 @@ FIRST_SENTENCES = {
 def test_verdict_round_trip_and_csv_download(page: Page, tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     turns = seed_app_data(data_dir, CONVERSATIONS_FILE)
-    env = {
-        "FOOTNOTE_DATA_DIR": str(data_dir),
-        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-        "FOOTNOTE_LLM_PROVIDER": "extractive",
-    }
+    env = offline_env(data_dir, chunk_size=None)
     with run_app(env, tmp_path / "app.log") as url:
         # Through app.py's navigation: a fresh server's first session opened at /audit would run
         # the page in the old pages-folder mode, without app.py.

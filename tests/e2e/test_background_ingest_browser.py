@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, PANEL, ask, wait_idle
-from tests.e2e.server import run_app
+from tests.e2e.server import offline_env, run_app
 from tests.pages.conftest import make_pdf
 
 pytestmark = pytest.mark.browser
@@ -34,15 +34,12 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, P
     root = tmp_path_factory.mktemp("background_ingest_e2e")
     pages = [f"Page {n + 1}. " + FILLER * 6 for n in range(PAGES - 1)] + [LAST]
     (root / "harbour.pdf").write_bytes(make_pdf(pages, TITLE))
-    env = {
-        "FOOTNOTE_DATA_DIR": str(root / "data"),
-        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-        "FOOTNOTE_FAKE_EMBED_GATE": str(root / "gate"),
-        "FOOTNOTE_EMBED_BATCH_SIZE": "8",
-        "FOOTNOTE_LLM_PROVIDER": "extractive",
-        "FOOTNOTE_CHUNK_SIZE": "300",
-        "FOOTNOTE_CHUNK_OVERLAP": "0",
-    }
+    env = offline_env(
+        root / "data",
+        chunk_size=300,
+        FOOTNOTE_FAKE_EMBED_GATE=str(root / "gate"),
+        FOOTNOTE_EMBED_BATCH_SIZE="8",
+    )
     with run_app(env, root / "streamlit.log") as url:
         yield url, root / "harbour.pdf", root / "gate"
 

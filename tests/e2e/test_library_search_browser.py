@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import FOOTNOTE, PANEL, ask, loaded_width, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf, hostile_pdf
-from tests.e2e.server import run_app
+from tests.e2e.server import offline_env, run_app
 from tests.pages.conftest import build_library
 
 pytestmark = pytest.mark.browser
@@ -24,13 +24,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("search_e2e")
     data_dir = root / "data"
     build_library(data_dir, [("guide.pdf", guide_pdf()), ("hostile.pdf", hostile_pdf())], chunk_size=400)
-    env = {
-        "FOOTNOTE_DATA_DIR": str(data_dir),
-        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-        "FOOTNOTE_LLM_PROVIDER": "extractive",
-        "FOOTNOTE_CHUNK_SIZE": "400",
-        "FOOTNOTE_CHUNK_OVERLAP": "0",
-    }
+    env = offline_env(data_dir)
     with run_app(env, root / "streamlit.log") as url:
         yield url
 

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from rag.stores.conversations import ConversationStore
 from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, ask, new_tab, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf
-from tests.e2e.server import run_app, serve
+from tests.e2e.server import offline_env, run_app, serve
 from tests.pages.conftest import build_library
 
 pytestmark = pytest.mark.browser
@@ -69,13 +69,7 @@ client_kwargs = {{ prompt = "login" }}
 """,
         encoding="utf-8",
     )
-    env = {
-        "FOOTNOTE_DATA_DIR": str(data_dir),
-        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-        "FOOTNOTE_LLM_PROVIDER": "extractive",
-        "FOOTNOTE_CHUNK_SIZE": "400",
-        "FOOTNOTE_CHUNK_OVERLAP": "0",
-    }
+    env = offline_env(data_dir)
     options = ["--secrets.files", str(secrets_file)]
     with run_app(env, root / "streamlit.log", options) as url:
         yield url, data_dir

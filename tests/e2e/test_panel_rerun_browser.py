@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from rag.stores.conversations import ConversationStore
 from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, PANEL, ask, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf
-from tests.e2e.server import run_app, scripted_env
+from tests.e2e.server import offline_env, run_app, scripted_env
 from tests.openai_server import ScriptedOpenAIServer, stream
 from tests.pages.conftest import build_library
 
@@ -31,13 +31,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """The app on the water guide, answering offline."""
     root = tmp_path_factory.mktemp("panel_rerun_e2e")
     build_library(root / "data", [("guide.pdf", guide_pdf())], chunk_size=400)
-    env = {
-        "FOOTNOTE_DATA_DIR": str(root / "data"),
-        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-        "FOOTNOTE_LLM_PROVIDER": "extractive",
-        "FOOTNOTE_CHUNK_SIZE": "400",
-        "FOOTNOTE_CHUNK_OVERLAP": "0",
-    }
+    env = offline_env(root / "data")
     with run_app(env, root / "streamlit.log") as url:
         yield url, root / "data"
 

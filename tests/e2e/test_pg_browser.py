@@ -16,7 +16,7 @@ from ingest.team import connect as pg_connect
 from ingest.team.library import PgLibrary
 from tests.e2e.conftest import FOOTNOTE, PANEL, ask, loaded_width, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, GUIDE_TITLE, guide_pdf
-from tests.e2e.server import run_app
+from tests.e2e.server import offline_env, run_app
 
 pytestmark = pytest.mark.browser
 SUPPORTED = ".st-key-audit_verdict_supported button"
@@ -30,14 +30,7 @@ def test_footnote_click_and_audit_verdict_on_postgresql(pg_url: str, page: Page,
     chunks = {c.chunk_id: c for c in library.chunks()}
     pg_connect.close_pools()  # the app is another process; this one is done with the database
     data_dir = tmp_path / "data"
-    env = {
-        "FOOTNOTE_DATABASE_URL": pg_url,
-        "FOOTNOTE_DATA_DIR": str(data_dir),
-        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-        "FOOTNOTE_LLM_PROVIDER": "extractive",
-        "FOOTNOTE_CHUNK_SIZE": "400",
-        "FOOTNOTE_CHUNK_OVERLAP": "0",
-    }
+    env = offline_env(data_dir, FOOTNOTE_DATABASE_URL=pg_url)
     with run_app(env, tmp_path / "streamlit.log") as url:
         page.goto(url)
         wait_idle(page)

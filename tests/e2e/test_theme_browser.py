@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import FOOTNOTE, PANEL, ask, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf
-from tests.e2e.server import run_app
+from tests.e2e.server import offline_env, run_app
 from tests.pages.conftest import build_library
 
 pytestmark = pytest.mark.browser
@@ -71,14 +71,7 @@ def themed_app(
     """The app in one theme (the `--theme.base` option, given as its environment variable)."""
     root = tmp_path_factory.mktemp(f"theme_{request.param}")
     build_library(root / "data", [("guide.pdf", guide_pdf())], chunk_size=400)
-    env = {
-        "FOOTNOTE_DATA_DIR": str(root / "data"),
-        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-        "FOOTNOTE_LLM_PROVIDER": "extractive",
-        "FOOTNOTE_CHUNK_SIZE": "400",
-        "FOOTNOTE_CHUNK_OVERLAP": "0",
-        "STREAMLIT_THEME_BASE": request.param,
-    }
+    env = offline_env(root / "data", STREAMLIT_THEME_BASE=request.param)
     with run_app(env, root / "streamlit.log") as url:
         yield request.param, url, root
 

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import FOOTNOTE, PANEL, ask, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, GUIDE_TITLE, guide_pdf
-from tests.e2e.server import run_app
+from tests.e2e.server import offline_env, run_app
 
 pytestmark = pytest.mark.browser
 
@@ -19,13 +19,7 @@ pytestmark = pytest.mark.browser
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """An app server on an empty data directory."""
     root = tmp_path_factory.mktemp("upload_e2e")
-    env = {
-        "FOOTNOTE_DATA_DIR": str(root / "data"),
-        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-        "FOOTNOTE_LLM_PROVIDER": "extractive",
-        "FOOTNOTE_CHUNK_SIZE": "180",
-        "FOOTNOTE_CHUNK_OVERLAP": "0",
-    }
+    env = offline_env(root / "data", chunk_size=180)
     (root / "guide.pdf").write_bytes(guide_pdf())
     with run_app(env, root / "streamlit.log") as url:
         yield url, root / "guide.pdf"

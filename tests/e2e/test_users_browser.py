@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from rag.stores.conversations import ConversationStore
 from tests.e2e.conftest import CHAT_INPUT, FOOTNOTE, PANEL, ask, new_tab, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf
-from tests.e2e.server import run_app
+from tests.e2e.server import offline_env, run_app
 from tests.pages.conftest import build_library
 
 pytestmark = pytest.mark.browser
@@ -29,14 +29,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     root = tmp_path_factory.mktemp("users_e2e")
     data_dir = root / "data"
     build_library(data_dir, [("guide.pdf", guide_pdf())], chunk_size=400)
-    env = {
-        "FOOTNOTE_DATA_DIR": str(data_dir),
-        "FOOTNOTE_EMBEDDING_PROVIDER": "fake",
-        "FOOTNOTE_LLM_PROVIDER": "extractive",
-        "FOOTNOTE_CHUNK_SIZE": "400",
-        "FOOTNOTE_CHUNK_OVERLAP": "0",
-        "FOOTNOTE_TRUSTED_USER_HEADER": HEADER,
-    }
+    env = offline_env(data_dir, FOOTNOTE_TRUSTED_USER_HEADER=HEADER)
     with run_app(env, root / "streamlit.log") as url:
         yield url, data_dir
 
