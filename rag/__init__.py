@@ -25,22 +25,10 @@ A question's hops through the core (the Streamlit side is in ``components/__init
    flagged) over rag/answering/metrics.py:answer_sentences.
 """
 
+from rag.answering.events import Cited, Done, Failed, StreamEvent, TextDelta
 from rag.citations.evidence import assign_short_ids, build_evidence
 from rag.citations.grammar import CitationStream, citation_spans, extract_citations, resolve
-from rag.types import (
-    Answer,
-    AnswerMetrics,
-    CitationEvent,
-    CitationSpan,
-    Cited,
-    Done,
-    Evidence,
-    Failed,
-    Footnote,
-    Resolution,
-    StreamEvent,
-    TextDelta,
-)
+from rag.types import Answer, AnswerMetrics, CitationEvent, CitationSpan, Evidence, Footnote, Resolution
 
 __all__ = [
     "Answer",
