@@ -159,7 +159,7 @@ def build_library(data_dir: Path, base_dir: Path, n_chunks: int) -> tuple[Any, A
 def time_answer(question: str, library: Any, model: Any, label: str) -> dict[str, Any]:
     """One question through answer_stream: seconds to the first text delta and to Done."""
     from rag.answering.answer import answer_stream
-    from rag.types import Done, TextDelta
+    from rag.answering.events import Done, TextDelta
 
     start = time.perf_counter()
     first = None

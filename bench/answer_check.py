@@ -22,10 +22,10 @@ from typing import Any
 from bench.answer_check_plot import PLOT, draw_curves
 from bench.eval import SQUAD_QA, SQUAD_SAMPLE, judge, load_questions, open_corpus_library, summarize
 from rag.answering.answer import stream_answer
+from rag.answering.events import Done
 from rag.offline.check import MIN_SUPPORT, OFF, Rules
 from rag.offline.extractive import ExtractiveChatModel
 from rag.retrieval.retrieve import Retrieval, search_evidence
-from rag.types import Done
 
 K = 6
 RULES = ("asked_for", "specific", "negation", "support")

@@ -1,4 +1,4 @@
-"""Streaming citation parsing: rag.citations.grammar.CitationStream against an R2R-style rescanning parser.
+"""Streaming citation parsing: rag.citations.parser.CitationStream against an R2R-style rescanning parser.
 
 The baseline reproduces how R2R (SciPhi-AI/R2R, py/core/utils/__init__.py and its streaming agent)
 extracts citations while an answer streams: append the delta to a buffer, run its bracket regex
@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from bench.common import median, time_call
-from rag.citations.grammar import CitationStream
+from rag.citations.parser import CitationStream
 
 SIZES = (1_000, 4_000, 16_000)
 QUICK_SIZES = (200, 800)

@@ -25,10 +25,11 @@ from typing import Any
 
 from bench.common import CORPUS, ROOT
 from rag.answering.answer import stream_answer
+from rag.answering.events import Done
 from rag.citations.evidence import build_evidence
 from rag.offline.extractive import ExtractiveChatModel
 from rag.retrieval.retrieve import Retrieval, search_evidence
-from rag.types import Answer, Done, Evidence
+from rag.types import Answer, Evidence
 
 Retriever = Callable[[str], Retrieval]
 SQUAD_QA = CORPUS / "squad-dev" / "questions.jsonl"

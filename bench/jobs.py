@@ -68,8 +68,8 @@ def _first_answer(folder: Path, library: Any, path: Path, embeddings: Any, name:
     from ingest.local.library import Library
     from ingest.worker import BACKGROUND_NICENESS, Worker
     from rag.answering.answer import answer_stream
+    from rag.answering.events import Done
     from rag.offline.extractive import ExtractiveChatModel
-    from rag.types import Done
 
     worker = Worker(library, poll_s=POLL_S).start(niceness=BACKGROUND_NICENESS)  # as the app starts it
     data = path.read_bytes()

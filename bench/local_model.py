@@ -147,7 +147,7 @@ def ask_all(base_url: str, model: str, limit: int) -> dict[str, Any]:
     """Answer the sample through the endpoint; per-question rows and the wall time."""
     from bench.eval import load_questions, open_corpus_library
     from rag.answering.answer import answer_stream
-    from rag.types import Done, Failed
+    from rag.answering.events import Done, Failed
     from settings import load_settings
     from wiring import make_chat_model
 

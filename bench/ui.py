@@ -41,9 +41,9 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
     """A library with the water guide and conversations of the given lengths (real answers)."""
     from ingest.local.library import Library
     from rag.answering.answer import answer_stream
+    from rag.answering.events import Done
     from rag.offline.extractive import ExtractiveChatModel
     from rag.stores.conversations import ConversationStore
-    from rag.types import Done
     from settings import load_settings
     from tests.e2e.documents import guide_pdf
     from wiring import make_embeddings

@@ -17,7 +17,7 @@ A question's hops, from the chat input to the side panel (the core's part: ``rag
    state.on_cite (the selection is (turn_id, footnote number)) -> a rerun of the panel's fragment
    alone (chat_panel.show_chat_panel), not of pages/chat.py: the saved turns are not sent again.
 7. components/side_panel.py:selected_footnote -> show_panel - the saved evidence; the cited passage
-   (components/render.py:cited_passage, from the saved spans; page offsets via _focus) emphasised in the chunk text.
+   (components/passage.py:cited_passage, from the saved spans; page offsets via _focus) emphasised in the chunk text.
 8. side_panel._pages -> resources.passage_picture -> ingest/pdf/render.py:draw_page (the page rendered
    once, chunk in yellow, cited passage in orange, boxes returned) -> components/picture.py:panel_pictures (JPEG).
 """

@@ -15,9 +15,10 @@ from components.chat_panel import on_footnote_click
 from components.render import attribution_notes, escape_markdown, page_range
 from components.stream import BadgeStream, StreamOutcome, searching_line, sources_line
 from ingest.types import Document
+from rag.answering.events import Failed, Retrieved, StreamEvent
 from rag.retrieval.documents import drew_on
 from rag.stores.conversations import ConversationStore
-from rag.types import Answer, Failed, Retrieved, StreamEvent, Turn
+from rag.types import Answer, Turn
 
 CONV_PARAM = "conv"
 

@@ -11,7 +11,8 @@ from streamlit.delta_generator import DeltaGenerator
 
 from components import state
 from components.original import ExcerptFn, OriginalFn, show_original
-from components.render import cited_passage, footnote_kind_label, ocr_note, page_range, split_passage
+from components.passage import cited_passage, split_passage
+from components.render import footnote_kind_label, ocr_note, page_range
 from rag.retrieval.library_search import SearchHit
 from rag.types import Footnote, Turn
 

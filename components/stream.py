@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from components.render import escape_markdown, escape_stream_text, page_range, stream_badge
 from rag.answering.answer import build_answer
-from rag.types import Answer, CitationSpan, Cited, Done, Evidence, Failed, StreamEvent, TextDelta
+from rag.answering.events import Cited, Done, Failed, StreamEvent, TextDelta
+from rag.types import Answer, CitationSpan, Evidence
 
 
 def searching_line(documents: int) -> str:

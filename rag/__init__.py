@@ -16,7 +16,7 @@ A question's hops through the core (the Streamlit side is in ``components/__init
    Evidence with short ids (rag/citations/evidence.py:build_evidence) in a Retrieval.
 3. rag/answering/answer.py:stream_answer - Retrieval.is_relevant gates it; rag/prompts.py:build_messages;
    rag/answering/model_stream.py:model_deltas streams the model's text (retries, timeouts, limits).
-4. rag/answering/answer.py:AnswerCitations.feed - the one parse: rag/citations/grammar.py:CitationStream.feed finds
+4. rag/answering/answer.py:AnswerCitations.feed - the one parse: rag/citations/parser.py:CitationStream.feed finds
    the markers as the text streams; TextDelta says how much may be shown, Cited events carry id,
    span, number (resolved ids numbered by first use) and the evidence on first use.
 5. rag/answering/answer.py:build_answer - the final Answer in Done: rag/citations/grammar.py:resolve over the spans
@@ -25,22 +25,11 @@ A question's hops through the core (the Streamlit side is in ``components/__init
    flagged) over rag/answering/metrics.py:answer_sentences.
 """
 
+from rag.answering.events import Cited, Done, Failed, StreamEvent, TextDelta
 from rag.citations.evidence import assign_short_ids, build_evidence
-from rag.citations.grammar import CitationStream, citation_spans, extract_citations, resolve
-from rag.types import (
-    Answer,
-    AnswerMetrics,
-    CitationEvent,
-    CitationSpan,
-    Cited,
-    Done,
-    Evidence,
-    Failed,
-    Footnote,
-    Resolution,
-    StreamEvent,
-    TextDelta,
-)
+from rag.citations.grammar import resolve
+from rag.citations.parser import CitationStream, citation_spans, extract_citations
+from rag.types import Answer, AnswerMetrics, CitationEvent, CitationSpan, Evidence, Footnote, Resolution
 
 __all__ = [
     "Answer",

@@ -12,8 +12,9 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from rag.answering.events import Cited, Done, Failed, TextDelta
 from rag.retrieval.documents import drew_on
-from rag.types import Answer, Cited, Done, Evidence, Failed, Footnote, TextDelta
+from rag.types import Answer, Evidence, Footnote
 
 EXIT_MODEL_FAILED = 1
 EXIT_BAD_INPUT = 2

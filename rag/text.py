@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import Stemmer
 
-from rag.citations.grammar import citation_spans
+from rag.citations.parser import citation_spans
 
 SOFT_HYPHEN = "\u00ad"  # ingest marks words hyphenated across lines with it
 _MASK = "\x01"

@@ -1,4 +1,4 @@
-"""The answering vocabulary: evidence, citation spans and events, footnotes, answers, stream events."""
+"""The answering vocabulary: evidence, citation spans and events, footnotes, answers, turns (the stream's events are in rag/answering/events.py)."""
 
 from __future__ import annotations
 
@@ -242,57 +242,6 @@ class Answer:
         """Evidence that was retrieved and given to the model but not cited (nor matched)."""
         cited = {f.short_id for f in self.footnotes}
         return tuple(e for e in self.evidence if e.short_id not in cited)
-
-
-# --- The answer stream: what answer_stream() yields -------------------------------------
-
-
-@dataclass(frozen=True)
-class TextDelta:
-    """Raw text from the model, as it arrives. shown: how much of the whole text so far may be
-    shown (all but an unfinished marker at the end; None: all); cited: how many Cited events follow
-    for the markers this delta completed."""
-
-    text: str
-    shown: int | None = None
-    cited: int = 0
-
-
-@dataclass(frozen=True)
-class Cited:
-    """A citation marker in the stream, with its id and span. Every occurrence of a resolved id
-    carries its footnote number, the first one also its evidence; unresolved ids carry neither."""
-
-    citation: CitationEvent
-    resolved: bool
-    number: int | None = None
-    evidence: Evidence | None = None
-
-
-@dataclass(frozen=True)
-class Done:
-    """The final event: the whole Answer."""
-
-    answer: Answer
-
-
-@dataclass(frozen=True)
-class Failed:
-    """The model or endpoint failed. partial is true when some text had already arrived."""
-
-    cause: str
-    message: str
-    partial: bool = False
-
-
-@dataclass(frozen=True)
-class Retrieved:
-    """Retrieval has finished: the evidence the answer will draw on, before the model's first token."""
-
-    evidence: tuple[Evidence, ...]
-
-
-StreamEvent = Retrieved | TextDelta | Cited | Done | Failed
 
 
 @dataclass(frozen=True)

@@ -12,26 +12,17 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from rag.answering.attribution import attribute
+from rag.answering.events import Cited, Done, Failed, Retrieved, StreamEvent, TextDelta
 from rag.answering.failures import ModelFailure
 from rag.answering.metrics import answer_sentences, measure
 from rag.answering.model_stream import Limits, model_deltas
-from rag.citations.grammar import CitationStream, canonical_id, citation_spans, resolve
+from rag.citations.grammar import canonical_id, resolve
+from rag.citations.parser import CitationStream, citation_spans
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.retrieval.lexical import tokenize
 from rag.retrieval.pending import with_words_only
 from rag.retrieval.retrieve import Retrieval, search_evidence
-from rag.types import (
-    Answer,
-    CitationEvent,
-    CitationSpan,
-    Cited,
-    Done,
-    Evidence,
-    Failed,
-    Retrieved,
-    StreamEvent,
-    TextDelta,
-)
+from rag.types import Answer, CitationEvent, CitationSpan, Evidence
 
 log = logging.getLogger(__name__)
 # Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.

@@ -1,1 +1,1 @@
-"""The one citation grammar (short-id markers, one shot and streaming), the citations against an answer's evidence table, and the evidence table's short ids."""
+"""The one citation grammar (short-id markers) and its parser (one shot and streaming), the citations against an answer's evidence table, and the evidence table's short ids."""

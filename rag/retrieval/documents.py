@@ -18,7 +18,8 @@ the picked documents were only favoured in the fusion and 0.655 with no document
 A year ("2022", from "FY2022" or "fiscal 2022") says which of a company's filings, not which
 company: many filings of other companies cover the same year. So years score only when no other
 naming word is in any profile (a question naming just a period), and otherwise only choose among
-documents the other words tie on (Acme's FY2022 report before Acme's FY2023 one).
+documents the other words tie on (Acme's FY2022 report before Acme's FY2023 one); the period a
+cover says it covers is read by rag/retrieval/covers.py.
 
 A question that writes a naming word with a capital (past its first word) writes names that way:
 then a naming word it writes only in lower case is an ordinary word, not a name ("any material
@@ -42,10 +43,10 @@ from typing import Any
 
 from rag.questions.shorthand import fiscal_periods
 from rag.retrieval import profile_store
+from rag.retrieval.covers import PERIOD_TERM, document_period, period_terms
 from rag.retrieval.lexical import tokenize
 from rag.types import Answer
 
-PERIOD_TERM = "period:"  # never an index term (the tokenizer splits at ':'): a cover's period
 PROFILE_PAGES = 2  # a cover page and what follows it (contents, or the first page of text)
 NAMING_SHARE = 0.2  # a word in more than a fifth of the profiles is the library's, not a name
 PICK_SHARE = 0.5  # documents scoring at least half the best score stay in the running
@@ -53,47 +54,6 @@ MAX_PICKED = 3  # same company, other years (or same year, other company) stay s
 _WORD = re.compile(r"[A-Za-z0-9][\w&'-]*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _LETTER_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
-_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
-# A cover's period: "For the fiscal year ended December 31, 2018", "For the quarterly period ended
-# June 30, 2022" (a few words of another column may come between, as pdfium reads some covers).
-_PERIOD_ENDED = re.compile(
-    r"\bfor\s+the\s+(fiscal\s+year|year|quarterly\s+period|quarter|fiscal\s+quarter)\s+ended\b"
-    r"[^.]{0,40}?\b([a-z]{3})[a-z]*\.?\s+\d{1,2}\s*,\s*((?:19|20)\d\d)\b",
-    re.IGNORECASE,
-)
-# A results release: "2023 Second-Quarter", "second quarter 2023".
-_QUARTER_RESULTS = re.compile(
-    r"\b(?:((?:19|20)\d\d)\s+(first|second|third|fourth)[- ]quarter|"
-    r"(first|second|third|fourth)[- ]quarter\s+(?:of\s+)?((?:19|20)\d\d))\b",
-    re.IGNORECASE,
-)
-_ORDINALS = ("first", "second", "third", "fourth")
-
-
-def document_period(first_pages: Sequence[str]) -> tuple[int, int | None] | None:
-    """(year, quarter or None) of the period a filing's cover says it covers, or None. A quarter is
-    the calendar quarter its end month falls in (fiscal quarters of other year ends differ; it
-    only breaks ties between one company's quarterly reports)."""
-    text = " ".join(" ".join(first_pages).split())
-    found = _PERIOD_ENDED.search(text)
-    if found and found.group(2).lower() in _MONTHS:
-        quarterly = "quarter" in found.group(1).lower()
-        month = _MONTHS.index(found.group(2).lower()) + 1
-        return int(found.group(3)), ((month - 1) // 3 + 1) if quarterly else None
-    results = _QUARTER_RESULTS.search(text)
-    if results:
-        year = results.group(1) or results.group(4)
-        ordinal = (results.group(2) or results.group(3)).lower()
-        return int(year), _ORDINALS.index(ordinal) + 1
-    return None
-
-
-def period_terms(period: tuple[int, int | None] | None) -> list[str]:
-    """The profile terms a cover's period adds: its year, and its year and quarter."""
-    if period is None:
-        return []
-    year, quarter = period
-    return [f"{PERIOD_TERM}{year}"] + ([f"{PERIOD_TERM}{year}q{quarter}"] if quarter else [])
 
 
 @dataclass(frozen=True)

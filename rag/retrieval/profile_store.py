@@ -38,7 +38,7 @@ from rag.retrieval.lexical_store import STALE_TEMP_S, tokenizer_signature
 logger = logging.getLogger(__name__)
 
 FOLDER = "profiles"
-FORMAT = 2  # 2: postings hold the covers' periods (rag.retrieval.documents.PERIOD_TERM)
+FORMAT = 2  # 2: postings hold the covers' periods (rag.retrieval.covers.PERIOD_TERM)
 
 
 def documents_signature(documents: Sequence[Document]) -> str:

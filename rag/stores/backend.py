@@ -10,7 +10,7 @@ from typing import Any
 def conversation_store(settings: Any, path: Path) -> Any:
     """A ConversationStore at ``path``, or its PostgreSQL twin."""
     if settings.database_url is not None:
-        from rag.stores.postgres import PgConversationStore
+        from rag.stores.postgres_conversations import PgConversationStore
 
         return PgConversationStore(settings.database_url.get_secret_value())
     from rag.stores.conversations import ConversationStore
@@ -21,7 +21,7 @@ def conversation_store(settings: Any, path: Path) -> Any:
 def verdict_store(settings: Any, path: Path) -> Any:
     """A VerdictStore at ``path``, or its PostgreSQL twin."""
     if settings.database_url is not None:
-        from rag.stores.postgres import PgVerdictStore
+        from rag.stores.postgres_verdicts import PgVerdictStore
 
         return PgVerdictStore(settings.database_url.get_secret_value())
     from rag.stores.verdicts import VerdictStore

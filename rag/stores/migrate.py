@@ -65,7 +65,8 @@ def migrate_library(local: Library, target: PgLibrary) -> tuple[int, int, int]:
 def migrate_chats(data_dir: Path, url: str) -> tuple[int, int]:
     """Copy conversations and verdicts from the data folder's SQLite files; returns their counts."""
     from rag.stores.conversations import ConversationStore
-    from rag.stores.postgres import PgConversationStore, PgVerdictStore
+    from rag.stores.postgres_conversations import PgConversationStore
+    from rag.stores.postgres_verdicts import PgVerdictStore
     from rag.stores.verdicts import AUDIT_DB_NAME, VerdictStore
 
     conversations = verdicts = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rag.citations.grammar import citation_spans
+from rag.citations.parser import citation_spans
 from rag.types import Answer, AnswerMetrics, CitationSpan, Evidence, Flag, Footnote, Match
 
 

@@ -15,9 +15,9 @@ from ingest.pdf.reader import read_pdf
 from ingest.pdf.render import draw_page
 from ingest.types import OcrOptions
 from rag.answering.answer import stream_answer
+from rag.answering.events import Done
 from rag.offline.extractive import ExtractiveChatModel
 from rag.retrieval.retrieve import search_evidence
-from rag.types import Done
 from tests.ingest.scans import HARBOUR, ORCHARD, covered, join_pdfs, scanned, text_pdf, turned, word_boxes
 
 NAME = "fake:hash:384"

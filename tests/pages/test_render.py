@@ -8,10 +8,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from components.render import cited_passage, escape_stream_text, render_answer_html, split_passage
+from components.passage import cited_passage, split_passage
+from components.render import escape_stream_text, render_answer_html
 from ingest.types import PageLocator
 from rag.answering.answer import build_answer
-from rag.citations.grammar import citation_spans
+from rag.citations.parser import citation_spans
 from rag.types import Answer, Evidence
 
 

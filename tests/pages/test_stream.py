@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from components.stream import BadgeStream, sources_line
 from rag.answering.answer import AnswerCitations, answer_stream, build_answer
-from rag.types import Cited, Done, Failed, Retrieved, TextDelta
+from rag.answering.events import Cited, Done, Failed, Retrieved, TextDelta
 from tests.pages.test_render import _evidence
 
 

@@ -12,7 +12,8 @@ from ingest.embeddings import HashEmbeddings
 from ingest.team.library import PgLibrary
 from rag.retrieval.retrieve import search_evidence
 from rag.stores.conversations import ConversationStore
-from rag.stores.postgres import PgConversationStore, PgVerdictStore
+from rag.stores.postgres_conversations import PgConversationStore
+from rag.stores.postgres_verdicts import PgVerdictStore
 from rag.stores.verdicts import AUDIT_DB_NAME, VerdictStore
 from tests.rag.conftest import ENGINES, GARDEN, HASH_NAME, make_pdf, open_hash_library
 from tests.rag.test_conversations import _answer

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from components import resources, state
 from ingest.embeddings import HashEmbeddings
 from ingest.team.library import PgLibrary
-from rag.stores.postgres import PgConversationStore
+from rag.stores.postgres_conversations import PgConversationStore
 from settings import load_settings
 from tests.pages.conftest import CHUNK_OVERLAP, CHUNK_SIZE, ROOT, WATER, make_pdf
 

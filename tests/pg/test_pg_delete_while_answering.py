@@ -10,8 +10,8 @@ import pytest
 from ingest.embeddings import HashEmbeddings
 from ingest.team.library import PgLibrary
 from rag.answering.answer import answer_stream
+from rag.answering.events import Done, Failed, Retrieved
 from rag.answering.scripted import ScriptedChatModel
-from rag.types import Done, Failed, Retrieved
 from tests.rag.conftest import ENGINES, GARDEN, HASH_NAME, make_pdf
 
 QUESTION = "When was the greenhouse built?"

@@ -11,14 +11,16 @@ import pytest
 from ingest.local.library import Library
 from ingest.types import PageLocator
 from rag.answering.answer import answer_stream, build_answer, retrieval_query
+from rag.answering.events import Cited, Done, Failed, Retrieved, TextDelta
 from rag.answering.failures import retry_after_s
 from rag.answering.metrics import measure
 from rag.answering.model_stream import JITTER, PUMP_THREAD
 from rag.answering.scripted import ScriptedChatModel
-from rag.citations.grammar import citation_spans, resolve
+from rag.citations.grammar import resolve
+from rag.citations.parser import citation_spans
 from rag.offline.extractive import ExtractiveChatModel
 from rag.prompts import NOT_IN_DOCUMENTS
-from rag.types import Answer, Cited, Done, Evidence, Failed, Retrieved, TextDelta
+from rag.types import Answer, Evidence
 from settings import load_settings
 from wiring import stream_options
 

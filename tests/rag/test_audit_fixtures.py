@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ingest.types import PageLocator
-from rag.citations.grammar import citation_spans, resolve
+from rag.citations.grammar import resolve
+from rag.citations.parser import citation_spans
 from rag.stores.conversations import ConversationStore
 from rag.types import Answer, Evidence, Turn
 

@@ -9,7 +9,8 @@ import pytest
 
 from ingest.local.library import Library
 from ingest.types import Chunk, PageLocator
-from rag.retrieval.documents import DocumentProfiles, ProfileCache, document_period, drew_on, profile_text
+from rag.retrieval.covers import document_period
+from rag.retrieval.documents import DocumentProfiles, ProfileCache, drew_on, profile_text
 from rag.retrieval.lexical import LexicalIndex, tokenize
 from rag.retrieval.retrieve import search_evidence, without_words
 from rag.types import Answer, Evidence, Footnote

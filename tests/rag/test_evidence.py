@@ -6,7 +6,7 @@ import hashlib
 
 from ingest.types import Chunk, Document, PageLocator
 from rag.citations.evidence import assign_short_ids, build_evidence
-from rag.citations.grammar import extract_citations
+from rag.citations.parser import extract_citations
 
 
 def _cid(prefix: str, salt: str) -> str:

@@ -11,11 +11,12 @@ from ingest.embeddings import LocalEmbeddings
 from ingest.local.library import Library
 from ingest.types import PageLocator
 from rag.answering.answer import answer_stream
-from rag.citations.grammar import extract_citations
+from rag.answering.events import Done
+from rag.citations.parser import extract_citations
 from rag.offline.check import OFF
 from rag.offline.extractive import ExtractiveChatModel, parse_task, split_sentences
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
-from rag.types import Answer, Done, Evidence
+from rag.types import Answer, Evidence
 from tests.rag.conftest import make_pdf
 
 

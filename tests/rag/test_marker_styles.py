@@ -9,12 +9,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from components.render import cited_passage
+from components.passage import cited_passage
 from ingest.types import PageLocator
 from rag.answering.answer import stream_answer
+from rag.answering.events import Cited, Done, TextDelta
 from rag.answering.metrics import answer_sentences
 from rag.retrieval.retrieve import Retrieval
-from rag.types import Answer, Cited, Done, Evidence, TextDelta
+from rag.types import Answer, Evidence
 from settings import load_settings
 from tests.openai_server import ScriptedOpenAIServer, stream
 from wiring import make_chat_model

@@ -12,11 +12,12 @@ import pytest
 
 from ingest.types import PageLocator
 from rag.answering.answer import stream_answer
+from rag.answering.events import Cited, Done, Failed, TextDelta
 from rag.answering.model_stream import JITTER, PUMP_THREAD
-from rag.citations.grammar import extract_citations
+from rag.citations.parser import extract_citations
 from rag.prompts import SYSTEM_PROMPT
 from rag.retrieval.retrieve import Retrieval
-from rag.types import Cited, Done, Evidence, Failed, TextDelta
+from rag.types import Evidence
 from settings import load_settings
 from tests.openai_server import Endless, Error, Raw, ScriptedOpenAIServer, sse, stream
 from tests.ports import refused_port

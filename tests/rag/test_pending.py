@@ -11,10 +11,10 @@ from ingest.embeddings import GatedEmbeddings
 from ingest.local.library import Library
 from ingest.worker import run_job
 from rag.answering.answer import answer_stream
+from rag.answering.events import Done
 from rag.offline.extractive import ExtractiveChatModel
 from rag.retrieval.pending import words_only_lines
 from rag.stores.serialize import answer_from_dict, answer_to_dict
-from rag.types import Done
 from tests.rag.conftest import GARDEN, HASH_NAME, make_pdf
 
 QUESTION = "When does the gardener stake each tomato plant?"
