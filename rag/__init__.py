@@ -27,8 +27,8 @@ A question's hops through the core (the Streamlit side is in ``components/__init
 
 from rag.answering.events import Cited, Done, Failed, StreamEvent, TextDelta
 from rag.citations.evidence import assign_short_ids, build_evidence
-from rag.citations.grammar import resolve
 from rag.citations.parser import CitationStream, citation_spans, extract_citations
+from rag.citations.table import resolve
 from rag.types import Answer, AnswerMetrics, CitationEvent, CitationSpan, Evidence, Footnote, Resolution
 
 __all__ = [

@@ -16,8 +16,8 @@ from rag.answering.events import Cited, Done, Failed, Retrieved, StreamEvent, Te
 from rag.answering.failures import ModelFailure
 from rag.answering.metrics import answer_sentences, measure
 from rag.answering.model_stream import Limits, model_deltas
-from rag.citations.grammar import canonical_id, resolve
 from rag.citations.parser import CitationStream, citation_spans
+from rag.citations.table import canonical_id, resolve
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.retrieval.lexical import tokenize
 from rag.retrieval.pending import with_words_only

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from rag.answering.metrics import measure
 from rag.audit.records import CitationRecord, RecordKey, SupportScore
-from rag.citations.grammar import resolve
+from rag.citations.table import resolve
 from rag.stores.verdicts import Verdict
 from rag.types import Answer, AnswerMetrics, Turn
 

@@ -41,10 +41,6 @@ from __future__ import annotations
 
 import re
 
-from rag.citations.table import canonical_id, resolve, source_list_start
-
-__all__ = ["canonical_id", "resolve", "source_list_start"]  # with the grammar's terms below
-
 CLOSE_FOR = {"[": "]", "\u3010": "\u3011", "(": ")"}
 SEPARATORS = ",;"
 LABELS = frozenset({"source", "sources", "id", "ids"})

@@ -16,8 +16,8 @@ from rag.answering.failures import retry_after_s
 from rag.answering.metrics import measure
 from rag.answering.model_stream import JITTER, PUMP_THREAD
 from rag.answering.scripted import ScriptedChatModel
-from rag.citations.grammar import resolve
 from rag.citations.parser import citation_spans
+from rag.citations.table import resolve
 from rag.offline.extractive import ExtractiveChatModel
 from rag.prompts import NOT_IN_DOCUMENTS
 from rag.types import Answer, Evidence

@@ -8,7 +8,7 @@ import pytest
 from ingest.types import PageLocator
 from rag.answering.answer import build_answer
 from rag.answering.attribution import FLAG_BELOW, MATCH_MIN, support
-from rag.citations.grammar import source_list_start
+from rag.citations.table import source_list_start
 from rag.text import marker_groups
 from rag.types import Evidence
 

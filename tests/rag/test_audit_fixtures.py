@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ingest.types import PageLocator
-from rag.citations.grammar import resolve
 from rag.citations.parser import citation_spans
+from rag.citations.table import resolve
 from rag.stores.conversations import ConversationStore
 from rag.types import Answer, Evidence, Turn
 
@@ -38,7 +38,7 @@ def make_evidence(
 
 
 def make_answer(question: str, text: str, evidence: tuple[Evidence, ...], **extra: object) -> Answer:
-    """An Answer whose footnotes come from rag.citations.grammar.resolve over text."""
+    """An Answer whose footnotes come from rag.citations.table.resolve over text."""
     res = resolve(citation_spans(text), evidence)
     return Answer(
         question=question,

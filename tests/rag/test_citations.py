@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from ingest.types import PageLocator
 from rag.answering.answer import AnswerCitations
 from rag.answering.events import Cited
-from rag.citations.grammar import resolve
 from rag.citations.parser import CitationStream, citation_spans, extract_citations
+from rag.citations.table import resolve
 from rag.types import CitationSpan, Evidence
 
 A, B, C = "abc1234", "def5678", "0a1b2c3d"

@@ -3,8 +3,8 @@
 from pathlib import Path
 
 from ingest.types import PageLocator
-from rag.citations.grammar import resolve
 from rag.citations.parser import citation_spans
+from rag.citations.table import resolve
 from rag.stores.conversations import ConversationStore
 from rag.types import Answer, AnswerMetrics, Evidence
 
