@@ -19,29 +19,30 @@ The rules, from what any reader would name (each can be turned off, for measurin
 - support: the audit page's support score (rag.audit's formula, question read as rag.asked
   reads it) between question and quote is at least MIN_SUPPORT.
 
-Measured with `python -m bench answer_check` (bench/README.md, "Answer check"; 2026-12-02, same
-retrieval before and after), unanswerable questions answered as if answerable, before -> after:
-squad-dev seed-0 sample (tuned on) 0.550 -> 0.200, disjoint squad-dev sample 0.800 -> 0.425,
-filings-dev 0.294 -> 0.000 (answered citing no evidence page 0.148 -> 0.087); answerable declined
-0.150 -> 0.150, 0.275 -> 0.300, 0.496 -> 0.617, generated filings 0.043 -> 0.043. Each rule
-alone helps on at least two of the sets: asked for (disjoint squad-dev, filings-dev), specific
-(all three with unanswerables), negation (both squad-dev samples). Support adds nothing on these
-sets at 0.35 once the other rules apply (alone it starts to act at 0.4, and trades about one
-answerable question declined per unanswerable one caught above 0.45): it is a floor for quotes
-that share only a name and a year with the question (the issue's PepsiCo example, similarity
-0.25). Tried and dropped: declining a negated quote to a question that is not negated (helped
-only the check samples, none on the tuning sample, at a cost on both), and counting a name found
-anywhere in the document's retrieved passages (filings-dev: more answers citing no evidence
-page, more unanswerables answered; squad-dev's sample 0.200 -> 0.275).
+Measured with `python -m bench answer_check` (bench/README.md, "Answer check"; 2026-12-02 04:42
+UTC, same retrieval before and after), unanswerable questions answered as if answerable, before
+-> after: squad-dev seed-0 sample (tuned on) 0.550 -> 0.150, disjoint squad-dev sample 0.800 ->
+0.350, filings-dev 0.294 -> 0.000 (answered citing no evidence page 0.148 -> 0.087); answerable
+declined 0.150 -> 0.175, 0.275 -> 0.300, 0.496 -> 0.617, generated filings 0.034 -> 0.043. Each
+rule alone helps on at least two of the sets: asked for (disjoint squad-dev, filings-dev),
+specific (all three with unanswerables), swapped and negation (both squad-dev samples). Support
+adds nothing on these sets at 0.35 once the other rules apply (alone it starts to act at 0.4,
+and trades about one answerable question declined per unanswerable one caught above 0.45): it is
+a floor for quotes that share only a name and a year with the question (the issue's PepsiCo
+example, similarity 0.25). Tried and dropped: declining a negated quote to a question that is
+not negated (helped only the check samples, none on the tuning sample, at a cost on both), and
+counting a name found anywhere in the document's retrieved passages (filings-dev: more answers
+citing no evidence page, more unanswerables answered; squad-dev's sample 0.200 -> 0.275).
 
-The swapped rule (issue 25's second round, read off the quotes the other rules passed, on the
-same retrieval): it caught 2 of the 8 unanswerable questions still
-answered on the seed-0 sample at the cost of 1 answerable one (a synonym in the slot:
-"specific" / "particular"), 3 of 17 on the disjoint sample at no cost, and fired on none of
-filings-dev's or the generated filings' quotes. Matching one side only caught more (9 of 17 on
-the disjoint sample) but declined 4 to 12 answerable questions per set (synonyms: "costs" /
-"charges"), and declining a quote whose passages lack a question word declined half the
-answerable ones that passed (paraphrase): both dropped.
+The swapped rule (read off the quotes the other rules passed): alone 0.550 -> 0.475 on the
+seed-0 sample at one answerable declined (a synonym in the slot: "specific" / "particular"; its
+closest passages still hold the answer), 0.800 -> 0.675 on the disjoint one at none; it fired on
+no filings-dev or generated-filings quote. Tried and dropped: matching one neighbour only (9 of
+the disjoint sample's 17 caught, but 4 to 12 answerable questions declined per set: synonyms,
+"costs" / "charges"); reading "an" as "a" around the slot (one more caught on the disjoint
+sample, one more answerable declined on the tuning sample, "exact" / "precise"); declining a
+quote whose retrieved passages lack a question word (half the answerable ones that passed:
+paraphrase).
 
 Word lists (rag.question_terms) are English grammar (number words, ordinals and superlatives,
 negations) and currency codes, no data set's words.
