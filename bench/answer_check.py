@@ -28,7 +28,7 @@ from rag.offline.extractive import ExtractiveChatModel
 from rag.retrieval.retrieve import Retrieval, search_evidence
 
 K = 6
-RULES = ("asked_for", "specific", "negation", "support")
+RULES = ("asked_for", "specific", "swapped", "negation", "support")
 THRESHOLDS = (0.0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7)
 FIGURES = (
     ("gold_page_cited", "evidence page cited"),

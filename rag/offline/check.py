@@ -12,24 +12,37 @@ The rules, from what any reader would name (each can be turned off, for measurin
   its context; every qualifier ("first", "largest") in the quote or its heading; a number found
   only around the quote while the quote names other numbers, or another quarter than the asked
   one, is replaced: a mismatch;
+- swapped: a word of the question missing from the quote and its context while the quote holds
+  the words on both sides of it around another word ("the problem of squaring an integer" for
+  "the problem of dividing an integer"): the quote says the same thing of something else;
 - negation: a negated question ("What is not ...") is not answered by a quote that is not negated;
 - support: the audit page's support score (rag.audit.records's formula, question read as rag.questions.asked
   reads it) between question and quote is at least MIN_SUPPORT.
 
-Measured with `python -m bench answer_check` (bench/README.md, "Answer check"; 2026-12-02, same
-retrieval before and after), unanswerable questions answered as if answerable, before -> after:
-squad-dev seed-0 sample (tuned on) 0.550 -> 0.200, disjoint squad-dev sample 0.800 -> 0.425,
-filings-dev 0.294 -> 0.000 (answered citing no evidence page 0.148 -> 0.087); answerable declined
-0.150 -> 0.150, 0.275 -> 0.300, 0.496 -> 0.617, generated filings 0.043 -> 0.043. Each rule
-alone helps on at least two of the sets: asked for (disjoint squad-dev, filings-dev), specific
-(all three with unanswerables), negation (both squad-dev samples). Support adds nothing on these
-sets at 0.35 once the other rules apply (alone it starts to act at 0.4, and trades about one
-answerable question declined per unanswerable one caught above 0.45): it is a floor for quotes
-that share only a name and a year with the question (the issue's PepsiCo example, similarity
-0.25). Tried and dropped: declining a negated quote to a question that is not negated (helped
-only the check samples, none on the tuning sample, at a cost on both), and counting a name found
-anywhere in the document's retrieved passages (filings-dev: more answers citing no evidence
-page, more unanswerables answered; squad-dev's sample 0.200 -> 0.275).
+Measured with `python -m bench answer_check` (bench/README.md, "Answer check"; 2026-12-02 04:42
+UTC, same retrieval before and after), unanswerable questions answered as if answerable, before
+-> after: squad-dev seed-0 sample (tuned on) 0.550 -> 0.150, disjoint squad-dev sample 0.800 ->
+0.350, filings-dev 0.294 -> 0.000 (answered citing no evidence page 0.148 -> 0.087); answerable
+declined 0.150 -> 0.175, 0.275 -> 0.300, 0.496 -> 0.617, generated filings 0.034 -> 0.043. Each
+rule alone helps on at least two of the sets: asked for (disjoint squad-dev, filings-dev),
+specific (all three with unanswerables), swapped and negation (both squad-dev samples). Support
+adds nothing on these sets at 0.35 once the other rules apply (alone it starts to act at 0.4,
+and trades about one answerable question declined per unanswerable one caught above 0.45): it is
+a floor for quotes that share only a name and a year with the question (the issue's PepsiCo
+example, similarity 0.25). Tried and dropped: declining a negated quote to a question that is
+not negated (helped only the check samples, none on the tuning sample, at a cost on both), and
+counting a name found anywhere in the document's retrieved passages (filings-dev: more answers
+citing no evidence page, more unanswerables answered; squad-dev's sample 0.200 -> 0.275).
+
+The swapped rule (read off the quotes the other rules passed): alone 0.550 -> 0.475 on the
+seed-0 sample at one answerable declined (a synonym in the slot: "specific" / "particular"; its
+closest passages still hold the answer), 0.800 -> 0.675 on the disjoint one at none; it fired on
+no filings-dev or generated-filings quote. Tried and dropped: matching one neighbour only (9 of
+the disjoint sample's 17 caught, but 4 to 12 answerable questions declined per set: synonyms,
+"costs" / "charges"); reading "an" as "a" around the slot (one more caught on the disjoint
+sample, one more answerable declined on the tuning sample, "exact" / "precise"); declining a
+quote whose retrieved passages lack a question word (half the answerable ones that passed:
+paraphrase).
 
 Word lists (rag.questions.terms) are English grammar (number words, ordinals and superlatives,
 negations) and currency codes, no data set's words.
@@ -94,13 +107,14 @@ class Rules:
 
     asked_for: bool = True
     specific: bool = True
+    swapped: bool = True
     negation: bool = True
     support: bool = True
     min_support: float = MIN_SUPPORT
 
 
 DEFAULT = Rules()
-OFF = Rules(asked_for=False, specific=False, negation=False, support=False)
+OFF = Rules(asked_for=False, specific=False, swapped=False, negation=False, support=False)
 
 
 @dataclass(frozen=True)
@@ -108,7 +122,7 @@ class Verdict:
     """The check's outcome: passed, or the rule that failed and on what."""
 
     passed: bool
-    rule: str = ""  # "asked-for", "specific", "replaced", "negation" or "support"
+    rule: str = ""  # "asked-for", "specific", "replaced", "swapped", "negation" or "support"
     detail: str = ""
 
 
@@ -176,6 +190,30 @@ def _specific(asked: Asked, quote: Quote) -> Verdict:
     return Verdict(True)
 
 
+def _content(word: str) -> bool:
+    return len(word) > 2 and word not in STOPWORDS and not word.isdigit()
+
+
+def _swapped(asked: Asked, quote: Quote) -> str:
+    """The first question word the quote swaps for another, as "asked -> quoted", else "": a
+    content word of the question missing from the quote and its context, where the quote holds
+    the question's two words around it (stemmed) around a content word the question lacks."""
+    found = _words(quote.text)
+    said = [stem(w) for w in found]
+    held = set(said) | {stem(w) for w in _words(quote.context)}
+    own = _words(asked.text)
+    stems = [stem(w) for w in own]
+    for i in range(1, len(own) - 1):
+        if not _content(own[i]) or stems[i] in held:
+            continue
+        for j in range(1, len(found) - 1):
+            if (said[j - 1], said[j + 1]) == (stems[i - 1], stems[i + 1]) and (
+                _content(found[j]) and said[j] not in stems
+            ):
+                return f"{own[i]} -> {found[j]}"
+    return ""
+
+
 def check(asked: Asked, quote: Quote, rules: Rules = DEFAULT) -> Verdict:
     """Whether the quote answers the question, by the rules of the module docstring in order."""
     if rules.asked_for and not _asked_for(asked, quote):
@@ -184,6 +222,9 @@ def check(asked: Asked, quote: Quote, rules: Rules = DEFAULT) -> Verdict:
         verdict = _specific(asked, quote)
         if not verdict.passed:
             return verdict
+    swap = _swapped(asked, quote) if rules.swapped else ""
+    if swap:
+        return Verdict(False, "swapped", swap)
     if rules.negation and asked.negated and not negated(quote.text):
         return Verdict(False, "negation", "the question is negated, the quote is not")
     if rules.support and quote.support < rules.min_support:

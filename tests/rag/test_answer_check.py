@@ -156,6 +156,27 @@ CASES = [
         True,
         "",
     ),
+    # swapped: the quote says the same words around another one in the slot the question names
+    (
+        "What can the task of halving a number be reduced to?",
+        Quote("The task of doubling a number can be reduced to adding it to itself."),
+        False,
+        "swapped",
+    ),
+    (
+        "What is the qualitative result of this experiment?",
+        Quote("The quantitative result of this experiment is a ratio."),
+        False,
+        "swapped",
+    ),
+    (
+        "What can the task of halving a number be reduced to?",
+        Quote("The task of halving a number is easy."),
+        True,
+        "",
+    ),
+    # a word missing with only one of its neighbours quoted is no swap (a synonym, most often)
+    ("What were Acme's restructuring costs?", Quote("Acme's restructuring charges were 33."), True, ""),
     # negation
     (
         "What does not hide constant factors?",
@@ -189,7 +210,7 @@ def test_each_failure_is_that_rules_alone(question: str, quote: Quote, passes: b
 
 
 def _others_off(name: str) -> dict[str, bool]:
-    return {r: False for r in ("asked_for", "specific", "negation", "support") if r != name}
+    return {r: False for r in ("asked_for", "specific", "swapped", "negation", "support") if r != name}
 
 
 def test_support_reads_the_question_as_the_answerer_does() -> None:
