@@ -5,7 +5,7 @@ A footnote click is taken in the browser by the relay, a hidden widget inside th
 listens for the answers' cite event (components/answer_view.py): a widget inside a fragment makes
 Streamlit rerun that fragment alone, straight from the click. Before, the click was a widget outside
 the fragment: Streamlit started a full run, which its callback narrowed to the fragment with
-``st.rerun(scope=PANEL_FRAGMENT)``; that first run took the server 3 ms, but at 30 saved turns the
+``st.rerun(scope=PANEL_FRAGMENT)``; that first run took the server 6 ms, but at 30 saved turns the
 browser marked and redrew every element of the chat for it (about 0.1 s of its main thread, load
 3-4). The relay leaves a click to the answer's own event (that full run, narrowed as before) while
 a run is on its way and has not drawn the panel again: only a full run that reaches its end makes

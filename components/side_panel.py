@@ -30,7 +30,8 @@ _STYLE = """<style>
 .st-key-cited_passage { background: rgba(255, 196, 0, 0.2); border-left: 3px solid rgba(224, 170, 0, 0.9);
   padding: 0.35rem 0.6rem; border-radius: 0.25rem; }  /* translucent: a highlight on either theme */
 .st-key-panel_pages img { border: 1px solid color-mix(in srgb, currentColor 15%, transparent); border-radius: 0.25rem; }
-</style>"""
+.st-key-@@RELAY@@ { display: none; }  /* the click relay (components/chat_panel.py): script, no look */
+</style>""".replace("@@RELAY@@", state.CITE_RELAY)
 
 # (doc_id, page_index, char_start, char_end, focus, whole=False) -> (JPEG bytes, whether they are
 # the page cut to the passage; with whole=True, the whole page), or None when the document is gone.
