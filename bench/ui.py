@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import ROOT, median, percentile
-from bench.ui_baseline import BASELINE_COMMIT, extract_tree, script_times, short
+from bench.ui_baseline import BASELINE_COMMIT, extract_tree, run_in_tree, script_times, short
 from bench.ui_browser import Target, alternate, chromium, close_chat, open_chat
 from bench.ui_feedback import FEEDBACK_GOAL_S, browser_feedback, render_feedback
 
@@ -78,6 +78,57 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
             store.add_turn(conv, answers[i % len(answers)])
         conv_ids.append(conv)
     return conv_ids
+
+
+# Run in the baseline's tree (bench/ui_baseline.run_in_tree): today's copy of the water guide (the
+# same bytes: the same content-derived document id, so the saved turns' pages are found) added to a
+# library in that tree's own format, since its code cannot read today's (schema 4 beside its 2).
+_BASELINE_LIBRARY = """
+import json, os, sys
+from pathlib import Path
+from ingest.local.library import Library
+from settings import load_settings
+from wiring import make_embeddings
+
+data_dir, pdf = Path(sys.argv[1]), Path(sys.argv[2])
+settings = load_settings(data_dir=data_dir)
+embeddings, name = make_embeddings(settings)
+library = Library.open(
+    data_dir, embeddings, embedding_name=name,
+    chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap,
+)
+library.add_pdf(pdf.read_bytes(), "guide.pdf")
+print(json.dumps([d.doc_id for d in library.documents()]), flush=True)
+os._exit(0)  # the embedding model's native threads abort a normal interpreter exit
+"""
+
+# Answer fields today's code saves that the baseline's reader rejects (it builds PageLocator and
+# AnswerMetrics from all their saved fields, and ignores the other new keys).
+_NEWER_LOCATOR_KEYS = ("ocr_confidence",)
+_NEWER_METRICS_KEYS = ("matched_sentences", "flagged_sentences")
+
+
+def _baseline_data(now_dir: Path, before_dir: Path, tree: Path, env: dict[str, str]) -> None:
+    """The baseline side's data folder: its own library of the same document, and today's saved
+    chats without the fields its reader rejects."""
+    import json
+    import sqlite3
+
+    before_dir.mkdir(parents=True, exist_ok=True)
+    [pdf] = (now_dir / "files").glob("*.pdf")  # the library's stored copy of the guide
+    docs = run_in_tree(tree, _BASELINE_LIBRARY, [str(before_dir), str(pdf)], env, 600, "baseline library")
+    assert docs == [pdf.stem], f"the baseline library holds {docs}, not the document {pdf.stem}"
+    shutil.copy2(now_dir / "conversations.sqlite3", before_dir / "conversations.sqlite3")
+    with sqlite3.connect(before_dir / "conversations.sqlite3") as db:
+        for turn_id, raw in db.execute("SELECT turn_id, answer_json FROM turns").fetchall():
+            answer = json.loads(raw)
+            for key in _NEWER_METRICS_KEYS:
+                answer["metrics"].pop(key, None)
+            for ev in answer["evidence"]:
+                for loc in ev["locators"]:
+                    for key in _NEWER_LOCATOR_KEYS:
+                        loc.pop(key, None)
+            db.execute("UPDATE turns SET answer_json = ? WHERE turn_id = ?", (json.dumps(answer), turn_id))
 
 
 def _footnote_targets(data_dir: Path, conv_id: str, count: int) -> list[Target]:
@@ -153,7 +204,8 @@ def _script_rerun(
 
 def run(quick: bool = False) -> dict[str, Any]:
     """Footnote clicks in chromium, today's code beside the baseline commit's in the same run
-    (two servers on copies of one library, clicks alternating), for 1 and 30 saved turns; full
+    (two servers, each on its own library of the same document and the same saved chats, clicks
+    alternating), for 1 and 30 saved turns; full
     script run time of both; and the feedback after Enter (today's code)."""
     from tests.e2e.server import run_app
 
@@ -163,9 +215,9 @@ def run(quick: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="footnote-bench-ui-") as tmp_name:
         tmp = Path(tmp_name)
         conv_ids = _seed(tmp / "now", sizes)
-        shutil.copytree(tmp / "now", tmp / "before")
         trees = {"before": extract_tree(BASELINE_COMMIT, tmp / "tree"), "now": ROOT}
         envs = {name: {"FOOTNOTE_DATA_DIR": str(tmp / name)} for name in trees}
+        _baseline_data(tmp / "now", tmp / "before", trees["before"], {**os.environ, **envs["before"]})
         rows = []
         with (
             run_app(envs["before"], tmp / "before.log", root=trees["before"]) as before_url,
@@ -223,7 +275,8 @@ def _render(result: dict[str, Any]) -> str:
     base = result["baseline"]
     lines = [
         f"Footnote click to side panel, today's code beside commit {base} (before issue 27: a click "
-        "reran the whole script) in the same run: two servers on copies of one library and its "
+        "reran the whole script) in the same run: two servers, each on a library of the same document "
+        "in its own format and the same "
         "saved chats, one chromium (headless), the two sides clicking the same footnotes in turn "
         "(which side goes first swaps at every click). Timed in the page from the click: **text**, "
         "the panel shows the footnote's id and its chunk text; **picture**, every page picture in it "

@@ -13,9 +13,11 @@ A question's hops, from the chat input to the side panel (the core's part: ``rag
 5. components/chat_view.py:show_history -> show_answer_block -> components/answer_view.py:
    show_answer, which mounts the saved answer's HTML (resources.answer_html ->
    components/render.py:render_answer_html from the answer's saved spans, sanitised, footnotes as buttons).
-6. A footnote click: the component's cite event -> components/chat_panel.py:on_footnote_click ->
-   state.on_cite (the selection is (turn_id, footnote number)) -> a rerun of the panel's fragment
-   alone (chat_panel.show_chat_panel), not of pages/chat.py: the saved turns are not sent again.
+6. A footnote click: the answer's DOM event, taken by the side panel's relay (a widget inside the
+   panel's fragment) -> components/chat_panel.py:on_relayed_click -> state.on_relayed_cite (the
+   selection is (turn_id, footnote number)) -> a rerun of the panel's fragment alone
+   (chat_panel.show_chat_panel), not of pages/chat.py: the saved turns are not sent again. While a
+   run is on its way the answer's own cite event goes instead (on_footnote_click, a full run).
 7. components/side_panel.py:selected_footnote -> show_panel - the saved evidence; the cited passage
    (components/passage.py:cited_passage, from the saved spans; page offsets via _focus) emphasised in the chunk text.
 8. side_panel._pages -> resources.passage_picture -> ingest/pdf/render.py:draw_page (the page rendered

@@ -1,5 +1,10 @@
 """The interactive answer: a Custom Components v2 element showing sanitised answer HTML whose
-footnote buttons report the clicked number back to Python as a one-shot 'cite' trigger.
+footnote buttons report the clicked footnote back to Python.
+
+A click is first offered, in the browser, to the side panel's relay (components/chat_panel.py),
+a widget inside the panel's fragment, so that Streamlit reruns the panel alone; when no relay takes
+it (none on the page, or a run is on its way), the answer's own one-shot 'cite' trigger carries it,
+which Streamlit answers with a full run of the page.
 
 The footnote the side panel shows is highlighted by a style rule the panel draws (active_style),
 not by the answer's own data: a click reruns the panel alone, so the answers are not drawn again."""
@@ -55,6 +60,9 @@ _CSS = """
   border: 1px dashed currentColor; border-radius: 0.3em; padding: 0 0.25em; text-decoration: line-through; }
 """.replace("@@ACTIVE@@", _ACTIVE_LOOK)
 
+# The DOM event an answer dispatches on a footnote click, for the side panel's relay to take.
+CITE_EVENT = "footnote-cite"
+
 _JS = """
 export default function ({ data, parentElement, setTriggerValue }) {
   const root = parentElement.querySelector(".fn-answer");
@@ -70,7 +78,10 @@ export default function ({ data, parentElement, setTriggerValue }) {
     const button = event.target.closest("button.fn-ref");
     if (button) {
       event.preventDefault();
-      setTriggerValue("cite", Number(button.dataset.n));
+      const n = Number(button.dataset.n);
+      const cite = new CustomEvent("@@EVENT@@", { detail: { turn: data.turn, n }, cancelable: true });
+      if (data.turn && !document.dispatchEvent(cite)) return;  // the side panel's relay took it
+      setTriggerValue("cite", n);
       return;
     }
     const link = event.target.closest("a[href]");
@@ -82,17 +93,18 @@ export default function ({ data, parentElement, setTriggerValue }) {
   root.addEventListener("click", onClick);
   return () => root.removeEventListener("click", onClick);
 }
-"""
+""".replace("@@EVENT@@", CITE_EVENT)
 
 _mount = st.components.v2.component("footnote_answer", html=_HTML, css=_CSS, js=_JS, isolate_styles=True)
 
 
 def show_answer(turn_id: str, answer: Answer, on_cite: Callable[[str], object]) -> None:
-    """Mount a saved turn's interactive answer; a footnote click calls on_cite(turn_id), which
-    reads the clicked number from the component's state (components/state.py:on_cite)."""
+    """Mount a saved turn's interactive answer; a footnote click that the side panel's relay does
+    not take calls on_cite(turn_id), which reads the clicked number from the component's state
+    (components/state.py:on_cite)."""
     _mount(
         key=state.answer_key(turn_id),
-        data={"html": resources.answer_html(turn_id, answer)},
+        data={"html": resources.answer_html(turn_id, answer), "turn": turn_id},
         on_cite_change=functools.partial(on_cite, turn_id),
     )
 

@@ -56,9 +56,18 @@ def _jpeg(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
+def cut_picture(picture: PagePicture) -> bytes | None:
+    """The picture cut to `crop_box` as JPEG, or None when nothing on the page was highlighted."""
+    box = crop_box(picture)
+    return None if box is None else _jpeg(picture.image.crop(box))
+
+
+def whole_picture(picture: PagePicture) -> bytes:
+    """The whole page as JPEG."""
+    return _jpeg(picture.image)
+
+
 def panel_pictures(picture: PagePicture) -> tuple[bytes | None, bytes]:
     """(the picture cut to `crop_box`, or None when nothing on the page was highlighted; the
     whole page), both as JPEG that st.image shows without encoding them again."""
-    page = picture.image
-    box = crop_box(picture)
-    return (None if box is None else _jpeg(page.crop(box))), _jpeg(page)
+    return cut_picture(picture), whole_picture(picture)

@@ -31,11 +31,13 @@ _STYLE = """<style>
 .st-key-cited_passage { background: rgba(255, 196, 0, 0.2); border-left: 3px solid rgba(224, 170, 0, 0.9);
   padding: 0.35rem 0.6rem; border-radius: 0.25rem; }  /* translucent: a highlight on either theme */
 .st-key-panel_pages img { border: 1px solid color-mix(in srgb, currentColor 15%, transparent); border-radius: 0.25rem; }
-</style>"""
+.st-key-@@RELAY@@ { display: none; }  /* the click relay (components/chat_panel.py): script, no look */
+</style>""".replace("@@RELAY@@", state.CITE_RELAY)
 
-# (doc_id, page_index, char_start, char_end, focus) -> (the page cut to the passage, or None; the
-# whole page), as JPEG bytes, or None when the document is gone. focus: page offsets to centre on.
-PictureFn = Callable[..., tuple[bytes | None, bytes] | None]
+# (doc_id, page_index, char_start, char_end, focus, whole=False) -> (JPEG bytes, whether they are
+# the page cut to the passage; with whole=True, the whole page), or None when the document is gone.
+# focus: page offsets to centre on.
+PictureFn = Callable[..., tuple[bytes, bool] | None]
 # (doc_id, page_index) -> the page's extracted text, or None.
 PageTextFn = Callable[[str, int], str | None]
 
@@ -146,16 +148,19 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
                 icon=":material/hide_image:",
             )
             return
-        crop, full = pictures
+        jpeg, cut = pictures
         if len(ev.locators) > 1:
             st.text(f"Page {loc.page_label} (index {loc.page_index})")
-        st.image(crop or full, width="stretch")
-        if crop is not None:
-            # Drawn only while open: a closed expander's picture is still sent with every rerun, and
-            # fetched and decoded for every new footnote. Opening it reruns the script; it stays open.
+        st.image(jpeg, width="stretch")
+        if cut:
+            # Drawn (and encoded) only while open: a closed expander's picture is still sent with
+            # every rerun, and fetched and decoded for every new footnote. Opening it reruns the
+            # script; it stays open.
             with st.expander("Whole page", key=state.whole_page_key(position), on_change="rerun") as whole:
                 if whole.open:
-                    st.image(full, width="stretch")
+                    full = picture(ev.doc_id, loc.page_index, loc.char_start, loc.char_end, focus, True)
+                    if full is not None:
+                        st.image(full[0], width="stretch")
 
 
 FOOTNOTE_HINT = "Click a numbered footnote in an answer to open its passage and page here."

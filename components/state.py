@@ -93,6 +93,23 @@ def on_cite(turn_id: str) -> bool:
     return number is not None
 
 
+CITE_RELAY = "chat_cite_relay"  # the side panel's relay of footnote clicks (components/chat_panel.py)
+
+
+def on_relayed_cite() -> bool:
+    """Callback of the side panel's relay: its 'cite' trigger carries {turn, n} of the click;
+    whether a footnote was selected (a turn not on screen is cleared by the panel)."""
+    value = st.session_state.get(CITE_RELAY)
+    cite = value.get("cite") if value is not None else None
+    if not isinstance(cite, dict):
+        return False
+    turn_id, number = cite.get("turn"), cite.get("n")
+    if not isinstance(turn_id, str) or not isinstance(number, int) or isinstance(number, bool):
+        return False
+    select(turn_id, number)
+    return True
+
+
 def set_chat_drawn(drawn: bool) -> None:
     """Record that a full run of the chat page started (False) or reached its end (True)."""
     st.session_state[CHAT_DRAWN] = drawn

@@ -29,6 +29,12 @@ HOSTILE = [
 ]
 
 
+def answers(at) -> list:
+    """The interactive answers an AppTest run drew (v2 components named footnote_answer; the side
+    panel's click relay is one too, and is not an answer)."""
+    return [el for el in at.get("bidi_component") if el.proto.component_name.endswith("footnote_answer")]
+
+
 def make_pdf(pages: list[str], title: str = "") -> bytes:
     """A text PDF, one string per page."""
     pdf = FPDF()

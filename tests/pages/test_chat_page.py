@@ -13,7 +13,7 @@ from ingest.embeddings import HashEmbeddings
 from ingest.local.library import Library
 from rag.stores.conversations import ConversationStore
 from settings import load_settings
-from tests.pages.conftest import ROOT, build_library, make_pdf
+from tests.pages.conftest import ROOT, answers, build_library, make_pdf
 
 TIMEOUT = 60
 
@@ -43,7 +43,7 @@ def _ask(at: AppTest, question: str) -> AppTest:
 
 
 def _payloads(at: AppTest) -> list[dict]:
-    return [json.loads(el.proto.json) for el in at.get("bidi_component")]
+    return [json.loads(el.proto.json) for el in answers(at)]
 
 
 def _script_two_sources(data_dir: Path) -> tuple[str, str]:

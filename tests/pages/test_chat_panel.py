@@ -12,6 +12,7 @@ import pytest
 from components import resources, state
 from components.answer_view import active_style
 from rag.stores.conversations import ConversationStore
+from tests.pages.conftest import answers
 from tests.pages.test_chat_page import _app, _ask, _conv, _script_two_sources
 
 
@@ -24,12 +25,12 @@ def test_the_answers_are_the_same_with_and_without_a_selection(app_env: Path) ->
     _script_two_sources(app_env)
     _ask(at, "When does water boil?")
     [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
-    closed = [json.loads(el.proto.json) for el in at.get("bidi_component")]
+    closed = [json.loads(el.proto.json) for el in answers(at)]
     assert not any("::part(" in s for s in _styles(at))
     at.session_state[state.SELECTION] = (turn.turn_id, 2)
     at.run()
     assert not at.exception, at.exception
-    assert [json.loads(el.proto.json) for el in at.get("bidi_component")] == closed
+    assert [json.loads(el.proto.json) for el in answers(at)] == closed
     [rule] = [s for s in _styles(at) if "::part(" in s]
     assert f".st-key-{state.answer_key(turn.turn_id)} " in rule and "::part(fn-2)" in rule
 

@@ -18,7 +18,7 @@ from components import resources
 from rag.stores.conversations import ConversationStore
 from rag.stores.verdicts import AUDIT_DB_NAME, VerdictStore
 from settings import load_settings
-from tests.pages.conftest import ROOT
+from tests.pages.conftest import ROOT, answers
 from tests.pages.test_chat_page import _short_id
 
 ALICE = {"is_logged_in": True, "email": "alice@example.com", "email_verified": True, "sub": "a-1"}
@@ -76,12 +76,12 @@ def test_two_logged_in_users_share_the_library_but_not_their_chats(app_env: Path
     # Bob opens Alice's link: as if it did not exist, a new chat, nothing of hers on the page.
     intruder = _session(BOB, conv=conv)
     assert _conv(intruder) is None and any("no longer exists" in t.value for t in intruder.toast)
-    assert not intruder.get("bidi_component") and "Alice" not in _everything_shown(intruder)
+    assert not answers(intruder) and "Alice" not in _everything_shown(intruder)
     _ask(intruder, "Bob asks about ice")
     assert _conv(intruder) not in (None, conv)
 
     again = _session(ALICE, conv=conv)  # Alice's own link still opens, with only her question
-    assert len(again.get("bidi_component")) == 1
+    assert len(answers(again)) == 1
     assert [b.label for b in again.button if b.key.startswith("conv_")] == ["Alice asks about water"]
     store = ConversationStore(app_env / resources.CONVERSATIONS_FILE)
     assert store.list_recent() == []  # nothing landed with the local user
@@ -137,7 +137,7 @@ def test_a_configured_header_missing_from_the_request_shows_nothing(
 def test_nothing_configured_is_the_one_local_user_as_before(app_env: Path) -> None:
     ConversationStore(app_env / resources.CONVERSATIONS_FILE).add_turn("old1", _seeded_answer())
     at = _session(None, conv="old1")
-    assert _conv(at) == "old1" and len(at.get("bidi_component")) == 1
+    assert _conv(at) == "old1" and len(answers(at)) == 1
     assert "Seeded question" in [b.label for b in at.button if b.key.startswith("conv_")]
     assert _signed_in(at) == []
 

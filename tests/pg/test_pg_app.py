@@ -17,7 +17,7 @@ from ingest.embeddings import HashEmbeddings
 from ingest.team.library import PgLibrary
 from rag.stores.postgres_conversations import PgConversationStore
 from settings import load_settings
-from tests.pages.conftest import CHUNK_OVERLAP, CHUNK_SIZE, ROOT, WATER, make_pdf
+from tests.pages.conftest import CHUNK_OVERLAP, CHUNK_SIZE, ROOT, WATER, answers, make_pdf
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_chat_answers_cites_and_saves_in_postgres(pg_app: PgLibrary, pg_url: str
     model.replies.append(f"Water boils at one hundred degrees Celsius at sea level [{water}].")
     at.chat_input[0].set_value("When does water boil?").run()
     assert not at.exception, at.exception
-    [payload] = [json.loads(el.proto.json) for el in at.get("bidi_component")]
+    [payload] = [json.loads(el.proto.json) for el in answers(at)]
     assert re.findall(r'class="fn-ref" data-n="(\d)"', payload["html"]) == ["1"]
     conv = at.query_params["conv"]
     conv = conv[0] if isinstance(conv, list) else conv
@@ -89,10 +89,10 @@ def test_two_users_on_postgres_see_only_their_own_chats(pg_app: PgLibrary, pg_ur
     conv = conv[0] if isinstance(conv, list) else conv
 
     intruder = _session(bob, conv=conv)
-    assert "conv" not in intruder.query_params and not intruder.get("bidi_component")
+    assert "conv" not in intruder.query_params and not answers(intruder)
     assert not [b for b in intruder.button if b.key.startswith("conv_")]
     assert "No answered questions yet" in _session(bob, page="pages/audit.py").info[0].value
-    assert len(_session(alice, conv=conv).get("bidi_component")) == 1
+    assert len(answers(_session(alice, conv=conv))) == 1
     assert PgConversationStore(pg_url).list_recent() == []  # not the local user's either
     assert [i.conv_id for i in PgConversationStore(pg_url, "alice@example.com").list_recent()] == [conv]
 
