@@ -11,7 +11,7 @@ A question's hops, from the chat input to the side panel (the core's part: ``rag
    read from the Cited events (no second parse);
    chat_view._LiveStream.save_once stores the Done answer (rag/stores/conversations.py:add_turn).
 5. components/chat_view.py:show_history -> show_answer_block -> components/answer_view.py:
-   show_answer, which mounts the saved answer's HTML (resources.answer_html ->
+   show_answer, which mounts the saved answer's HTML (page_resources.answer_html ->
    components/render.py:render_answer_html from the answer's saved spans, sanitised, footnotes as buttons).
 6. A footnote click: the answer's DOM event, taken by the side panel's relay (a widget inside the
    panel's fragment) -> components/chat_panel.py:on_relayed_click -> state.on_relayed_cite (the
@@ -20,6 +20,6 @@ A question's hops, from the chat input to the side panel (the core's part: ``rag
    run is on its way the answer's own cite event goes instead (on_footnote_click, a full run).
 7. components/side_panel.py:selected_footnote -> show_panel - the saved evidence; the cited passage
    (components/passage.py:cited_passage, from the saved spans; page offsets via _focus) emphasised in the chunk text.
-8. side_panel._pages -> resources.passage_picture -> ingest/pdf/render.py:draw_page (the page rendered
+8. side_panel._pages -> page_resources.passage_picture -> ingest/pdf/render.py:draw_page (the page rendered
    once, chunk in yellow, cited passage in orange, boxes returned) -> components/picture.py:panel_pictures (JPEG).
 """

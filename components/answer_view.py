@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from components import resources, state
+from components import page_resources, state
 from rag.types import Answer
 
 # Static and trusted: per-answer content arrives through `data`, already sanitised.
@@ -104,7 +104,7 @@ def show_answer(turn_id: str, answer: Answer, on_cite: Callable[[str], object]) 
     (components/state.py:on_cite)."""
     _mount(
         key=state.answer_key(turn_id),
-        data={"html": resources.answer_html(turn_id, answer), "turn": turn_id},
+        data={"html": page_resources.answer_html(turn_id, answer), "turn": turn_id},
         on_cite_change=functools.partial(on_cite, turn_id),
     )
 

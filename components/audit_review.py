@@ -11,8 +11,9 @@ import datetime as dt
 import streamlit as st
 
 from components import state
+from components.page_resources import page_picture
 from components.render import ocr_note
-from components.resources import get_chat_model, page_picture
+from components.resources import get_chat_model
 from rag.audit.records import (
     CitationRecord,
     SupportScore,

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from components import answer_view, resources, side_panel, state
+from components import answer_view, page_resources, side_panel, state
 from ingest.local.library import Library
 from rag.types import Turn
 
@@ -77,8 +77,8 @@ def show_chat_panel(turns: Mapping[str, Turn], library: Library) -> None:
     side_panel.show_panel(
         turn,
         footnote,
-        resources.passage_picture(library),
-        resources.page_text(library),
-        resources.pdf_excerpt(library),
+        page_resources.passage_picture(library),
+        page_resources.page_text(library),
+        page_resources.pdf_excerpt(library),
         library.pdf_bytes,
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import resources, side_panel, state
+from components import page_resources, resources, side_panel, state
 from components.original import download_button, viewer
 from components.render import escape_markdown
 from ingest.local.library import Library
@@ -63,9 +63,9 @@ def show_search(library: Library) -> None:
                 query,
                 hits,
                 position,
-                resources.passage_picture(library),
-                resources.page_text(library),
-                resources.pdf_excerpt(library),
+                page_resources.passage_picture(library),
+                page_resources.page_text(library),
+                page_resources.pdf_excerpt(library),
                 library.pdf_bytes,
             )
 

@@ -10,7 +10,7 @@ import pypdf
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import state
+from components import page_resources, state
 from tests.pages.conftest import ROOT
 
 TIMEOUT = 60
@@ -104,15 +104,14 @@ def test_library_viewer_shows_a_chosen_document(app_env: Path) -> None:
 
 
 def test_excerpt_starts_at_the_asked_page(app_env: Path) -> None:
-    from components import resources
     from tests.pages.conftest import build_library
 
     library = build_library(app_env, [])
     doc = next(d for d in library.documents() if d.title == "Water facts")
-    data = resources.pdf_excerpt(library)(doc.doc_id, 1, 9)
+    data = page_resources.pdf_excerpt(library)(doc.doc_id, 1, 9)
     pages = pypdf.PdfReader(io.BytesIO(data)).pages
     assert len(pages) == 1 and "Salt lowers" in pages[0].extract_text()
-    assert resources.pdf_excerpt(library)("0" * 64, 0, 0) is None
+    assert page_resources.pdf_excerpt(library)("0" * 64, 0, 0) is None
 
 
 def test_footnote_panel_opens_the_original_at_the_cited_page(app_env: Path) -> None:
