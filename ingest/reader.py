@@ -26,6 +26,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from pypdf import PasswordType, PdfReader
 
+from ingest import page_pool
 from ingest.errors import BrokenPdf, EmptyFile, NotAPdf, NoTextFound, NoTextLayer, PasswordRequired, TooLarge
 from ingest.ocr import OcrUnavailable
 from ingest.ocr_pages import OcrOutcome, read_unusable
@@ -148,37 +149,57 @@ def _title(reader: PdfReader) -> str:
 def _extract_pages(
     data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
 ) -> tuple[list[Page], list[str], bytes | None]:
-    """The pages' text layers, the labels of pages that could not be read, and the unlocked copy."""
+    """The pages' text layers, the labels of pages that could not be read, and the unlocked copy.
+    A long file is read in worker processes (ingest.page_pool), with the same result."""
     progress(0, len(labels))  # before waiting for the lock: the page count is already known
     with PDFIUM_LOCK:
-        return _extract_pages_locked(data, file_name, password, labels, progress)
-
-
-def _extract_pages_locked(
-    data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
-) -> tuple[list[Page], list[str], bytes | None]:
-    try:
-        pdf = pdfium.PdfDocument(data, password=password)
-    except pdfium.PdfiumError as exc:
-        raise BrokenPdf(file_name, _short(exc)) from exc
-    try:
-        if len(pdf) != len(labels):
-            log.warning("%s: pypdf sees %d pages, pdfium %d", file_name, len(labels), len(pdf))
-            labels = [labels[i] if i < len(labels) else str(i + 1) for i in range(len(pdf))]
-        pages, damaged = [], []
-        for index, label in enumerate(labels):
-            try:
-                text = page_text(pdf, index)
-            except Exception as exc:  # page-level damage: keep the page, empty
-                log.warning("%s: page %s unreadable: %s", file_name, label, exc)
-                damaged.append(label)
-                text = ""
-            pages.append(Page(index=index, label=label, text=text))
-            progress(index + 1, len(labels))
-        unlocked = _without_security(pdf) if password else None
-    finally:
-        pdf.close()
+        try:
+            pdf = pdfium.PdfDocument(data, password=password)
+        except pdfium.PdfiumError as exc:
+            raise BrokenPdf(file_name, _short(exc)) from exc
+        try:
+            count = len(pdf)
+            if count != len(labels):
+                log.warning("%s: pypdf sees %d pages, pdfium %d", file_name, len(labels), count)
+                labels = [labels[i] if i < len(labels) else str(i + 1) for i in range(count)]
+            read = None if page_pool.worth_it(count) else _read_here(pdf, count, progress)
+            unlocked = _without_security(pdf) if password else None
+        finally:
+            pdf.close()
+    if read is None:
+        read = page_pool.read_pages(data, password, count, lambda done: progress(done, count))
+    if read is None:  # the pool failed: read here, as short files are
+        read = _read_again_here(data, password, count, progress)
+    pages, damaged = [], []
+    for index, (label, (text, error)) in enumerate(zip(labels, read)):
+        if error is not None:  # page-level damage: keep the page, empty
+            log.warning("%s: page %s unreadable: %s", file_name, label, error)
+            damaged.append(label)
+        pages.append(Page(index=index, label=label, text=text))
     return pages, damaged, unlocked
+
+
+def _read_here(pdf: pdfium.PdfDocument, count: int, progress: PagesRead) -> list[page_pool.PageRead]:
+    """Every page's text, or its error, in this process (the caller holds the PDFium lock)."""
+    read: list[page_pool.PageRead] = []
+    for index in range(count):
+        try:
+            read.append((page_text(pdf, index), None))
+        except Exception as exc:  # page-level damage: reported by the caller
+            read.append(("", str(exc)))
+        progress(index + 1, count)
+    return read
+
+
+def _read_again_here(
+    data: bytes, password: str | None, count: int, progress: PagesRead
+) -> list[page_pool.PageRead]:
+    with PDFIUM_LOCK:
+        pdf = pdfium.PdfDocument(data, password=password)
+        try:
+            return _read_here(pdf, count, progress)
+        finally:
+            pdf.close()
 
 
 def _without_security(pdf: pdfium.PdfDocument) -> bytes:
