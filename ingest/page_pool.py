@@ -36,7 +36,9 @@ MAX_HELPERS = 4
 _ROOT = str(Path(__file__).resolve().parent.parent)  # where the ``ingest`` package is
 _SERVE = f"import sys; sys.path.insert(0, {_ROOT!r}); from ingest.page_pool import serve; serve()"
 
-PageRead = tuple[str, str | None]  # (text, None), or ("", the error's text) for a damaged page
+# (text, None, usable): a page's text, and whether its text layer is usable (ingest.text_layer);
+# ("", the error's text, False) for a damaged page
+PageRead = tuple[str, str | None, bool]
 _busy = threading.Lock()  # one file at a time through the helpers
 _helpers: list[subprocess.Popen] = []
 
@@ -119,13 +121,16 @@ def read_range(pdf: Any, start: int, stop: int) -> list[PageRead]:
     """Pages start..stop-1 of an open pypdfium2 document, each its text or its error
     (ingest.reader's rule: a damaged page is kept, empty)."""
     from ingest.reader import page_text
+    from ingest.text_layer import usable
 
     read: list[PageRead] = []
     for index in range(start, stop):
         try:
-            read.append((page_text(pdf, index), None))
+            text = page_text(pdf, index)
         except Exception as exc:  # page-level damage, reported by the asking process
-            read.append(("", str(exc)))
+            read.append(("", str(exc), False))
+            continue
+        read.append((text, None, usable(text)))
     return read
 
 
@@ -133,7 +138,7 @@ def _answer(stream: IO[bytes]) -> list[PageRead]:
     line = stream.readline()
     if not line:
         raise RuntimeError("a page-reading process ended")
-    return [(text, error) for text, error in json.loads(line)]
+    return [(text, error, fit) for text, error, fit in json.loads(line)]
 
 
 def _ranges(count: int, parts: int) -> list[tuple[int, int]]:

@@ -77,11 +77,12 @@ def read_pdf(
     title = _title(reader) or file_name
     needs_password = bool(password) and reader.is_encrypted
     secret = password if needs_password else None
-    pages, damaged, unlocked = _extract_pages(
+    pages, damaged, unlocked, fit = _extract_pages(
         data, file_name, secret, labels, progress or (lambda d, t: None)
     )
+    as_read = pages
     outcome, ocr_warning = None, None
-    if ocr is not None and ocr.enabled and not all(usable(p.text) for p in pages):
+    if ocr is not None and ocr.enabled and not all(fit):
         try:
             outcome = read_unusable(data, secret, pages, ocr, ocr_progress or (lambda n, t: None))
             pages = outcome.pages
@@ -92,7 +93,8 @@ def read_pdf(
         if outcome is not None:
             raise NoTextFound(file_name, "; ".join(_nothing_found(outcome)))
         raise NoTextLayer(file_name, ocr_warning)
-    warnings = _summarise(pages, damaged, outcome) + ([ocr_warning] if ocr_warning else [])
+    fit = [ok if p.text == r.text else usable(p.text) for p, r, ok in zip(pages, as_read, fit)]  # after OCR
+    warnings = _summarise(pages, damaged, outcome, fit) + ([ocr_warning] if ocr_warning else [])
     return ReadDocument(title=title, pages=pages, warnings=tuple(warnings), unlocked=unlocked)
 
 
@@ -148,8 +150,9 @@ def _title(reader: PdfReader) -> str:
 
 def _extract_pages(
     data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
-) -> tuple[list[Page], list[str], bytes | None]:
-    """The pages' text layers, the labels of pages that could not be read, and the unlocked copy.
+) -> tuple[list[Page], list[str], bytes | None, list[bool]]:
+    """The pages' text layers, the labels of pages that could not be read, the unlocked copy, and
+    whether each page's text layer is usable (ingest.text_layer).
     A long file is read in worker processes (ingest.page_pool), with the same result."""
     progress(0, len(labels))  # before waiting for the lock: the page count is already known
     with PDFIUM_LOCK:
@@ -171,12 +174,12 @@ def _extract_pages(
     if read is None:  # the pool failed: read here, as short files are
         read = _read_again_here(data, password, count, progress)
     pages, damaged = [], []
-    for index, (label, (text, error)) in enumerate(zip(labels, read)):
+    for index, (label, (text, error, _)) in enumerate(zip(labels, read)):
         if error is not None:  # page-level damage: keep the page, empty
             log.warning("%s: page %s unreadable: %s", file_name, label, error)
             damaged.append(label)
         pages.append(Page(index=index, label=label, text=text))
-    return pages, damaged, unlocked
+    return pages, damaged, unlocked, [fit for _, _, fit in read]
 
 
 def _read_here(pdf: pdfium.PdfDocument, count: int, progress: PagesRead) -> list[page_pool.PageRead]:
@@ -184,9 +187,11 @@ def _read_here(pdf: pdfium.PdfDocument, count: int, progress: PagesRead) -> list
     read: list[page_pool.PageRead] = []
     for index in range(count):
         try:
-            read.append((page_text(pdf, index), None))
+            text = page_text(pdf, index)
         except Exception as exc:  # page-level damage: reported by the caller
-            read.append(("", str(exc)))
+            read.append(("", str(exc), False))
+        else:
+            read.append((text, None, usable(text)))
         progress(index + 1, count)
     return read
 
@@ -249,7 +254,9 @@ def _looks_garbled(text: str) -> bool:
     return bool(text.strip()) and not usable(text)
 
 
-def _summarise(pages: list[Page], damaged: list[str], outcome: OcrOutcome | None) -> list[str]:
+def _summarise(
+    pages: list[Page], damaged: list[str], outcome: OcrOutcome | None, fit: list[bool]
+) -> list[str]:
     warnings = []
     if outcome is not None and outcome.read:
         warnings.append(
@@ -263,7 +270,7 @@ def _summarise(pages: list[Page], damaged: list[str], outcome: OcrOutcome | None
             warnings.append(f"{len(empty)} of {len(pages)} pages have no text (p. {_some(empty)})")
     if damaged:
         warnings.append(f"{len(damaged)} pages could not be read (p. {_some(damaged)})")
-    garbled = [p.label for p in pages if _looks_garbled(p.text)]
+    garbled = [p.label for p, ok in zip(pages, fit) if p.text.strip() and not ok]  # _looks_garbled
     if garbled:
         warnings.append(f"{len(garbled)} pages have mostly unreadable text (p. {_some(garbled)})")
     return warnings
