@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ingest import page_pool
 from ingest.errors import IngestError, LibraryError
 from ingest.jobs import (
     ALREADY_STORED,
@@ -235,6 +236,7 @@ class Worker:
 
     def run(self, *, until_idle: bool = False, on_job: Callable[[Job], None] | None = None) -> None:
         """Run jobs until stopped (or, with ``until_idle``, until none is queued or running)."""
+        page_pool.warm()  # the first long file need not wait for the page-reading processes
         while not self._stop.is_set():
             if self.library is None and not self._open():
                 continue

@@ -26,6 +26,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from pypdf import PasswordType, PdfReader
 
+from ingest import page_pool
 from ingest.errors import BrokenPdf, EmptyFile, NotAPdf, NoTextFound, NoTextLayer, PasswordRequired, TooLarge
 from ingest.pdf.ocr import OcrUnavailable
 from ingest.pdf.ocr_pages import OcrOutcome, read_unusable
@@ -76,11 +77,12 @@ def read_pdf(
     title = _title(reader) or file_name
     needs_password = bool(password) and reader.is_encrypted
     secret = password if needs_password else None
-    pages, damaged, unlocked = _extract_pages(
+    pages, damaged, unlocked, fit = _extract_pages(
         data, file_name, secret, labels, progress or (lambda d, t: None)
     )
+    as_read = pages
     outcome, ocr_warning = None, None
-    if ocr is not None and ocr.enabled and not all(usable(p.text) for p in pages):
+    if ocr is not None and ocr.enabled and not all(fit):
         try:
             outcome = read_unusable(data, secret, pages, ocr, ocr_progress or (lambda n, t: None))
             pages = outcome.pages
@@ -91,7 +93,8 @@ def read_pdf(
         if outcome is not None:
             raise NoTextFound(file_name, "; ".join(_nothing_found(outcome)))
         raise NoTextLayer(file_name, ocr_warning)
-    warnings = _summarise(pages, damaged, outcome) + ([ocr_warning] if ocr_warning else [])
+    fit = [ok if p.text == r.text else usable(p.text) for p, r, ok in zip(pages, as_read, fit)]  # after OCR
+    warnings = _summarise(pages, damaged, outcome, fit) + ([ocr_warning] if ocr_warning else [])
     return ReadDocument(title=title, pages=pages, warnings=tuple(warnings), unlocked=unlocked)
 
 
@@ -147,38 +150,61 @@ def _title(reader: PdfReader) -> str:
 
 def _extract_pages(
     data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
-) -> tuple[list[Page], list[str], bytes | None]:
-    """The pages' text layers, the labels of pages that could not be read, and the unlocked copy."""
+) -> tuple[list[Page], list[str], bytes | None, list[bool]]:
+    """The pages' text layers, the labels of pages that could not be read, the unlocked copy, and
+    whether each page's text layer is usable (ingest.text_layer).
+    A long file is read in worker processes (ingest.page_pool), with the same result."""
     progress(0, len(labels))  # before waiting for the lock: the page count is already known
     with PDFIUM_LOCK:
-        return _extract_pages_locked(data, file_name, password, labels, progress)
+        try:
+            pdf = pdfium.PdfDocument(data, password=password)
+        except pdfium.PdfiumError as exc:
+            raise BrokenPdf(file_name, _short(exc)) from exc
+        try:
+            count = len(pdf)
+            if count != len(labels):
+                log.warning("%s: pypdf sees %d pages, pdfium %d", file_name, len(labels), count)
+                labels = [labels[i] if i < len(labels) else str(i + 1) for i in range(count)]
+            read = None if page_pool.worth_it(count) else _read_here(pdf, count, progress)
+            unlocked = _without_security(pdf) if password else None
+        finally:
+            pdf.close()
+    if read is None:
+        read = page_pool.read_pages(data, password, count, lambda done: progress(done, count))
+    if read is None:  # the pool failed: read here, as short files are
+        read = _read_again_here(data, password, count, progress)
+    pages, damaged = [], []
+    for index, (label, (text, error, _)) in enumerate(zip(labels, read)):
+        if error is not None:  # page-level damage: keep the page, empty
+            log.warning("%s: page %s unreadable: %s", file_name, label, error)
+            damaged.append(label)
+        pages.append(Page(index=index, label=label, text=text))
+    return pages, damaged, unlocked, [fit for _, _, fit in read]
 
 
-def _extract_pages_locked(
-    data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
-) -> tuple[list[Page], list[str], bytes | None]:
-    try:
+def _read_here(pdf: pdfium.PdfDocument, count: int, progress: PagesRead) -> list[page_pool.PageRead]:
+    """Every page's text, or its error, in this process (the caller holds the PDFium lock)."""
+    read: list[page_pool.PageRead] = []
+    for index in range(count):
+        try:
+            text = page_text(pdf, index)
+        except Exception as exc:  # page-level damage: reported by the caller
+            read.append(("", str(exc), False))
+        else:
+            read.append((text, None, usable(text)))
+        progress(index + 1, count)
+    return read
+
+
+def _read_again_here(
+    data: bytes, password: str | None, count: int, progress: PagesRead
+) -> list[page_pool.PageRead]:
+    with PDFIUM_LOCK:
         pdf = pdfium.PdfDocument(data, password=password)
-    except pdfium.PdfiumError as exc:
-        raise BrokenPdf(file_name, _short(exc)) from exc
-    try:
-        if len(pdf) != len(labels):
-            log.warning("%s: pypdf sees %d pages, pdfium %d", file_name, len(labels), len(pdf))
-            labels = [labels[i] if i < len(labels) else str(i + 1) for i in range(len(pdf))]
-        pages, damaged = [], []
-        for index, label in enumerate(labels):
-            try:
-                text = page_text(pdf, index)
-            except Exception as exc:  # page-level damage: keep the page, empty
-                log.warning("%s: page %s unreadable: %s", file_name, label, exc)
-                damaged.append(label)
-                text = ""
-            pages.append(Page(index=index, label=label, text=text))
-            progress(index + 1, len(labels))
-        unlocked = _without_security(pdf) if password else None
-    finally:
-        pdf.close()
-    return pages, damaged, unlocked
+        try:
+            return _read_here(pdf, count, progress)
+        finally:
+            pdf.close()
 
 
 def _without_security(pdf: pdfium.PdfDocument) -> bytes:
@@ -228,7 +254,9 @@ def _looks_garbled(text: str) -> bool:
     return bool(text.strip()) and not usable(text)
 
 
-def _summarise(pages: list[Page], damaged: list[str], outcome: OcrOutcome | None) -> list[str]:
+def _summarise(
+    pages: list[Page], damaged: list[str], outcome: OcrOutcome | None, fit: list[bool]
+) -> list[str]:
     warnings = []
     if outcome is not None and outcome.read:
         warnings.append(
@@ -242,7 +270,7 @@ def _summarise(pages: list[Page], damaged: list[str], outcome: OcrOutcome | None
             warnings.append(f"{len(empty)} of {len(pages)} pages have no text (p. {_some(empty)})")
     if damaged:
         warnings.append(f"{len(damaged)} pages could not be read (p. {_some(damaged)})")
-    garbled = [p.label for p in pages if _looks_garbled(p.text)]
+    garbled = [p.label for p, ok in zip(pages, fit) if p.text.strip() and not ok]  # _looks_garbled
     if garbled:
         warnings.append(f"{len(garbled)} pages have mostly unreadable text (p. {_some(garbled)})")
     return warnings
