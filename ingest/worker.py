@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ingest import page_pool
 from ingest.errors import IngestError, LibraryError
 from ingest.jobs import (
     ALREADY_STORED,
@@ -31,6 +30,7 @@ from ingest.jobs import (
     JobStopped,
     worker_name,
 )
+from ingest.pdf import page_pool
 from ingest.prepare import prepare_words
 from ingest.types import IngestProgress
 

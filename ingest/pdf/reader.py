@@ -26,8 +26,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from pypdf import PasswordType, PdfReader
 
-from ingest import page_pool
 from ingest.errors import BrokenPdf, EmptyFile, NotAPdf, NoTextFound, NoTextLayer, PasswordRequired, TooLarge
+from ingest.pdf import page_pool
 from ingest.pdf.ocr import OcrUnavailable
 from ingest.pdf.ocr_pages import OcrOutcome, read_unusable
 from ingest.pdf.pdfium_guard import PDFIUM_LOCK
@@ -152,8 +152,8 @@ def _extract_pages(
     data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
 ) -> tuple[list[Page], list[str], bytes | None, list[bool]]:
     """The pages' text layers, the labels of pages that could not be read, the unlocked copy, and
-    whether each page's text layer is usable (ingest.text_layer).
-    A long file is read in worker processes (ingest.page_pool), with the same result."""
+    whether each page's text layer is usable (ingest.pdf.text_layer).
+    A long file is read in worker processes (ingest.pdf.page_pool), with the same result."""
     progress(0, len(labels))  # before waiting for the lock: the page count is already known
     with PDFIUM_LOCK:
         try:

@@ -1,4 +1,4 @@
-"""A long PDF read by the helper processes (ingest.page_pool) gives what reading it in one process
+"""A long PDF read by the helper processes (ingest.pdf.page_pool) gives what reading it in one process
 gives: the same pages, labels, text, warnings and unlocked copy; progress in page order; and a
 helper that is busy or dies leaves the file read in the asking process."""
 
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from ingest import page_pool
-from ingest.reader import read_pdf
+from ingest.pdf import page_pool
+from ingest.pdf.reader import read_pdf
 from tests.ingest.pdfs import long_pages, make_pdf, rewrite
 
 PAGES = page_pool.PARALLEL_MIN_PAGES + 13

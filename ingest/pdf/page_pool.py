@@ -1,11 +1,11 @@
 """A long PDF's text layers read in helper processes, contiguous ranges of pages each, so reading
-uses every core (PDFium is not thread-safe: ingest.pdfium_guard) and the asking process keeps
+uses every core (PDFium is not thread-safe: ingest.pdf.pdfium_guard) and the asking process keeps
 its PDFium lock free for rendering meanwhile.
 
 Each helper is ``python -c`` running ``serve`` (not multiprocessing: its spawn re-runs the
 caller's main script, and its results are pickles). It reads a request from stdin (a JSON line
 with the ranges, then the PDF's bytes), opens the PDF and reads each range with
-``ingest.reader.page_text``, catching a page's error as the reader does in one process, and
+``ingest.pdf.reader.page_text``, catching a page's error as the reader does in one process, and
 writes one JSON line per range. Ranges go round-robin to the helpers and are read back in page
 order, so pages, labels, offsets and damaged pages are the same either way
 (tests/ingest/test_page_pool.py). Helpers start on first use or when a worker warms them
@@ -33,10 +33,10 @@ log = logging.getLogger(__name__)
 PARALLEL_MIN_PAGES = 48
 RANGES_PER_HELPER = 4  # progress is reported as each range comes back, in page order
 MAX_HELPERS = 4
-_ROOT = str(Path(__file__).resolve().parent.parent)  # where the ``ingest`` package is
-_SERVE = f"import sys; sys.path.insert(0, {_ROOT!r}); from ingest.page_pool import serve; serve()"
+_ROOT = str(Path(__file__).resolve().parents[2])  # where the ``ingest`` package is
+_SERVE = f"import sys; sys.path.insert(0, {_ROOT!r}); from ingest.pdf.page_pool import serve; serve()"
 
-# (text, None, usable): a page's text, and whether its text layer is usable (ingest.text_layer);
+# (text, None, usable): a page's text, and whether its text layer is usable (ingest.pdf.text_layer);
 # ("", the error's text, False) for a damaged page
 PageRead = tuple[str, str | None, bool]
 _busy = threading.Lock()  # one file at a time through the helpers
@@ -119,9 +119,9 @@ def serve() -> None:
 
 def read_range(pdf: Any, start: int, stop: int) -> list[PageRead]:
     """Pages start..stop-1 of an open pypdfium2 document, each its text or its error
-    (ingest.reader's rule: a damaged page is kept, empty)."""
-    from ingest.reader import page_text
-    from ingest.text_layer import usable
+    (ingest.pdf.reader's rule: a damaged page is kept, empty)."""
+    from ingest.pdf.reader import page_text
+    from ingest.pdf.text_layer import usable
 
     read: list[PageRead] = []
     for index in range(start, stop):
