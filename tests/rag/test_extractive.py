@@ -135,7 +135,7 @@ def test_a_heading_is_never_quoted_nor_glued_to_the_first_sentence() -> None:
         "Working pattern\nThe standard hybrid pattern is two days a week in the "
         "office and three days away.\nCore hours are 10:00 to 15:00.",
     )
-    # The sentences under the heading share its words (rag.offline.extractive.HEADING_WEIGHT), so the next
+    # The sentences under the heading share its words (rag.offline.scoring.HEADING_WEIGHT), so the next
     # one may follow; the heading itself is never quoted.
     said = ask("What is the standard working pattern?", policy)
     assert said.startswith(
