@@ -56,7 +56,7 @@ def true_pages(data: bytes, pages: list[int] | None = None) -> list[str]:
     """The text layer of each page, as ingest reads it."""
     import pypdfium2 as pdfium
 
-    from ingest.pdf.reader import page_text
+    from ingest.pdf.page_text import page_text
 
     pdf = pdfium.PdfDocument(data)
     try:

@@ -3,7 +3,7 @@ same PDFs with their fonts' character maps broken in the ways real files break t
 ToUnicode map; a map to the glyph numbers themselves; to ASCII punctuation; to accented capitals;
 to CJK ideographs; to the private use area), and says how ingest.pdf.text_layer's rule splits them.
 
-Real pages: squad-dev, filings-dev and sample-files, through ingest.pdf.reader.page_text (what ingest
+Real pages: squad-dev, filings-dev and sample-files, through ingest.pdf.page_text.page_text (what ingest
 reads). Broken pages: the squad-dev PDFs (reportlab TrueType subsets) and a DejaVu Type0 (CID)
 text made with fpdf2, each with every ToUnicode map replaced.
 """
@@ -113,7 +113,7 @@ def _cid_pdf() -> bytes:
 def _texts(data: bytes) -> list[str]:
     import pypdfium2 as pdfium
 
-    from ingest.pdf.reader import page_text
+    from ingest.pdf.page_text import page_text
 
     try:
         pdf = pdfium.PdfDocument(data)

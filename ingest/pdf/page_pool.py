@@ -5,7 +5,7 @@ its PDFium lock free for rendering meanwhile.
 Each helper is ``python -c`` running ``serve`` (not multiprocessing: its spawn re-runs the
 caller's main script, and its results are pickles). It reads a request from stdin (a JSON line
 with the ranges, then the PDF's bytes), opens the PDF and reads each range with
-``ingest.pdf.reader.page_text``, catching a page's error as the reader does in one process, and
+``ingest.pdf.page_text.page_text``, catching a page's error as the reader does in one process, and
 writes one JSON line per range. Ranges go round-robin to the helpers and are read back in page
 order, so pages, labels, offsets and damaged pages are the same either way
 (tests/ingest/test_page_pool.py). Helpers start on first use or when a worker warms them
@@ -120,7 +120,7 @@ def serve() -> None:
 def read_range(pdf: Any, start: int, stop: int) -> list[PageRead]:
     """Pages start..stop-1 of an open pypdfium2 document, each its text or its error
     (ingest.pdf.reader's rule: a damaged page is kept, empty)."""
-    from ingest.pdf.reader import page_text
+    from ingest.pdf.page_text import page_text
     from ingest.pdf.text_layer import usable
 
     read: list[PageRead] = []

@@ -5,7 +5,8 @@ offsets are the indexes ``ingest.pdf.render`` highlights. To keep that 1:1 mappi
 characters are replaced in place, never removed: the generated line-end ``\\r`` becomes a space,
 pdfium's hyphen-at-line-end marker becomes a soft hyphen (U+00AD: invisible, and dropped by
 BERT tokenizers, so "recog\\u00adnition" embeds as one word; strip it before lexical
-tokenising), and other control characters become spaces.
+tokenising), and other control characters become spaces (``ingest.pdf.page_text``, which the
+page pool's helper processes use too).
 
 Pages whose text layer is empty or unusable (``ingest.pdf.text_layer``) are read by OCR when the
 caller passes ``OcrOptions`` in "auto" mode (``ingest.pdf.ocr_pages``); their text is then what OCR
@@ -14,10 +15,8 @@ read, with each word's box, and a page where OCR found nothing is reported by it
 
 from __future__ import annotations
 
-import ctypes
 import io
 import logging
-import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,14 +29,13 @@ from ingest.errors import BrokenPdf, EmptyFile, NotAPdf, NoTextFound, NoTextLaye
 from ingest.pdf import page_pool
 from ingest.pdf.ocr import OcrUnavailable
 from ingest.pdf.ocr_pages import OcrOutcome, read_unusable
+from ingest.pdf.page_text import page_text
 from ingest.pdf.pdfium_guard import PDFIUM_LOCK
 from ingest.pdf.text_layer import usable
 from ingest.types import OcrOptions, Page
 
 log = logging.getLogger(__name__)
 
-SOFT_HYPHEN = "\u00ad"
-_REPLACE = {"\r": " ", "\x02": SOFT_HYPHEN, "\ufffe": SOFT_HYPHEN}
 PagesRead = Callable[[int, int], None]  # (pages read so far, page count)
 OcrRead = Callable[[int, int], None]  # (page number being read by OCR, 1-based; page count)
 NOTHING_SHOWN = 10  # per-page "no text found by OCR" sentences, before the rest are summarised
@@ -211,42 +209,6 @@ def _without_security(pdf: pdfium.PdfDocument) -> bytes:
     out = io.BytesIO()
     pdf.save(out, flags=pdfium_c.FPDF_REMOVE_SECURITY)
     return out.getvalue()
-
-
-def page_text(pdf: pdfium.PdfDocument, index: int) -> str:
-    """One page's text, one character per pdfium character index (see the module docstring)."""
-    page = pdf[index]
-    textpage = page.get_textpage()
-    try:
-        text = _text_at_once(textpage)
-        if text is None:  # a character outside the BMP: one UTF-16 unit each no longer holds
-            get = pdfium_c.FPDFText_GetUnicode
-            text = "".join(chr(get(textpage, i)) for i in range(textpage.count_chars()))
-    finally:
-        textpage.close()
-        page.close()
-    return text.translate(_CLEAN)
-
-
-def _text_at_once(textpage: pdfium.PdfTextPage) -> str | None:
-    """The page's characters in one call (FPDFText_GetText: one UTF-16 unit per character index),
-    or None when that does not hold. Asking per character cost 10-20 s on a 549-page 10-K here;
-    both ways gave the same text on all 4,779 pages of ../shared/corpus (26 pages fell back)."""
-    count = textpage.count_chars()
-    buffer = (ctypes.c_ushort * (count + 1))()
-    written = pdfium_c.FPDFText_GetText(textpage, 0, count, buffer)
-    text = bytes(memoryview(buffer).cast("B")[: 2 * count]).decode("utf-16-le", "surrogatepass")
-    if written != count + 1 or len(text) != count or _SURROGATE.search(text):
-        return None
-    return text
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-# What each character becomes (see the module docstring): every control character (Unicode
-# category Cc: U+0000-U+001F and U+007F-U+009F) but newline and tab is a space, with the few of _REPLACE.
-_CLEAN = {c: " " for c in [*range(0x20), *range(0x7F, 0xA0)] if chr(c) not in "\n\t"} | {
-    ord(k): v for k, v in _REPLACE.items()
-}
 
 
 def _looks_garbled(text: str) -> bool:

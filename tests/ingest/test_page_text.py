@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 
-from ingest.pdf.reader import _REPLACE, page_text
+from ingest.pdf.page_text import _REPLACE, page_text
 from tests.ingest.pdfs import long_pages, make_pdf
 
 pytestmark = pytest.mark.corpus

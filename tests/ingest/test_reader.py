@@ -6,7 +6,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from ingest import errors
-from ingest.pdf.reader import SOFT_HYPHEN, _looks_garbled, read_pdf
+from ingest.pdf.page_text import SOFT_HYPHEN
+from ingest.pdf.reader import _looks_garbled, read_pdf
 from tests.ingest.pdfs import long_pages, make_image_pdf, make_pdf, rewrite
 
 TEXT_PDF = make_pdf(["Fog came in at dawn.", "", "The keeper lit the lamp."], title="Keeper's Log")
