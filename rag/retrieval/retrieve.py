@@ -10,19 +10,18 @@ from typing import Any
 import numpy as np
 
 from ingest.pdf.context import indexed_text
-from ingest.types import Chunk, PageLocator
+from ingest.types import Chunk
 from rag.citations.evidence import build_evidence
 from rag.questions.asked import without_framing
 from rag.questions.request import read_request
 from rag.questions.shorthand import expand_question
 from rag.retrieval.documents import DocumentPick, ProfileCache
+from rag.retrieval.fusion import fuse, merged_passage, passage_groups
 from rag.retrieval.lexical import LexicalCache, tokenize
-from rag.retrieval.page_stage import MAX_DOCUMENTS, continued, page_order, with_statement
+from rag.retrieval.page_stage import MAX_DOCUMENTS, page_order, with_statement
 from rag.retrieval.pending import vector_progress
 from rag.types import Evidence
 
-RRF_K = 60
-MAX_MERGED = 3
 _WORD = re.compile(r"[\w&'-]+")
 # The dense query is the question with its shorthand spelled out, as BM25's and the document
 # stage's are: with MiniLM, evidence page retrieved@6 on H4's generated filings went from 0.915 to
@@ -59,100 +58,6 @@ class Retrieval:
     def is_relevant(self, min_dense: float, min_coverage: float) -> bool:
         """Whether anything retrieved looks related enough to be worth asking the model."""
         return bool(self.evidence) and (self.best_dense >= min_dense or self.best_coverage >= min_coverage)
-
-
-def fuse(rankings: Iterable[Sequence[Chunk]], rrf_k: int = RRF_K) -> list[tuple[Chunk, float]]:
-    """Reciprocal rank fusion: each chunk scores sum(1 / (rrf_k + rank)) over the rankings."""
-    scores: dict[str, float] = {}
-    by_id: dict[str, Chunk] = {}
-    for ranking in rankings:
-        for rank, chunk in enumerate(ranking, start=1):
-            by_id.setdefault(chunk.chunk_id, chunk)
-            scores[chunk.chunk_id] = scores.get(chunk.chunk_id, 0.0) + 1.0 / (rrf_k + rank)
-    ordered = sorted(scores, key=lambda cid: -scores[cid])
-    return [(by_id[cid], scores[cid]) for cid in ordered]
-
-
-def _overlap_join(left: str, right: str) -> str | None:
-    """left + the part of right after their shared overlap, or None when they do not overlap."""
-    probe = right[: min(40, len(right))]
-    if not probe:
-        return None
-    pos = left.find(probe, max(0, len(left) - len(right) - 1))
-    while pos != -1:
-        if right.startswith(left[pos:]):
-            return left + right[len(left) - pos :]
-        pos = left.find(probe, pos + 1)
-    return None
-
-
-def _merge_locators(chunks: Sequence[Chunk]) -> tuple[PageLocator, ...]:
-    pages: dict[int, PageLocator] = {}
-    for loc in (loc for chunk in chunks for loc in chunk.locators):
-        old = pages.get(loc.page_index)
-        if old is not None:
-            loc = PageLocator(
-                loc.page_index,
-                old.page_label,
-                min(old.char_start, loc.char_start),
-                max(old.char_end, loc.char_end),
-                old.ocr_confidence,
-            )
-        pages[loc.page_index] = loc
-    return tuple(pages[i] for i in sorted(pages))
-
-
-def _merged(members: list[Chunk], best: Chunk) -> Chunk:
-    """One chunk for overlapping neighbours, under the best-ranked member's id."""
-    if len(members) == 1:
-        return members[0]
-    ordered = sorted(members, key=lambda c: c.ordinal)
-    text = ordered[0].text
-    for chunk in ordered[1:]:
-        text = _overlap_join(text, chunk.text) or f"{text} {chunk.text}"
-    return Chunk(
-        best.chunk_id, best.doc_id, ordered[0].ordinal, text, _merge_locators(ordered), ordered[0].context
-    )
-
-
-def _passage(library: Any, members: list[Chunk], best: Chunk) -> Chunk:
-    """The merged passage, continued into the next chunk when it ends on a heading (rag.retrieval.page_stage)."""
-    merged = _merged(members, best)
-    last = max(members, key=lambda c: c.ordinal)
-    return continued(library, merged, last.chunk_id, lambda passage, nxt: _merged([passage, nxt], passage))
-
-
-def _joins(group: list[Chunk], chunk: Chunk) -> bool:
-    """Whether chunk is a neighbour of the group whose text overlaps it."""
-    if chunk.doc_id != group[0].doc_id or len(group) >= MAX_MERGED:
-        return False
-    for member in group:
-        if chunk.ordinal == member.ordinal + 1 and _overlap_join(member.text, chunk.text):
-            return True
-        if chunk.ordinal == member.ordinal - 1 and _overlap_join(chunk.text, member.text):
-            return True
-    return False
-
-
-def _groups(fused: Sequence[tuple[Chunk, float]], k: int) -> list[tuple[list[Chunk], Chunk, float]]:
-    """Up to k groups of overlapping neighbours (duplicate texts dropped): members, best, its score."""
-    groups: list[list[Chunk]] = []
-    best: list[tuple[Chunk, float]] = []
-    seen_text: set[str] = set()
-    for chunk, score in fused:
-        key = " ".join(chunk.text.split()).lower()
-        if key in seen_text:
-            continue
-        seen_text.add(key)
-        home = next((g for g in groups if _joins(g, chunk)), None)
-        if home is not None:
-            home.append(chunk)
-            continue
-        if len(groups) == k:
-            continue  # keep scanning: a later candidate may still merge into a chosen group
-        groups.append([chunk])
-        best.append((chunk, score))
-    return [(group, top, score) for group, (top, score) in zip(groups, best)]
 
 
 def dense_similarities(
@@ -271,12 +176,12 @@ def search_evidence(
         stage = page_order(library, index, request, query, query_vector, stage_docs, words_only)
         fused = _in_order([*stage.chunks, *(c for c, _ in fused)])
         known.update(stage.cosine)
-    groups = _groups(fused, k)
+    groups = passage_groups(fused, k)
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
     groups = [g for g in groups if docs[g[1].doc_id] is not None]
     sims = dense_similarities(library.embeddings, vector, [g for g, _, _ in groups], known) if groups else []
     hits = [
-        (with_statement(_passage(library, members, top)), docs[top.doc_id], sim)
+        (with_statement(merged_passage(library, members, top)), docs[top.doc_id], sim)
         for (members, top, _), sim in zip(groups, sims)
     ]
     terms = set(tokenize(question))

@@ -11,9 +11,10 @@ from ingest.embeddings import LocalEmbeddings
 from ingest.local.library import Library
 from ingest.pdf.chunking import locator_text
 from ingest.types import Chunk, PageLocator
+from rag.retrieval.fusion import fuse
 from rag.retrieval.lexical import LexicalCache, LexicalIndex
 from rag.retrieval.page_stage import fused, fused_blind
-from rag.retrieval.retrieve import fuse, search_evidence, stand_in
+from rag.retrieval.retrieve import search_evidence, stand_in
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
 
 
