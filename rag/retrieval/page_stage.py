@@ -119,14 +119,16 @@ def page_order(
     page_score = fused_blind(page_lexical, page_dense, lambda key: key[0] in words_only)
     wanted = set(request.statements)
     named = {(d, f.page_index) for d, pages in known.items() for f in pages.facts if f.statement in wanted}
+    # Ties go to the earlier page (doc_id, page index): never to a set's order, which changes with
+    # each process's string hashing (PYTHONHASHSEED moved filings-dev's cited figure 0.574/0.565).
     ranked_pages = sorted(
-        set(page_score) | named, key=lambda key: (key not in named, -page_score.get(key, 0.0))
+        set(page_score) | named, key=lambda key: (key not in named, -page_score.get(key, 0.0), key)
     )
     chunk_score = fused_blind(lexical, cosine, lambda cid: page_of.get(cid, ("",))[0] in words_only)
     on_page: dict[tuple[str, int], list[str]] = {}
     for cid, key in page_of.items():
         on_page.setdefault(key, []).append(cid)
-    among = [cid for key in named for cid in on_page.get(key, [])] if named else list(page_of)
+    among = [cid for key in sorted(named) for cid in on_page.get(key, [])] if named else list(page_of)
 
     def fetch(ids: Sequence[str]) -> dict[str, Chunk]:
         missing = [cid for cid in ids if cid not in chunks]
