@@ -6,7 +6,6 @@ wrappers are in components/resources.py). Shared by all sessions: never mutate w
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -16,7 +15,6 @@ from components.render import render_answer_html
 from ingest.local.library import Library
 from rag.types import Answer
 
-log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 

@@ -11,7 +11,6 @@ import threading
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import TypeVar
 
 import streamlit as st
 from langchain_core.embeddings import Embeddings
@@ -40,7 +39,6 @@ from wiring import (
 )
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 # --- Library and embeddings (ingestion) --------------------------------------------------
 # One Library per data dir and settings, shared by every session: its own file lock guards

@@ -6,8 +6,6 @@ LocalJobs (ingest.local.jobs) is the queue and takes these from JobWrites.
 
 from __future__ import annotations
 
-import logging
-
 import numpy as np
 
 from ingest.jobs import (
@@ -22,8 +20,6 @@ from ingest.jobs import (
 from ingest.local import maintenance, queries, store, vectors
 from ingest.prepare import PreparedWords
 from ingest.types import Chunk, Document
-
-log = logging.getLogger(__name__)
 
 
 class JobWrites:

@@ -15,7 +15,6 @@ vectors as on their way, not missing.
 
 from __future__ import annotations
 
-import logging
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -44,8 +43,6 @@ from ingest.jobs import (
 )
 from ingest.local import maintenance, store
 from ingest.local.job_writes import JobWrites
-
-log = logging.getLogger(__name__)
 
 
 class LocalJobs(JobWrites):

@@ -6,8 +6,6 @@ these from PgJobWrites.
 
 from __future__ import annotations
 
-import logging
-
 import numpy as np
 
 from ingest.jobs import (
@@ -23,8 +21,6 @@ from ingest.prepare import PreparedWords
 from ingest.team import read as pg_read
 from ingest.team import store as pg_store
 from ingest.types import Chunk, Document
-
-log = logging.getLogger(__name__)
 
 
 class PgJobWrites:

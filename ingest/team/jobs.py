@@ -12,7 +12,6 @@ this worker's attempt still holds it; the two writes are ingest.local.jobs's, in
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 from typing import Any
 
@@ -39,7 +38,6 @@ from ingest.jobs import (
 )
 from ingest.team.job_writes import PgJobWrites
 
-log = logging.getLogger(__name__)
 _CLAIM = f"""
 UPDATE footnote_jobs SET stage = CASE WHEN stage = %(queued)s THEN %(reading)s ELSE stage END,
     worker = %(worker)s, attempts = attempts + 1, updated_at = %(now)s,
