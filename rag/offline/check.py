@@ -16,6 +16,9 @@ The rules, from what any reader would name (each can be turned off, for measurin
   the words on both sides of it around another word ("the problem of squaring an integer" for
   "the problem of dividing an integer"): the quote says the same thing of something else;
 - negation: a negated question ("What is not ...") is not answered by a quote that is not negated;
+- denied, moved, inserted (rag.offline.phrasing): the quote negates two words of the question in
+  its order, puts the question's qualifier on other words, or lacks words the question puts
+  between two of its own;
 - support: the audit page's support score (rag.audit.records's formula, question read as rag.questions.asked
   reads it) between question and quote is at least MIN_SUPPORT.
 
@@ -50,10 +53,10 @@ negations) and currency codes, no data set's words.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass
 
+from rag.offline import phrasing
+from rag.offline.phrasing import fold_words as _words
 from rag.questions.asked import read_question, without_framing
 from rag.questions.terms import (
     DATE,
@@ -110,11 +113,23 @@ class Rules:
     swapped: bool = True
     negation: bool = True
     support: bool = True
+    denied: bool = True
+    inserted: bool = True
+    moved: bool = True
     min_support: float = MIN_SUPPORT
 
 
 DEFAULT = Rules()
-OFF = Rules(asked_for=False, specific=False, swapped=False, negation=False, support=False)
+OFF = Rules(
+    asked_for=False,
+    specific=False,
+    swapped=False,
+    negation=False,
+    support=False,
+    denied=False,
+    inserted=False,
+    moved=False,
+)
 
 
 @dataclass(frozen=True)
@@ -124,13 +139,6 @@ class Verdict:
     passed: bool
     rule: str = ""  # "asked-for", "specific", "replaced", "swapped", "negation" or "support"
     detail: str = ""
-
-
-def _words(text: str) -> list[str]:
-    """Words, lowercased, accents dropped ("Hervé" as "herve"), split at underscores too (file
-    names: "JOHNSON_JOHNSON_2023Q2")."""
-    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
-    return [w for w in re.split(r"[\W_]+", folded.lower()) if w]
 
 
 def _holds_name(name: str, text: str, caps: bool) -> bool:
@@ -190,30 +198,6 @@ def _specific(asked: Asked, quote: Quote) -> Verdict:
     return Verdict(True)
 
 
-def _content(word: str) -> bool:
-    return len(word) > 2 and word not in STOPWORDS and not word.isdigit()
-
-
-def _swapped(asked: Asked, quote: Quote) -> str:
-    """The first question word the quote swaps for another, as "asked -> quoted", else "": a
-    content word of the question missing from the quote and its context, where the quote holds
-    the question's two words around it (stemmed) around a content word the question lacks."""
-    found = _words(quote.text)
-    said = [stem(w) for w in found]
-    held = set(said) | {stem(w) for w in _words(quote.context)}
-    own = _words(asked.text)
-    stems = [stem(w) for w in own]
-    for i in range(1, len(own) - 1):
-        if not _content(own[i]) or stems[i] in held:
-            continue
-        for j in range(1, len(found) - 1):
-            if (said[j - 1], said[j + 1]) == (stems[i - 1], stems[i + 1]) and (
-                _content(found[j]) and said[j] not in stems
-            ):
-                return f"{own[i]} -> {found[j]}"
-    return ""
-
-
 def check(asked: Asked, quote: Quote, rules: Rules = DEFAULT) -> Verdict:
     """Whether the quote answers the question, by the rules of the module docstring in order."""
     if rules.asked_for and not _asked_for(asked, quote):
@@ -222,14 +206,28 @@ def check(asked: Asked, quote: Quote, rules: Rules = DEFAULT) -> Verdict:
         verdict = _specific(asked, quote)
         if not verdict.passed:
             return verdict
-    swap = _swapped(asked, quote) if rules.swapped else ""
-    if swap:
-        return Verdict(False, "swapped", swap)
     if rules.negation and asked.negated and not negated(quote.text):
         return Verdict(False, "negation", "the question is negated, the quote is not")
+    verdict = _phrasing(asked, quote, rules)
+    if not verdict.passed:
+        return verdict
     if rules.support and quote.support < rules.min_support:
         return Verdict(False, "support", f"{quote.support:.2f} < {rules.min_support}")
     return Verdict(True)
+
+
+def _phrasing(asked: Asked, quote: Quote, rules: Rules) -> Verdict:
+    """The word-order rules (rag.offline.phrasing) that apply, in order."""
+    found = {
+        "swapped": rules.swapped and phrasing.swapped(asked.text, quote.text, quote.context),
+        "denied": rules.denied
+        and not (asked.negated or asked.wants == "yesno")
+        and phrasing.denied(asked.text, quote.text),
+        "moved": rules.moved and phrasing.moved(asked.text, asked.qualifiers, quote.text),
+        "inserted": rules.inserted and phrasing.inserted(asked.text, quote.text, quote.context),
+    }
+    rule = next((name for name, detail in found.items() if detail), "")
+    return Verdict(not rule, rule, str(found[rule]) if rule else "")
 
 
 def support(asked: Asked, quote: str, context: str, cosine: float | None) -> float:

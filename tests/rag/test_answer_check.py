@@ -185,6 +185,49 @@ CASES = [
         "negation",
     ),
     ("What is not known about P?", Quote("It is not known whether P equals NP."), True, ""),
+    # denied: the quote negates two words of the question, in its order
+    (
+        "What method is always exact?",
+        Quote("Nevertheless, a sampling method is not always exact."),
+        False,
+        "denied",
+    ),
+    ("What problem is harder than sorting?", Quote("So no problem is harder than sorting."), False, "denied"),
+    ("Is the sampling method always exact?", Quote("The sampling method is not always exact."), True, ""),
+    ("What is not always exact?", Quote("A sampling method is not always exact."), True, ""),
+    # a negation of other words is no denial ("not a tapestry", "not decision problems")
+    (
+        "Who wove the Tapestry?",
+        Quote("The tapestry, which is not a tapestry, was woven by Kentish nuns."),
+        True,
+        "",
+    ),
+    # moved: the question's qualifier is on another thing in the quote
+    (
+        "What is the second-largest inland harbour?",
+        Quote("Acme Bay is the largest inland harbour; Beta Bay is the second largest sea harbour."),
+        False,
+        "moved",
+    ),
+    (
+        "What is the second-largest inland harbour?",
+        Quote("Beta Bay is the second largest inland harbour."),
+        True,
+        "",
+    ),
+    # inserted: the question asks about something narrower than the quote names
+    (
+        "What is the busiest single runway airport?",
+        Quote("Acme Field is the busiest airport in the region."),
+        False,
+        "inserted",
+    ),
+    (
+        "What is the busiest single runway airport?",
+        Quote("Acme Field is the busiest airport in the region.", context="Single runway fields"),
+        True,
+        "",
+    ),
     # support
     (
         "What are the geographies Acme operates in?",
@@ -210,7 +253,8 @@ def test_each_failure_is_that_rules_alone(question: str, quote: Quote, passes: b
 
 
 def _others_off(name: str) -> dict[str, bool]:
-    return {r: False for r in ("asked_for", "specific", "swapped", "negation", "support") if r != name}
+    rules = ("asked_for", "specific", "swapped", "negation", "denied", "moved", "inserted", "support")
+    return {r: False for r in rules if r != name}
 
 
 def test_support_reads_the_question_as_the_answerer_does() -> None:

@@ -1,0 +1,116 @@
+"""The answer check's word-order rules (rag.offline.check): a quote that holds the question's
+words but says something else of them. Each reads the question proper and the quote, words
+lowercased and stemmed, and returns what it found ("" for nothing):
+
+- swapped: a word of the question missing from the quote and its context while the quote holds
+  the words on both sides of it around another word ("squaring" for "dividing");
+- denied: a question that is neither negated nor yes/no, and a quote that negates two of its
+  words in its order ("What algorithm is always practical?" / "... is not always practical");
+- inserted: the question puts one or two words between two words the quote holds side by side,
+  and neither the quote nor its context holds them ("busiest single runway airport" / "busiest
+  airport"): the question asks about something narrower;
+- moved: a qualifier of the question ("second", "largest") whose two next words the quote holds,
+  never with the qualifier just before them ("second-busiest commercial port" / "the busiest
+  commercial port ... the second busiest container port"): the quote singles out another thing.
+
+What each caught and cost is in rag.offline.check's docstring. The word lists are English grammar
+(negations, articles), no data set's words.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from itertools import pairwise
+
+from rag.questions.terms import NEGATIONS
+from rag.text import STOPWORDS, stem
+
+__all__ = ["content", "denied", "fold_words", "inserted", "moved", "swapped"]
+
+ARTICLES = frozenset("a an the".split())
+# How many words the question may put between two words the quote holds side by side.
+INSERTED_SPAN = 2
+
+
+def fold_words(text: str) -> list[str]:
+    """Words, lowercased, accents dropped ("Hervé" as "herve"), split at underscores too (file
+    names: "JOHNSON_JOHNSON_2023Q2")."""
+    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    return [w for w in re.split(r"[\W_]+", folded.lower()) if w]
+
+
+def content(word: str) -> bool:
+    """A word that says what is spoken of: no stopword, no number, three letters or more."""
+    return len(word) > 2 and word not in STOPWORDS and not word.isdigit()
+
+
+def swapped(question: str, quote: str, context: str) -> str:
+    """The first question word the quote swaps for another, as "asked -> quoted", else ""."""
+    found = fold_words(quote)
+    said = [stem(w) for w in found]
+    held = set(said) | {stem(w) for w in fold_words(context)}
+    own = fold_words(question)
+    stems = [stem(w) for w in own]
+    for i in range(1, len(own) - 1):
+        if not content(own[i]) or stems[i] in held:
+            continue
+        for j in range(1, len(found) - 1):
+            if (said[j - 1], said[j + 1]) == (stems[i - 1], stems[i + 1]) and (
+                content(found[j]) and said[j] not in stems
+            ):
+                return f"{own[i]} -> {found[j]}"
+    return ""
+
+
+def denied(question: str, quote: str) -> str:
+    """The negation and the two question words after it (articles skipped), else "". The caller
+    skips negated and yes/no questions ("Is X always practical?" is answered by "not always")."""
+    own = [stem(w) for w in fold_words(question)]
+    pairs = set(pairwise(own))
+    found = fold_words(quote)
+    for i, word in enumerate(found):
+        if word in NEGATIONS or (word == "t" and i > 0 and found[i - 1].endswith("n")):  # "isn't"
+            after = [w for w in found[i + 1 : i + 4] if w not in ARTICLES][:2]
+            if len(after) == 2 and any(map(content, after)) and (stem(after[0]), stem(after[1])) in pairs:
+                return f"{word} {' '.join(after)}"
+    return ""
+
+
+def inserted(question: str, quote: str, context: str) -> str:
+    """The question's words between two the quote holds side by side, missing around it, else ""."""
+    said = [stem(w) for w in fold_words(quote)]
+    held = set(said) | {stem(w) for w in fold_words(context)}
+    pairs = set(pairwise(said))
+    own = fold_words(question)
+    stems = [stem(w) for w in own]
+    for i in range(len(own)):
+        for k in range(1, INSERTED_SPAN + 1):
+            end = i + k + 1
+            if end >= len(own):
+                break
+            between = own[i + 1 : end]
+            if (
+                content(own[i])
+                and content(own[end])
+                and all(content(w) and stem(w) not in held for w in between)
+                and (stems[i], stems[end]) in pairs
+            ):
+                return " ".join(between)
+    return ""
+
+
+def moved(question: str, qualifiers: tuple[str, ...], quote: str) -> str:
+    """The qualifier and its two next words, which the quote holds only without it, else ""."""
+    own = fold_words(question)
+    stems = [stem(w) for w in own]
+    found = fold_words(quote)
+    said = [stem(w) for w in found]
+    for i, word in enumerate(own):
+        if word not in qualifiers or i + 2 >= len(own) or not any(map(content, own[i + 1 : i + 3])):
+            continue
+        after = stems[i + 1 : i + 3]
+        places = [j for j in range(len(said) - 1) if said[j : j + 2] == after]
+        if places and not any(word in found[max(0, j - 2) : j] for j in places):
+            return f"{word} {' '.join(own[i + 1 : i + 3])}"
+    return ""
