@@ -11,7 +11,8 @@ from streamlit.delta_generator import DeltaGenerator
 
 from components import state
 from components.original import ExcerptFn, OriginalFn, show_original
-from components.passage import cited_passage, split_passage
+from components.passage import cited_passage
+from components.preview import chunk_parts, panel_meta
 from components.render import footnote_kind_label, ocr_note, page_range
 from rag.retrieval.library_search import SearchHit
 from rag.types import Footnote, Turn
@@ -31,7 +32,12 @@ _STYLE = """<style>
 .st-key-cited_passage { background: rgba(255, 196, 0, 0.2); border-left: 3px solid rgba(224, 170, 0, 0.9);
   padding: 0.35rem 0.6rem; border-radius: 0.25rem; }  /* translucent: a highlight on either theme */
 .st-key-panel_pages img { border: 1px solid color-mix(in srgb, currentColor 15%, transparent); border-radius: 0.25rem; }
-.st-key-@@RELAY@@ { display: none; }  /* the click relay (components/chat_panel.py): script, no look */
+/* The click relay (components/cite_relay.py) shows nothing but its preview of a clicked footnote,
+   in the panel's place until the panel's run has drawn that footnote. */
+body:not([data-fn-preview]) .st-key-@@RELAY@@ { display: none; }
+body[data-fn-preview] [data-testid="stLayoutWrapper"]:has(> .st-key-side_panel),
+body[data-fn-preview] [data-testid="stLayoutWrapper"]:has(> .st-key-side_panel_hint),
+body[data-fn-preview] .st-key-side_panel, body[data-fn-preview] .st-key-side_panel_hint { display: none; }
 </style>""".replace("@@RELAY@@", state.CITE_RELAY)
 
 # (doc_id, page_index, char_start, char_end, focus, whole=False) -> (JPEG bytes, whether they are
@@ -125,9 +131,7 @@ def _focus(
 
 
 def _chunk_text(footnote: Footnote, passage: tuple[int, int] | None) -> None:
-    # PDF line breaks are layout, not content: each part is shown as one flowing paragraph.
-    parts = split_passage(footnote.evidence.text, passage)
-    before, inside, after = (" ".join(part.split()) for part in parts)
+    before, inside, after = chunk_parts(footnote.evidence.text, passage)
     if before:
         st.text(before)
     if inside:
@@ -194,9 +198,8 @@ def show_panel(
         parts = _parts()
     with parts.title:
         st.text(ev.title or ev.file_name)
-    pages, index = page_range(ev)
     with parts.meta:
-        st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}{ocr_note(ev)}")
+        st.text(panel_meta(ev))
         with st.container(key=f"panel_kind_{footnote.kind}"):
             st.caption(footnote_kind_label(footnote))
     with parts.chunk:
