@@ -86,7 +86,10 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
 _BASELINE_LIBRARY = """
 import json, os, sys
 from pathlib import Path
-from ingest.local.library import Library
+try:
+    from ingest.local.library import Library
+except ImportError:  # the baseline's layout, before issue 24 moved the library
+    from ingest.library import Library
 from settings import load_settings
 from wiring import make_embeddings
 
