@@ -40,7 +40,9 @@ async ([index, shortId, needle]) => {
     const host = document.querySelector('.st-key-chat_cite_relay [data-testid="stBidiComponentIsolated"]');
     return host && host.shadowRoot ? host.shadowRoot.querySelector('.fn-preview') : null;
   };
-  const visibleText = (el) => (el && el.checkVisibility() ? el.textContent : '');
+  // Today's panel stays laid out, but unseen (visibility: hidden), under the preview.
+  const seen = (el) => el.checkVisibility({visibilityProperty: true});
+  const visibleText = (el) => (el && seen(el) ? el.textContent : '');
   t0 = performance.now();
   button.click();
   return await new Promise((resolve, reject) => {
@@ -50,7 +52,8 @@ async ([index, shortId, needle]) => {
       const texts = [visibleText(document.querySelector('.st-key-side_panel')), visibleText(preview())];
       const shown = texts.join(' | ');
       if (out.text === undefined && texts.some((t) => t.includes('id ' + shortId) && squash(t).includes(needle))) out.text = now;
-      const imgs = [...document.querySelectorAll('.st-key-panel_pages img')].filter((i) => i.offsetParent !== null);
+      const covered = preview() !== null && seen(preview());
+      const imgs = covered ? [] : [...document.querySelectorAll('.st-key-panel_pages img')].filter(seen);
       if (out.picture === undefined && imgs.length > 0
           && imgs.every((i) => !before.has(i.src) && i.complete && i.naturalWidth > 0)) out.picture = now;
       // A short run can start and end within one render: then the page never says "running",

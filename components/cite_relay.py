@@ -3,10 +3,11 @@
 The relay is a v2 component inside the panel's fragment (components/chat_panel.py). It takes an
 answer's cite event, whose detail carries the footnote's panel text from that answer's data
 (components/preview.py), sends the click to the server, and at once shows that text in its own
-preview box in the panel's place, set with textContent only. When the server's run has drawn the
-panel on that footnote (the relay's data names the footnote the server shows), the preview hides
-and the panel, with its page picture, is shown again. The server's session state stays the one
-owner of the selection: the preview only shows ahead what the server's run will show.
+preview box in the panel's place (components/side_panel.py: its style), set with textContent only.
+When the server's run has drawn the panel on that footnote (the relay's data names the footnote the
+server shows), the preview hides and the panel, with its page picture, is seen again. The server's
+session state stays the one owner of the selection: the preview only shows ahead what the server's
+run will show.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ _HTML = """<div class="fn-preview" hidden>
 _CSS = """
 .fn-preview { box-sizing: border-box; height: @@HEIGHT@@px; overflow-y: auto; padding: 1rem;
   display: flex; flex-direction: column; gap: 0.75rem; font: inherit; color: inherit;
+  background: var(--st-background-color, Canvas);
   border: 1px solid color-mix(in srgb, currentColor 20%, transparent); border-radius: 0.5rem; }
 .fn-preview[hidden], .fn-preview [hidden] { display: none; }
 .fn-head { min-height: 2.5rem; line-height: 2.5rem; }
@@ -92,9 +94,9 @@ export default function ({ data, parentElement, setTriggerValue }) {
     event.preventDefault();
     const turn = String(event.detail.turn), n = Number(event.detail.n), note = event.detail.note;
     const key = turn + ":" + n;
+    setTriggerValue("cite", { turn, n });  // first: the server's run starts while the page draws the preview
     if (box && note && key !== relay.shown) show(note, key);
     else hide();
-    setTriggerValue("cite", { turn, n });
   };
   document.addEventListener("@@EVENT@@", onCite);
   relay.off = () => document.removeEventListener("@@EVENT@@", onCite);

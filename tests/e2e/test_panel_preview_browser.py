@@ -32,8 +32,8 @@ CLICK_AND_READ = """
   const panel = document.querySelector('.st-key-side_panel');
   return {
     text: box.textContent,
-    shown: box.checkVisibility(),
-    panelShown: panel ? panel.checkVisibility() : false,
+    shown: box.checkVisibility({visibilityProperty: true}),
+    panelShown: panel ? panel.checkVisibility({visibilityProperty: true}) : false,
     elements: box.querySelectorAll('img, script, a, b, style').length,
   };
 }
