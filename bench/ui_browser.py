@@ -74,7 +74,9 @@ async ([index, shortId, needle]) => {
       }
       requestAnimationFrame(check);
     };
-    check();
+    // From the first frame after the click on: what the click drew in its own task (today's
+    // preview) counts in the frame that paints it, as anything else does.
+    requestAnimationFrame(check);
   });
 }
 """
