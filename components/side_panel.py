@@ -34,8 +34,7 @@ _STYLE = """<style>
 .st-key-panel_pages img { border: 1px solid color-mix(in srgb, currentColor 15%, transparent); border-radius: 0.25rem; }
 /* The click relay (components/cite_relay.py) shows nothing but its preview of a clicked footnote,
    in the panel's place until the panel's run has drawn that footnote: in the hint's place, or
-   over the panel, which stays laid out (unseen) so that its new pictures are fetched meanwhile
-   (Streamlit draws an image only once its container has a width). */
+   over the panel, which stays laid out (unseen) while its new elements and pictures arrive. */
 .st-key-panel_warm { display: none; }
 body:not([data-fn-preview]) .st-key-@@RELAY@@ { display: none; }
 body[data-fn-preview] [data-testid="stLayoutWrapper"]:has(> .st-key-side_panel_hint),
