@@ -86,7 +86,10 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
 _BASELINE_LIBRARY = """
 import json, os, sys
 from pathlib import Path
-from ingest.local.library import Library
+try:
+    from ingest.local.library import Library
+except ImportError:  # the baseline's layout, before issue 24 moved the library
+    from ingest.library import Library
 from settings import load_settings
 from wiring import make_embeddings
 
@@ -279,7 +282,9 @@ def _render(result: dict[str, Any]) -> str:
         "in its own format and the same "
         "saved chats, one chromium (headless), the two sides clicking the same footnotes in turn "
         "(which side goes first swaps at every click). Timed in the page from the click: **text**, "
-        "the panel shows the footnote's id and its chunk text; **picture**, every page picture in it "
+        "the panel (or, today, the preview of it that the click relay draws in the browser from the "
+        "answer's data, in the panel's place) visibly shows the footnote's id and its chunk text, "
+        "checked in each frame from the first one after the click; **picture**, every page picture in it "
         "is new and loaded; **run end**, the script run the click started has finished. Sent: what "
         "the websocket carried for the click, and the page-picture bytes fetched. Each size: "
         f"{result['rows'][0]['now']['first']['count']} fresh sessions; the first click opens the panel "

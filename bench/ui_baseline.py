@@ -47,7 +47,10 @@ _SCRIPT_TIMES = """
 import json, os, sys, time
 from streamlit.testing.v1 import AppTest
 from components import state
-from rag.stores.conversations import ConversationStore
+try:
+    from rag.stores.conversations import ConversationStore
+except ImportError:  # the baseline's layout, before issue 24 moved the store
+    from rag.conversations import ConversationStore
 
 data_dir, conv_id, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 last = ConversationStore(data_dir + "/conversations.sqlite3").turns(conv_id)[-1]

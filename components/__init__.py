@@ -13,8 +13,10 @@ A question's hops, from the chat input to the side panel (the core's part: ``rag
 5. components/chat_view.py:show_history -> show_answer_block -> components/answer_view.py:
    show_answer, which mounts the saved answer's HTML (page_resources.answer_html ->
    components/render.py:render_answer_html from the answer's saved spans, sanitised, footnotes as buttons).
-6. A footnote click: the answer's DOM event, taken by the side panel's relay (a widget inside the
-   panel's fragment) -> components/chat_panel.py:on_relayed_click -> state.on_relayed_cite (the
+6. A footnote click: the answer's DOM event, carrying the footnote's panel text from the answer's
+   data (components/preview.py:footnote_previews), taken by the side panel's relay (a widget inside
+   the panel's fragment, components/cite_relay.py), which shows that text at once in the panel's
+   place -> components/chat_panel.py:on_relayed_click -> state.on_relayed_cite (the
    selection is (turn_id, footnote number)) -> a rerun of the panel's fragment alone
    (chat_panel.show_chat_panel), not of pages/chat.py: the saved turns are not sent again. While a
    run is on its way the answer's own cite event goes instead (on_footnote_click, a full run).

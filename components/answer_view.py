@@ -2,9 +2,10 @@
 footnote buttons report the clicked footnote back to Python.
 
 A click is first offered, in the browser, to the side panel's relay (components/chat_panel.py),
-a widget inside the panel's fragment, so that Streamlit reruns the panel alone; when no relay takes
-it (none on the page, or a run is on its way), the answer's own one-shot 'cite' trigger carries it,
-which Streamlit answers with a full run of the page.
+a widget inside the panel's fragment, so that Streamlit reruns the panel alone; the click carries
+the footnote's panel text from this answer's data, which the relay shows at once. When no relay
+takes it (none on the page, or a run is on its way), the answer's own one-shot 'cite' trigger
+carries it, which Streamlit answers with a full run of the page.
 
 The footnote the side panel shows is highlighted by a style rule the panel draws (active_style),
 not by the answer's own data: a click reruns the panel alone, so the answers are not drawn again."""
@@ -79,7 +80,8 @@ export default function ({ data, parentElement, setTriggerValue }) {
     if (button) {
       event.preventDefault();
       const n = Number(button.dataset.n);
-      const cite = new CustomEvent("@@EVENT@@", { detail: { turn: data.turn, n }, cancelable: true });
+      const note = (data.notes || [])[n - 1] || null;  // what the panel will show: the relay shows it at once
+      const cite = new CustomEvent("@@EVENT@@", { detail: { turn: data.turn, n, note }, cancelable: true });
       if (data.turn && !document.dispatchEvent(cite)) return;  // the side panel's relay took it
       setTriggerValue("cite", n);
       return;
@@ -104,7 +106,11 @@ def show_answer(turn_id: str, answer: Answer, on_cite: Callable[[str], object]) 
     (components/state.py:on_cite)."""
     _mount(
         key=state.answer_key(turn_id),
-        data={"html": page_resources.answer_html(turn_id, answer), "turn": turn_id},
+        data={
+            "html": page_resources.answer_html(turn_id, answer),
+            "turn": turn_id,
+            "notes": page_resources.answer_previews(turn_id, answer),
+        },
         on_cite_change=functools.partial(on_cite, turn_id),
     )
 

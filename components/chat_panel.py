@@ -10,7 +10,8 @@ browser marked and redrew every element of the chat for it (about 0.1 s of its m
 3-4). The relay leaves a click to the answer's own event (that full run, narrowed as before) while
 a run is on its way and has not drawn the panel again: only a full run that reaches its end makes
 the chat on screen whole (a stream stopped by the click must be finished by a full run), which is
-also why the relay's callback asks for a full run when the last one did not reach its end.
+also why the relay's callback asks for a full run when the last one did not reach its end. The
+relay shows the clicked footnote's text at once, before the panel's run (components/cite_relay.py).
 The callback's run ends before the fragment's begins, which is why .streamlit/config.toml turns
 off Streamlit's forced garbage collection after each run (0.13-0.38 s here, on every click).
 """
@@ -21,31 +22,11 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from components import answer_view, page_resources, side_panel, state
+from components import answer_view, cite_relay, page_resources, side_panel, state
 from ingest.local.library import Library
 from rag.types import Turn
 
 PANEL_FRAGMENT = "chat_side_panel"  # the fragment's key, named by the click's st.rerun
-
-# Takes an answer's cite event unless the relay is stale (a run is on its way that has not drawn
-# the panel again yet): then the answer sends the click itself. No untrusted text goes into the DOM.
-_RELAY_JS = """
-export default function ({ parentElement, setTriggerValue }) {
-  const host = parentElement.host || parentElement.getRootNode().host || parentElement;
-  const onCite = (event) => {
-    const container = host.closest('[data-testid="stElementContainer"]');
-    if (container && container.dataset.stale === "true") return;
-    event.preventDefault();
-    setTriggerValue("cite", { turn: String(event.detail.turn), n: Number(event.detail.n) });
-  };
-  document.addEventListener("@@EVENT@@", onCite);
-  return () => document.removeEventListener("@@EVENT@@", onCite);
-}
-""".replace("@@EVENT@@", answer_view.CITE_EVENT)
-
-_relay = st.components.v2.component(
-    "footnote_cite_relay", html="<span></span>", js=_RELAY_JS, isolate_styles=True
-)
 
 
 def on_footnote_click(turn_id: str) -> None:
@@ -66,8 +47,8 @@ def on_relayed_click() -> None:
 @st.fragment(key=PANEL_FRAGMENT)
 def show_chat_panel(turns: Mapping[str, Turn], library: Library) -> None:
     """The panel column of the chat: the selected footnote's source, or the hint (a fragment)."""
-    _relay(key=state.CITE_RELAY, data={}, on_cite_change=on_relayed_click)
     picked = side_panel.selected_footnote(turns)
+    cite_relay.show_relay((picked[0].turn_id, picked[1].number) if picked else None, on_relayed_click)
     # The answers are not drawn again: a style rule highlights the footnote in its answer.
     st.html(answer_view.active_style(state.selection()))
     if picked is None:

@@ -1,5 +1,5 @@
 """The st.cache_data wrappers for what the side panels draw: page pictures with a passage
-highlighted, page texts, PDF excerpts, and each saved answer's HTML (the other st.cache_*
+highlighted, page texts, PDF excerpts, and each saved answer's HTML and footnote previews (the other st.cache_*
 wrappers are in components/resources.py). Shared by all sessions: never mutate what they return.
 """
 
@@ -11,6 +11,7 @@ from typing import TypeVar
 
 import streamlit as st
 
+from components.preview import footnote_previews
 from components.render import render_answer_html
 from ingest.local.library import Library
 from rag.types import Answer
@@ -120,3 +121,13 @@ def _answer_html(turn_id: str, answer_text: str, _answer: Answer) -> str:
 def answer_html(turn_id: str, answer: Answer) -> str:
     """A saved answer's sanitised HTML, rendered once per turn (a saved answer never changes)."""
     return _answer_html(turn_id, answer.text, answer)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _answer_previews(turn_id: str, answer_text: str, _answer: Answer) -> list[dict[str, object]]:
+    return footnote_previews(_answer)
+
+
+def answer_previews(turn_id: str, answer: Answer) -> list[dict[str, object]]:
+    """A saved answer's footnote previews (components/preview.py), built once per turn."""
+    return _answer_previews(turn_id, answer.text, answer)

@@ -11,7 +11,8 @@ from streamlit.delta_generator import DeltaGenerator
 
 from components import state
 from components.original import ExcerptFn, OriginalFn, show_original
-from components.passage import cited_passage, split_passage
+from components.passage import cited_passage
+from components.preview import chunk_parts, panel_meta
 from components.render import footnote_kind_label, ocr_note, page_range
 from rag.retrieval.library_search import SearchHit
 from rag.types import Footnote, Turn
@@ -31,7 +32,17 @@ _STYLE = """<style>
 .st-key-cited_passage { background: rgba(255, 196, 0, 0.2); border-left: 3px solid rgba(224, 170, 0, 0.9);
   padding: 0.35rem 0.6rem; border-radius: 0.25rem; }  /* translucent: a highlight on either theme */
 .st-key-panel_pages img { border: 1px solid color-mix(in srgb, currentColor 15%, transparent); border-radius: 0.25rem; }
-.st-key-@@RELAY@@ { display: none; }  /* the click relay (components/chat_panel.py): script, no look */
+/* The click relay (components/cite_relay.py) shows nothing but its preview of a clicked footnote,
+   in the panel's place until the panel's run has drawn that footnote: in the hint's place, or
+   over the panel, which stays laid out (unseen) while its new elements and pictures arrive. */
+.st-key-panel_warm { display: none; }
+body:not([data-fn-preview]) .st-key-@@RELAY@@ { display: none; }
+body[data-fn-preview] [data-testid="stLayoutWrapper"]:has(> .st-key-side_panel_hint),
+body[data-fn-preview] .st-key-side_panel_hint { display: none; }
+body[data-fn-preview] .st-key-side_panel { visibility: hidden; }
+[data-testid="stVerticalBlock"]:has(> .st-key-@@RELAY@@) { position: relative; }
+body[data-fn-preview] [data-testid="stVerticalBlock"]:has(.st-key-side_panel) > .st-key-@@RELAY@@ {
+  position: absolute; top: 0; left: 0; right: 0; z-index: 3; }
 </style>""".replace("@@RELAY@@", state.CITE_RELAY)
 
 # (doc_id, page_index, char_start, char_end, focus, whole=False) -> (JPEG bytes, whether they are
@@ -125,9 +136,7 @@ def _focus(
 
 
 def _chunk_text(footnote: Footnote, passage: tuple[int, int] | None) -> None:
-    # PDF line breaks are layout, not content: each part is shown as one flowing paragraph.
-    parts = split_passage(footnote.evidence.text, passage)
-    before, inside, after = (" ".join(part.split()) for part in parts)
+    before, inside, after = chunk_parts(footnote.evidence.text, passage)
     if before:
         st.text(before)
     if inside:
@@ -166,6 +175,14 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
 FOOTNOTE_HINT = "Click a numbered footnote in an answer to open its passage and page here."
 
 
+# A white pixel, drawn hidden with the hint: Streamlit's browser code for st.image loads on its
+# first use, and a first click's page picture waited for it (40-300 ms after the panel's run, load 5-7).
+_PIXEL = (
+    b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00"
+    b",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
+)
+
+
 def show_style() -> None:
     """The panel's look, once per page run in the panel's column (outside the chat's panel
     fragment, so a click does not send it again)."""
@@ -176,6 +193,8 @@ def show_hint(text: str = FOOTNOTE_HINT) -> None:
     """What the panel's column says while nothing is open."""
     with st.container(key="side_panel_hint", border=True):
         st.caption(f":material/touch_app: {text}")
+    with st.container(key="panel_warm"):
+        st.image(_PIXEL, width=1)
 
 
 def show_panel(
@@ -194,9 +213,8 @@ def show_panel(
         parts = _parts()
     with parts.title:
         st.text(ev.title or ev.file_name)
-    pages, index = page_range(ev)
     with parts.meta:
-        st.text(f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}{ocr_note(ev)}")
+        st.text(panel_meta(ev))
         with st.container(key=f"panel_kind_{footnote.kind}"):
             st.caption(footnote_kind_label(footnote))
     with parts.chunk:

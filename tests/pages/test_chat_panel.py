@@ -48,3 +48,26 @@ def test_the_highlight_rule_names_the_answer_and_the_footnote() -> None:
     rule = active_style(("0123abcd", 3))
     assert rule.startswith("<style>") and rule.endswith("</style>") and rule.count("<") == 2
     assert '.st-key-answer_0123abcd [data-testid="stBidiComponentIsolated"]::part(fn-3)' in rule
+
+
+def test_each_answer_carries_what_the_panel_shows_for_its_footnotes(app_env: Path) -> None:
+    # The click relay shows these strings at once (components/cite_relay.py): they must be the
+    # panel's own, so that the panel's run replaces the preview with the same text.
+    at = _app()
+    _script_two_sources(app_env)
+    _ask(at, "When does water boil?")
+    [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
+    [payload] = [json.loads(el.proto.json) for el in answers(at)]
+    notes = payload["notes"]
+    assert [(n["n"], n["id"], n["count"]) for n in notes] == [
+        (f.number, f.short_id, 2) for f in turn.answer.footnotes
+    ]
+    for footnote, note in zip(turn.answer.footnotes, notes, strict=True):
+        at.session_state[state.SELECTION] = (turn.turn_id, footnote.number)
+        at.run()
+        assert not at.exception, at.exception
+        texts = [t.value for t in at.text]
+        parts = [note[k] for k in ("before", "inside", "after") if note[k]]
+        assert note["title"] in texts and note["meta"] in texts and all(p in texts for p in parts)
+        assert " ".join(parts) == " ".join(footnote.evidence.text.split())
+        assert note["kind"] in [c.value for c in at.caption]

@@ -1,0 +1,46 @@
+"""What the side panel shows for a footnote as plain strings (pure, no Streamlit): the panel draws
+them (components/side_panel.py), and each answer carries them so that the browser shows a clicked
+footnote's text at once, before the panel's run (components/chat_panel.py: the click relay)."""
+
+from __future__ import annotations
+
+from components.passage import cited_passage, split_passage
+from components.render import footnote_kind_label, ocr_note, page_range
+from rag.types import Answer, Evidence
+
+
+def panel_meta(ev: Evidence) -> str:
+    """The panel's line under the title: page(s), index(es), id, similarity and any OCR note."""
+    pages, index = page_range(ev)
+    return f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}{ocr_note(ev)}"
+
+
+def chunk_parts(text: str, passage: tuple[int, int] | None) -> tuple[str, str, str]:
+    """The chunk before, inside and after the cited passage, each as one flowing line (PDF line
+    breaks are layout, not content)."""
+    before, inside, after = split_passage(text, passage)
+    return " ".join(before.split()), " ".join(inside.split()), " ".join(after.split())
+
+
+def footnote_previews(answer: Answer) -> list[dict[str, object]]:
+    """Per footnote, in number order, the panel's text as plain strings (untrusted: the browser
+    sets them with textContent only)."""
+    count = len(answer.footnotes)
+    out: list[dict[str, object]] = []
+    for footnote in answer.footnotes:
+        ev = footnote.evidence
+        before, inside, after = chunk_parts(ev.text, cited_passage(answer, footnote))
+        out.append(
+            {
+                "n": footnote.number,
+                "id": ev.short_id,
+                "count": count,
+                "title": ev.title or ev.file_name,
+                "meta": panel_meta(ev),
+                "kind": footnote_kind_label(footnote),
+                "before": before,
+                "inside": inside,
+                "after": after,
+            }
+        )
+    return out
