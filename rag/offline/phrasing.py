@@ -3,7 +3,8 @@ words but says something else of them. Each reads the question proper and the qu
 lowercased and stemmed, and returns what it found ("" for nothing):
 
 - swapped: a word of the question missing from the quote and its context while the quote holds
-  the words on both sides of it around another word ("squaring" for "dividing");
+  the words on both sides of it (articles skipped) around another word ("squaring" for
+  "dividing");
 - denied: a question that is neither negated nor yes/no, and a quote that negates two of its
   words in its order ("What algorithm is always practical?" / "... is not always practical");
 - inserted: the question puts one or two words between two words the quote holds side by side,
@@ -46,11 +47,13 @@ def content(word: str) -> bool:
 
 
 def swapped(question: str, quote: str, context: str) -> str:
-    """The first question word the quote swaps for another, as "asked -> quoted", else ""."""
-    found = fold_words(quote)
+    """The first question word the quote swaps for another, as "asked -> quoted", else "".
+    Articles are skipped: "a decrease in" / "an increase in" swaps, and "the problem of" holds
+    no slot that "a class of" fills."""
+    found = [w for w in fold_words(quote) if w not in ARTICLES]
     said = [stem(w) for w in found]
     held = set(said) | {stem(w) for w in fold_words(context)}
-    own = fold_words(question)
+    own = [w for w in fold_words(question) if w not in ARTICLES]
     stems = [stem(w) for w in own]
     for i in range(1, len(own) - 1):
         if not content(own[i]) or stems[i] in held:

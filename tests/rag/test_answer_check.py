@@ -165,7 +165,14 @@ CASES = [
     ),
     (
         "What is the qualitative result of this experiment?",
-        Quote("The quantitative result of this experiment is a ratio."),
+        Quote("This is a quantitative result of this experiment."),
+        False,
+        "swapped",
+    ),
+    # articles are skipped around the slot: "a decrease in" / "an increase in"
+    (
+        "How does the demand grow with a decrease in the load?",
+        Quote("The demand grows with an increase in the load."),
         False,
         "swapped",
     ),
