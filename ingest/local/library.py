@@ -1,8 +1,9 @@
 """The persistent library: SQLite rows, FAISS vectors and the original PDFs in one folder.
 
 Layout of ``data_dir``: ``library.sqlite3``, ``index.faiss``, ``files/<doc_id>.pdf``, ``.lock``, and
-``lexical/<generation>/`` and ``profiles/<generation>.json``: the saved BM25 index and document
-profiles, which rag (the reader) writes and checks, never ingest; ``reindex.json`` only while a
+``lexical/<generation>/``, ``lexical/terms.sqlite3`` and ``profiles/<generation>.json``: the saved
+BM25 index, each chunk's BM25 terms and the document profiles, which rag (the reader) writes and
+checks, never ingest; ``reindex.json`` only while a
 re-index commits (``ingest.local.reindex``: how one killed then is finished without re-embedding).
 
 Crash safety comes from the write order. Reading, chunking and embedding happen in memory

@@ -89,6 +89,25 @@ def ready_chunk_keys(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]
     return [tuple(r) for r in rows]
 
 
+def ready_chunk_words(conn: sqlite3.Connection) -> list[tuple[str, str, str, str]]:
+    """(chunk_id, doc_id, context, text) of listed chunks, in ready_chunks' order (no locators decoded)."""
+    rows = conn.execute(
+        "SELECT c.chunk_id, c.doc_id, COALESCE(c.context, ''), c.text FROM chunks c "
+        f"JOIN documents d ON d.doc_id = c.doc_id WHERE {_LISTED} ORDER BY d.rowid, c.ordinal"
+    )
+    return [tuple(r) for r in rows]
+
+
+def chunk_first_pages(conn: sqlite3.Connection, doc_id: str) -> dict[str, int]:
+    """chunk_id -> the page index of its first locator, in ordinal order (chunks without locators left out)."""
+    rows = conn.execute(
+        "SELECT c.chunk_id, json_extract(c.locators, '$[0][0]') FROM chunks c JOIN documents d "
+        f"ON d.doc_id = c.doc_id WHERE {_LISTED} AND c.doc_id = ? ORDER BY c.ordinal",
+        (doc_id,),
+    )
+    return {chunk_id: int(page) for chunk_id, page in rows if page is not None}
+
+
 def chunks_where(conn: sqlite3.Connection, column: str, values: Sequence[object]) -> list[tuple[int, Chunk]]:
     """(vec_id, chunk) of listed documents whose ``column`` (vec_id or chunk_id) is in ``values``."""
     assert column in ("vec_id", "chunk_id")

@@ -14,9 +14,8 @@ from typing import Any
 import bm25s
 import numpy as np
 
-from ingest.pdf.context import indexed_text
 from ingest.types import Chunk
-from rag.retrieval import lexical_store
+from rag.retrieval import lexical_store, lexical_terms
 from rag.text import SOFT_HYPHEN, STOPWORDS, stem, tokenize
 
 logger = logging.getLogger(__name__)
@@ -41,10 +40,11 @@ class LexicalIndex:
         generation: Any = None,
         bm25: bm25s.BM25 | None = None,
         rows: SavedRows | None = None,
+        saved: bool = False,
     ) -> None:
         self.generation = generation
         self.chunks = list(chunks)
-        self.saved = bm25 is not None  # True when read from the library's saved index, not built
+        self.saved = saved  # True when read from the library's saved index, not built
         self._rows = rows
         self._doc_ids = rows.doc_ids if rows is not None else tuple(c.doc_id for c in self.chunks)
         self._bm25 = bm25 if bm25 is not None else build_bm25(self.chunks)
@@ -62,10 +62,17 @@ class LexicalIndex:
         bm25 = lexical_store.load(Path(data_dir), generation, signed) if keys else None
         if bm25 is not None:
             rows = SavedRows(tuple(k[0] for k in keys), tuple(k[1] for k in keys), library.chunks_by_id)
-            return cls([], generation, bm25, rows)
-        chunks = library.chunks()
-        index = cls(chunks, generation)
-        if chunks and [c.chunk_id for c in chunks] == [k[0] for k in keys]:  # no change in between
+            return cls([], generation, bm25, rows, saved=True)
+        if not hasattr(library, "chunk_words"):
+            chunks = library.chunks()
+            index = cls(chunks, generation)
+            ids = [c.chunk_id for c in chunks]
+        else:  # the texts only, their kept terms reused: a new generation tokenizes its new chunks
+            words = library.chunk_words()
+            ids = [w[0] for w in words]
+            rows = SavedRows(tuple(ids), tuple(w[1] for w in words), library.chunks_by_id)
+            index = cls([], generation, bm25_of(lexical_terms.terms_for(Path(data_dir), words)), rows)
+        if ids and ids == [k[0] for k in keys]:  # no change in between
             lexical_store.save(Path(data_dir), generation, signed, index._bm25)
         return index
 
@@ -105,9 +112,14 @@ class LexicalIndex:
 
 def build_bm25(chunks: Sequence[Chunk]) -> bm25s.BM25:
     """A BM25 index over the chunks' indexed text (context + text), in the chunks' order."""
+    return bm25_of([lexical_terms.terms_of(c.context, c.text) for c in chunks])
+
+
+def bm25_of(terms: Sequence[list[str]]) -> bm25s.BM25:
+    """A BM25 index over each chunk's terms, in order."""
     bm25 = bm25s.BM25()
-    if chunks:
-        bm25.index([tokenize(indexed_text(c.context, c.text)) for c in chunks], show_progress=False)
+    if terms:
+        bm25.index(list(terms), show_progress=False)
     return bm25
 
 

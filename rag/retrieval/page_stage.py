@@ -118,7 +118,13 @@ def page_order(
             page_dense[page_of[cid]] = max(page_dense.get(page_of[cid], 0.0), score)
     page_score = fused_blind(page_lexical, page_dense, lambda key: key[0] in words_only)
     wanted = set(request.statements)
-    named = {(d, f.page_index) for d, pages in known.items() for f in pages.facts if f.statement in wanted}
+    named = {  # only a question naming statements reads every page's heading
+        (d, f.page_index)
+        for d, pages in known.items()
+        if wanted
+        for f in pages.facts
+        if f.statement in wanted
+    }
     # Ties go to the earlier page (doc_id, page index): never to a set's order, which changes with
     # each process's string hashing (PYTHONHASHSEED moved filings-dev's cited figure 0.574/0.565).
     ranked_pages = sorted(
@@ -198,7 +204,7 @@ def with_statement(chunk: Chunk) -> Chunk:
     if known is None or not chunk.locators:
         return chunk
     page = chunk.locators[0].page_index
-    facts = known.facts[page] if 0 <= page < len(known.facts) else None
+    facts = known.fact(page) if 0 <= page < len(known) else None
     if facts is None or not facts.statement or facts.statement in statements_in(chunk.context):
         return chunk
     title = facts.heading[:HEADING_CONTEXT_CHARS].strip()

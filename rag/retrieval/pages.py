@@ -80,20 +80,45 @@ def _years_below(text: str) -> tuple[int, ...]:
 def page_facts(texts: Sequence[str]) -> list[PageFacts]:
     """The facts of each page of one document (its page texts in order)."""
     repeated = repeated_lines(texts)
-    out = []
-    for i, text in enumerate(texts):
-        head, years = heading(text, repeated)
-        kinds = statements_in(head)
-        out.append(PageFacts(i, head, kinds[0] if kinds else "", years))
-    return out
+    return [_facts_of(i, text, repeated) for i, text in enumerate(texts)]
 
 
-@dataclass(frozen=True)
+def _facts_of(index: int, text: str, repeated: set[str]) -> PageFacts:
+    head, years = heading(text, repeated)
+    kinds = statements_in(head)
+    return PageFacts(index, head, kinds[0] if kinds else "", years)
+
+
 class DocumentPages:
-    """A document's page facts and the page each of its chunks starts on (by chunk id)."""
+    """A document's page facts, each page's read from its text when first asked (a question about
+    a new 549-page filing needs a handful of them, not 0.4 s of headings), and the page each of
+    its chunks starts on (by chunk id, in the chunks' order)."""
 
-    facts: tuple[PageFacts, ...]
-    chunk_pages: dict[str, int]  # in the chunks' order (by ordinal)
+    def __init__(self, texts: Sequence[str], chunk_pages: dict[str, int]) -> None:
+        self.texts = tuple(texts)
+        self.chunk_pages = chunk_pages
+        self._repeated: set[str] | None = None
+        self._read: dict[int, PageFacts] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def fact(self, page_index: int) -> PageFacts:
+        """The facts of one page (as page_facts gives them)."""
+        found = self._read.get(page_index)
+        if found is None:
+            with self._lock:
+                if self._repeated is None:
+                    self._repeated = repeated_lines(self.texts)
+                found = _facts_of(page_index, self.texts[page_index], self._repeated)
+                self._read[page_index] = found
+        return found
+
+    @property
+    def facts(self) -> tuple[PageFacts, ...]:
+        """Every page's facts, in page order."""
+        return tuple(self.fact(i) for i in range(len(self.texts)))
 
     def next_chunk(self, chunk_id: str) -> str | None:
         """The id of the chunk after this one in the document, or None."""
@@ -127,11 +152,14 @@ class FactsCache:
                 self._facts, self._owner, self._generation = {}, library, generation
             found = self._facts.get(doc_id)
         if found is None:
-            facts = page_facts([p.text for p in library.pages(doc_id)])
-            chunk_pages = {
-                c.chunk_id: c.locators[0].page_index for c in library.chunks([doc_id]) if c.locators
-            }
-            found = DocumentPages(tuple(facts), chunk_pages)
+            chunk_pages = _chunk_pages(library, doc_id)
+            found = DocumentPages([p.text for p in library.pages(doc_id)], chunk_pages)
             with self._lock:
                 self._facts[doc_id] = found
         return found
+
+
+def _chunk_pages(library: Any, doc_id: str) -> dict[str, int]:
+    if hasattr(library, "chunk_pages"):  # read without decoding every locator
+        return library.chunk_pages(doc_id)
+    return {c.chunk_id: c.locators[0].page_index for c in library.chunks([doc_id]) if c.locators}

@@ -42,6 +42,19 @@ def test_add_stores_document_pages_chunks_and_file(tmp_path: Path) -> None:
     assert read == [(0, 2), (1, 2), (2, 2)]  # the real page total from the first report on
 
 
+def test_the_word_and_page_reads_agree_with_the_chunks(tmp_path: Path) -> None:
+    library = open_library(tmp_path)
+    fog = library.add_pdf(FOG, "fog.pdf").doc.doc_id
+    library.add_pdf(BEES, "bees.pdf")
+    chunks = library.chunks()
+    assert library.chunk_words() == [(c.chunk_id, c.doc_id, c.context, c.text) for c in chunks]
+    expected = {c.chunk_id: c.locators[0].page_index for c in chunks if c.doc_id == fog}
+    assert library.chunk_pages(fog) == expected and set(expected.values()) == {0, 1}
+    assert list(library.chunk_pages(fog)) == list(expected)  # in the chunks' order
+    library.delete(fog)
+    assert library.chunk_pages(fog) == {} and len(library.chunk_words()) == library.chunk_count()
+
+
 def test_same_bytes_are_skipped(tmp_path: Path) -> None:
     library = open_library(tmp_path)
     first = library.add_pdf(FOG, "fog.pdf")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag.retrieval.pages import page_facts
+from rag.retrieval.pages import DocumentPages, page_facts
 
 STATEMENT = """Table of Contents
 Consolidated Statement of Cash Flows
@@ -35,3 +35,11 @@ def test_a_statement_page_is_known_by_its_heading_and_prose_is_not() -> None:
     assert facts[0].heading.startswith("Consolidated Statement of Cash Flows")
     assert facts[1].heading == "Liquidity and Capital Resources"
     assert facts[0].years == (2021, 2020, 2019) and facts[2].years == (2021, 2020)
+
+
+def test_a_documents_pages_read_one_at_a_time_give_what_reading_them_all_gives() -> None:
+    texts = [STATEMENT, MDNA, BALANCE, "Table of Contents\nNotes\n64"]
+    pages = DocumentPages(texts, {"c1": 0, "c2": 2})
+    assert pages.fact(2) == page_facts(texts)[2]  # the first one asked: the running header still known
+    assert len(pages) == 4 and pages.facts == tuple(page_facts(texts))
+    assert pages.next_chunk("c1") == "c2" and pages.next_chunk("c2") is None
