@@ -23,12 +23,11 @@ from bench.answer_check_plot import PLOT, draw_curves
 from bench.eval import SQUAD_QA, SQUAD_SAMPLE, judge, load_questions, open_corpus_library, summarize
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
-from rag.offline.check import MIN_SUPPORT, OFF, Rules
+from rag.offline.check import MIN_SUPPORT, OFF, RULES, Rules
 from rag.offline.extractive import ExtractiveChatModel
 from rag.retrieval.retrieve import Retrieval, search_evidence
 
 K = 6
-RULES = ("asked_for", "specific", "swapped", "negation", "denied", "moved", "inserted", "support")
 THRESHOLDS = (0.0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7)
 FIGURES = (
     ("gold_page_cited", "evidence page cited"),

@@ -74,6 +74,7 @@ from rag.text import STOPWORDS, acronyms, stem, tokenize, words
 __all__ = [
     "DEFAULT",
     "OFF",
+    "RULES",
     "Asked",
     "Quote",
     "Rules",
@@ -119,17 +120,10 @@ class Rules:
     min_support: float = MIN_SUPPORT
 
 
+# The rules by name, in the order check applies them (the bench turns each off in turn).
+RULES = ("asked_for", "specific", "swapped", "negation", "denied", "moved", "inserted", "support")
 DEFAULT = Rules()
-OFF = Rules(
-    asked_for=False,
-    specific=False,
-    swapped=False,
-    negation=False,
-    support=False,
-    denied=False,
-    inserted=False,
-    moved=False,
-)
+OFF = Rules(**dict.fromkeys(RULES, False))
 
 
 @dataclass(frozen=True)
