@@ -120,7 +120,7 @@ class Rules:
     min_support: float = MIN_SUPPORT
 
 
-# The rules by name, in the order check applies them (the bench turns each off in turn).
+# The rules by name (the bench turns each off in turn); check applies negation before swapped.
 RULES = ("asked_for", "specific", "swapped", "negation", "denied", "moved", "inserted", "support")
 DEFAULT = Rules()
 OFF = Rules(**dict.fromkeys(RULES, False))
