@@ -3,7 +3,9 @@ before and after, rule by rule, and the trade-off curve of its support threshold
 retrieval in one run (each question is retrieved once, then answered under every variant).
 
 Sets: squad-dev's seed-0 80-question sample (the rules were tuned on it), a disjoint squad-dev
-sample of 80 (40 answerable, 40 not, seed 1: a check), filings-dev (FinanceBench's 26 and our 106
+sample of 80 (40 answerable, 40 not, seed 1: a check), a third (seed 2), the rest of squad-dev,
+and all of squad-dev by article (the 2026-12-02 round read its failures off two articles and
+checks on the third), filings-dev (FinanceBench's 26 and our 106
 on the 24 real filings, 17 not answerable: a check) and the generated filings (117 answerable: a
 check). filings-dev needs a library of its 24 filings: FOOTNOTE_BENCH_FD_LIBRARY names one to
 open read-only, else they are ingested (long; skipped when quick).
@@ -129,6 +131,19 @@ def measure_set(
     }
 
 
+# The 2026-12-02 round's rules were read off the first two articles' questions; the third checks them.
+ARTICLES = (
+    ("Normans", "Normans (rules of 2026-12-02 read here)"),
+    ("Computational_complexity_theory", "Computational complexity (rules of 2026-12-02 read here)"),
+    ("Southern_California", "Southern California (a check)"),
+)
+
+
+def by_article(questions: Sequence[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """squad-dev's questions grouped by their article, in ARTICLES' order."""
+    return [(label, [q for q in questions if q["title"] == title]) for title, label in ARTICLES]
+
+
 def _point(summary: dict[str, Any]) -> dict[str, Any]:
     return {k: summary[k] for k in ("declined_answerable", "answered_unanswerable", "answered_off_gold")}
 
@@ -183,6 +198,10 @@ def run(quick: bool = False) -> dict[str, Any]:
             measure_set("squad-dev, seed-1 sample", second, squad, curve=True),
             measure_set("squad-dev, seed-2 sample", third, squad, curve=False),
             measure_set("squad-dev, the rest (in no sample)", rest, squad, curve=False, by_rule=False),
+            *(
+                measure_set(f"squad-dev, {name}", group, squad, curve=False, by_rule=False)
+                for name, group in by_article(sample + second + third + rest)
+            ),
         ]
         if not quick:
             sets.append(

@@ -3,8 +3,8 @@ words but says something else of them. Each reads the question proper and the qu
 lowercased and stemmed, and returns what it found ("" for nothing):
 
 - swapped: a word of the question missing from the quote and its context while the quote holds
-  the words on both sides of it (articles skipped) around another word ("squaring" for
-  "dividing");
+  the words on both sides of it (articles skipped; the end of the sentence counts as a word)
+  around another word ("squaring" for "dividing", "random bits." for "random ribbons?");
 - denied: a question that is neither negated nor yes/no, and a quote that negates two of its
   words in its order ("What algorithm is always practical?" / "... is not always practical");
 - inserted: the question puts one or two words between two words the quote holds side by side,
@@ -12,10 +12,16 @@ lowercased and stemmed, and returns what it found ("" for nothing):
   airport"): the question asks about something narrower;
 - moved: a qualifier of the question ("second", "largest") whose two next words the quote holds,
   never with the qualifier just before them ("second-busiest commercial port" / "the busiest
-  commercial port ... the second busiest container port"): the quote singles out another thing.
+  commercial port ... the second busiest container port"): the quote singles out another thing;
+- reversed: a name of the question that the quote holds only on the other side of the question's
+  verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"; "Who replaced the Normans?" /
+  "The Normans replaced the Saxons"), a form of "be" just before the quote's verb swapping the
+  sides (passive). The verb is read from word order alone: the word after "Who did X", or the
+  first or second word of "Who VERB the X" / "What NOUN VERB the X" when an article, a possessive
+  or the name follows it.
 
 What each caught and cost is in rag.offline.check's docstring. The word lists are English grammar
-(negations, articles), no data set's words.
+(negations, articles, auxiliaries, forms of "be", possessives), no data set's words.
 """
 
 from __future__ import annotations
@@ -27,9 +33,11 @@ from itertools import pairwise
 from rag.questions.terms import NEGATIONS
 from rag.text import STOPWORDS, stem
 
-__all__ = ["content", "denied", "fold_words", "inserted", "moved", "swapped"]
+__all__ = ["content", "denied", "fold_words", "inserted", "moved", "reversed_roles", "swapped"]
 
 ARTICLES = frozenset("a an the".split())
+# The end of the question and of the quote, a neighbour like any word ("random ribbons?" / "random bits.").
+END = "\x00"
 # How many words the question may put between two words the quote holds side by side.
 INSERTED_SPAN = 2
 
@@ -53,7 +61,9 @@ def swapped(question: str, quote: str, context: str) -> str:
     found = [w for w in fold_words(quote) if w not in ARTICLES]
     said = [stem(w) for w in found]
     held = set(said) | {stem(w) for w in fold_words(context)}
-    own = [w for w in fold_words(question) if w not in ARTICLES]
+    own = [w for w in fold_words(question) if w not in ARTICLES] + [END]
+    found.append(END)
+    said.append(END)
     stems = [stem(w) for w in own]
     for i in range(1, len(own) - 1):
         if not content(own[i]) or stems[i] in held:
@@ -69,7 +79,7 @@ def swapped(question: str, quote: str, context: str) -> str:
 def denied(question: str, quote: str) -> str:
     """The negation and the two question words after it (articles skipped), else "". The caller
     skips negated and yes/no questions ("Is X always practical?" is answered by "not always")."""
-    own = [stem(w) for w in fold_words(question)]
+    own = [stem(w) for w in fold_words(question) if w not in ARTICLES]
     pairs = set(pairwise(own))
     found = fold_words(quote)
     for i, word in enumerate(found):
@@ -116,4 +126,60 @@ def moved(question: str, qualifiers: tuple[str, ...], quote: str) -> str:
         places = [j for j in range(len(said) - 1) if said[j : j + 2] == after]
         if places and not any(word in found[max(0, j - 2) : j] for j in places):
             return f"{word} {' '.join(own[i + 1 : i + 3])}"
+    return ""
+
+
+_WH = frozenset("who whom what which".split())
+_AUX = frozenset("did does do has have had will would can could".split())
+_BE = frozenset("is are was were be been being am".split())
+# Words that start what a verb acts on: "replaced the Normans", "led their forces".
+_OBJECT_START = ARTICLES | frozenset("his her their its".split())
+
+
+def _places(stems: list[str], name: list[str]) -> list[int]:
+    n = len(name)
+    return [k for k in range(len(stems) - n + 1) if stems[k : k + n] == name]
+
+
+def _question_verb(own: list[str], stems: list[str], start: int, end: int) -> tuple[list[str], bool] | None:
+    """The verb(s) the name at own[start:end] stands with, and whether the name is its subject:
+    "Who did X marry?" (the word after X; X the subject); "Who married X?" / "What language
+    replaced the X?" (the first or second word, when an article, a possessive or X follows it;
+    X the object)."""
+    aux = next((i for i in (1, 2) if own[i] in _AUX), 0)
+    if aux and start in (aux + 1, aux + 2) and end < len(own):
+        return [stems[end]], True
+    if aux or own[1] in _BE:
+        return None
+    verbs = [stems[i] for i in (1, 2) if i < start and (i + 1 == start or own[i + 1] in _OBJECT_START)]
+    return verbs, False
+
+
+def reversed_roles(question: str, names: tuple[str, ...], quote: str) -> str:
+    """A name the question puts on one side of its verb that the quote holds only on the other
+    side of the same verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"; a form of
+    "be" just before the quote's verb makes it passive, which swaps the sides), else ""."""
+    own = fold_words(question)
+    if len(own) < 3 or own[0] not in _WH:
+        return ""
+    stems = [stem(w) for w in own]
+    said_words = fold_words(quote)
+    said = [stem(w) for w in said_words]
+    for name in names:
+        parts = [stem(w) for w in fold_words(name)]
+        at = _places(stems, parts)
+        read = _question_verb(own, stems, at[0], at[0] + len(parts)) if at else None
+        spots = _places(said, parts)
+        if read is None or not spots:
+            continue
+        verbs, subject = read
+        verb = next((v for v in verbs if content(v) and v in said), "")
+        if not verb:
+            continue
+        v = said.index(verb)
+        passive = any(w in _BE for w in said_words[max(0, v - 2) : v])
+        before, after = any(x < v for x in spots), any(x > v for x in spots)
+        wants_before = subject != passive
+        if (after and not before) if wants_before else (before and not after):
+            return f"{name} {'after' if wants_before else 'before'} {said_words[v]}"
     return ""

@@ -235,6 +235,56 @@ CASES = [
         True,
         "",
     ),
+    # swapped at the end: the end of the question and of the quote is a neighbour like a word
+    (
+        "What is a machine with an extra supply of random ribbons?",
+        Quote("A probabilistic machine is a machine with an extra supply of random bits."),
+        False,
+        "swapped",
+    ),
+    (
+        "What is a machine with a supply of random bits?",
+        Quote("A machine with a supply of random bits."),
+        True,
+        "",
+    ),
+    # denied reads the question's words without articles: "have a rich tradition" / "not have the rich"
+    (
+        "What kind of art did the Acmeans have a rich tradition of?",
+        Quote("In the visual arts, the Acmeans did not have the rich traditions of their neighbours."),
+        False,
+        "denied",
+    ),
+    # reversed: the quote holds the question's name on the other side of the same verb
+    ("Who did Edgar marry?", Quote("King Malcolm married Edgar's sister Margaret."), False, "reversed"),
+    ("Who did Edgar marry?", Quote("Edgar married Margaret of Wessex."), True, ""),
+    (
+        "Who replaced the Normans as the ruling class?",
+        Quote("The Normans replaced the Saxons as the ruling class."),
+        False,
+        "reversed",
+    ),
+    (
+        "Who replaced the Normans as the ruling class?",
+        Quote("The Angevins replaced the Normans as the ruling class."),
+        True,
+        "",
+    ),
+    # a form of "be" before the quote's verb makes it passive: the sides swap
+    (
+        "Who did the Normans encourage to come south?",
+        Quote("Norman mercenaries were encouraged to come south by the Lombards."),
+        False,
+        "reversed",
+    ),
+    (
+        "Who encouraged the Normans to come south?",
+        Quote("The Normans were encouraged to come south by the Lombards."),
+        True,
+        "",
+    ),
+    # "What NOUN was X ..." has no verb to read: the noun after "What" is no verb
+    ("What river was Petrela located by?", Quote("They occupied Petrela at the river Deabolis."), True, ""),
     # support
     (
         "What are the geographies Acme operates in?",
