@@ -40,14 +40,17 @@ def test_first_answer_passes_its_runs_and_saves_nothing(monkeypatch: pytest.Monk
     assert calls == [("jobs", False, {"first_answer": 2})]
 
 
-def _run(first: float, sync: float, cited: list[int], sync_first: bool) -> dict[str, Any]:
+def _run(first: float, sync: float, cited: list[int], order: list[str]) -> dict[str, Any]:
     return {
         "words_s": first / 2,
         "first_answer_s": first,
+        "read_before_s": first * 0.8,
         "sync_s": sync,
         "ratio": round(first / sync, 3),
-        "sync_first": sync_first,
+        "read_before_ratio": round(first * 0.8 / sync, 3),
+        "order": order,
         "cited_pages": cited,
+        "read_before_cited_pages": [548],
         "cited_last_pages": bool(cited),
         "pages": 549,
         "load": [0.5, 0.7],
@@ -68,13 +71,17 @@ def _result(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def test_render_lists_every_run_and_names_the_full_run() -> None:
-    text = first_answer.render(_result([_run(2.0, 40.0, [548], False), _run(2.2, 41.0, [547], True)]))
+    cold_first, sync_first = ["cold", "read", "sync"], ["sync", "read", "cold"]
+    text = first_answer.render(
+        _result([_run(2.0, 40.0, [548], cold_first), _run(2.2, 41.0, [547], sync_first)])
+    )
     assert text.count("\n| 1 |") == 1 and text.count("\n| 2 |") == 1 and "| median |" in text
-    assert "p. 548" in text and "synchronous" in text and "upload" in text
+    assert "p. 548; p. 548" in text and "| cold, read, sync |" in text and "| sync, read, cold |" in text
     assert "(met)" in text and "commit 25cbc64, 2026-12-02 02:21 UTC" in text and "abc1234" in text
     assert "24 filings through the queue against synchronous" in text
 
 
 def test_render_says_not_met_when_a_run_missed_the_last_pages() -> None:
-    text = first_answer.render(_result([_run(2.0, 40.0, [548], False), _run(2.0, 40.0, [], True)]))
+    order = ["cold", "read", "sync"]
+    text = first_answer.render(_result([_run(2.0, 40.0, [548], order), _run(2.0, 40.0, [], order)]))
     assert "**not met**" in text and "**not the last pages**" in text and "p. none" in text
