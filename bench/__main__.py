@@ -1,7 +1,9 @@
-"""`python -m bench all|NAME [--quick] [--million]`, and `python -m bench eval --qa PATH.jsonl|--filings [...]`.
+"""`python -m bench all|NAME [--quick] [--million]`, `python -m bench jobs --first-answer [N]`, and
+`python -m bench eval --qa PATH.jsonl|--filings [...]`.
 
 Full runs save bench/results/NAME.json and rewrite bench/README.md from every saved result;
---quick runs tiny inputs, prints the sections and writes nothing.
+--quick runs tiny inputs, prints the sections and writes nothing; so does --first-answer (only
+the jobs benchmark's first answer, N times: bench/first_answer.py).
 """
 
 from __future__ import annotations
@@ -25,7 +27,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         action="store_true",
         help="pg_search: also 1,000,000 chunks (the HNSW build takes long on 2 cores)",
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--first-answer",
+        type=int,
+        nargs="?",
+        const=3,
+        default=0,
+        metavar="N",
+        help="jobs: only the first answer against the full ingest, N times (default 3); print only",
+    )
+    args = parser.parse_args(argv)
+    if args.first_answer and args.name != "jobs":
+        parser.error("--first-answer goes with the jobs benchmark only")
+    if args.first_answer < 0:
+        parser.error("--first-answer takes a positive number of runs")
+    return args
 
 
 def run_eval_command(argv: list[str]) -> int:
@@ -41,18 +57,22 @@ def run_eval_command(argv: list[str]) -> int:
     return int(returned) if isinstance(returned, int) else 0
 
 
-def run_names(names: list[str], quick: bool, command: str, million: bool = False) -> list[Record]:
+def run_names(
+    names: list[str], quick: bool, command: str, million: bool = False, first_answer: int = 0
+) -> list[Record]:
     """Run the benchmarks one after the other, each in its own process; save full runs."""
     records = []
     for name in names:
         print(f"bench: {name} ...", file=sys.stderr, flush=True)
         if million and name == "pg_search":
             record = run_benchmark(name, quick, command, {"million": True}, MILLION_TIMEOUT_S)
+        elif first_answer and name == "jobs":
+            record = run_benchmark(name, quick, command, {"first_answer": first_answer})
         else:
             record = run_benchmark(name, quick, command, timeout=BY_NAME[name].timeout_s)
         print(f"bench: {name} {record.status} in {record.seconds:g} s", file=sys.stderr, flush=True)
         records.append(record)
-        if not quick:
+        if not quick and not first_answer:
             save_record(record)
     return records
 
@@ -65,10 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     names = [b.name for b in BENCHMARKS] if args.name == "all" else [args.name]
     command = "python -m bench " + " ".join(argv)
-    records = run_names(names, args.quick, command, args.million)
+    records = run_names(names, args.quick, command, args.million, args.first_answer)
     for record in records:
         print(f"\n## {BY_NAME[record.name].title}\n\n{render_record(record)}")
-    if not args.quick:
+    if not args.quick and not args.first_answer:
         write_readme(load_records())
         print("\nbench: wrote bench/README.md", file=sys.stderr)
     return 1 if any(r.status == "failed" for r in records) else 0

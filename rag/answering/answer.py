@@ -11,6 +11,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from ingest.embeddings import asking
 from rag.answering.attribution import attribute
 from rag.answering.events import Cited, Done, Failed, Retrieved, StreamEvent, TextDelta
 from rag.answering.failures import ModelFailure
@@ -199,7 +200,8 @@ def answer_stream(
     first_token_timeout_s, stall_timeout_s, deadline_s, retry_after_cap_s, max_tokens, sleep).
     Closing the generator early (a Stop button) stops the model's thread at its next chunk."""
     try:
-        retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
+        with asking():  # an ingest embedding of this process waits for the search (ingest.embeddings)
+            retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
     except Exception as exc:
         log.warning("retrieval failed", exc_info=True)
         yield Failed(

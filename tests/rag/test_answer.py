@@ -257,3 +257,19 @@ def test_build_answer_marks_closest_passages_by_their_opening() -> None:
     plain = build_answer("q", "Some text. [aaaa111]", [ev], provider="t")
     assert closest.closest and not closest.unsupported and closest.footnotes
     assert not plain.closest
+
+
+def test_the_search_runs_with_ingest_embedding_yielding(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ingest import embeddings
+    from rag.answering import answer as answering
+
+    seen: list[int] = []
+
+    def search(*args, **kwargs):
+        seen.append(embeddings._asking)
+        raise RuntimeError("no library here")
+
+    monkeypatch.setattr(answering, "search_evidence", search)
+    events = list(answer_stream("Anything?", library=None, chat_model=None, provider_label="x", k=3))
+    assert seen == [1] and isinstance(events[0], Failed)  # asked while searching, released after
+    assert embeddings._asking == 0
