@@ -63,8 +63,12 @@ def render(result: dict[str, Any], plotted: bool = True) -> str:
         "The first rules were tuned on squad-dev's seed-0 sample and checked on the seed-1 sample; the "
         "denied, moved and inserted rules were read off the three samples' failures (seeds 0, 1 and 2), "
         "so the checks for them are the rest of squad-dev (every question in no sample: the same three "
-        "articles, other questions), filings-dev and the generated filings. A decline quotes the closest passages, cited, so the "
-        "evidence page can still be cited and the gold text still quoted."
+        "articles, other questions), filings-dev and the generated filings. The reversed rule, the "
+        "sentence end as swapped's neighbour and denied without articles (2026-12-02) were read off the "
+        "Normans and Computational complexity questions only; Southern California's questions, "
+        "filings-dev and the generated filings check them. A decline quotes the closest passages (three "
+        "since 2026-12-02: the filings-dev row's before column has them too), cited, so the evidence "
+        "page can still be cited and the gold text still quoted."
     )
     parts = [intro, "", *_before_after(sets), ""]
     parts += [
