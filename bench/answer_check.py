@@ -30,7 +30,7 @@ from rag.offline.extractive import ExtractiveChatModel
 from rag.retrieval.retrieve import Retrieval, search_evidence
 
 K = 6
-THRESHOLDS = (0.0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7)
+THRESHOLDS = (0.0, 0.3, 0.35, 0.4, 0.42, 0.45, 0.5, 0.55, 0.6, 0.7)
 FIGURES = (
     ("gold_page_cited", "evidence page cited"),
     ("answer_contains_gold", "answer contains gold"),
