@@ -11,6 +11,7 @@ generated ``tsvector`` with a GIN index, the lexical side of retrieval.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -90,14 +91,34 @@ class HnswSettings:
 DEFAULT_HNSW = HnswSettings()
 
 
+# What SCHEMA and JOBS_MIGRATION say, recorded in footnote_meta once they have run.
+SCHEMA_VERSION = hashlib.sha256(f"{SCHEMA}{JOBS_MIGRATION}".encode()).hexdigest()[:16]
+
+
 def create_schema(conn: psycopg.Connection) -> None:
-    """Create the tables and indexes when absent (one process at a time)."""
+    """Create the tables and indexes when absent (one process at a time); nothing at all when the
+    database already has this schema. Its DDL must not run beside a working process: ALTER TABLE
+    and CREATE INDEX lock their tables even when there is nothing to do, and a second worker
+    starting while the first was writing deadlocked with it (found by tests/pg/test_pg_jobs.py)."""
+    if schema_current(conn):
+        return
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        if schema_current(conn):  # another process created it while this one waited
+            return
         for statement in (s.strip() for s in SCHEMA.split(";")):
             if statement:
                 conn.execute(statement)
         conn.execute(JOBS_MIGRATION)
+        write_meta(conn, {"schema_version": SCHEMA_VERSION})
+
+
+def schema_current(conn: psycopg.Connection) -> bool:
+    """Whether this schema was created or migrated to already (read without taking a table lock)."""
+    if conn.execute("SELECT to_regclass('footnote_meta')").fetchone()[0] is None:
+        return False
+    row = conn.execute("SELECT value FROM footnote_meta WHERE key = 'schema_version'").fetchone()
+    return row is not None and row[0] == SCHEMA_VERSION
 
 
 def has_schema(conn: psycopg.Connection) -> bool:

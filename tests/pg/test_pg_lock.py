@@ -64,3 +64,28 @@ def test_the_cli_gives_the_local_sentence_and_exit_status(pg_url: str, tmp_path:
     assert (done.stdout + done.stderr).strip() == f"error: {pg_connect.masked(pg_url)}: {BUSY}"
     assert open_pg(pg_url).documents() == []
     assert run("ingest", str(pdf), env=env).returncode == 0
+
+
+def test_opening_a_library_whose_schema_is_there_takes_no_table_lock(pg_url: str) -> None:
+    """A second worker starting while the first writes must not run DDL: ALTER TABLE and CREATE
+    INDEX lock their tables even when there is nothing to do, and two workers started at once
+    deadlocked that way (the page insert of one against the schema DDL of the other)."""
+    open_pg(pg_url)
+    with psycopg.connect(pg_url, autocommit=True) as writer, writer.transaction():
+        writer.execute(
+            "LOCK TABLE footnote_pages, footnote_chunks IN ROW EXCLUSIVE MODE"
+        )  # as an insert holds
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute("SET lock_timeout = '2s'")
+            pg_store.create_schema(conn)  # raised LockNotAvailable before: its ALTER TABLE waited
+            assert pg_store.schema_current(conn)
+
+
+def test_a_database_from_before_the_schema_version_is_migrated_once(pg_url: str) -> None:
+    open_pg(pg_url)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM footnote_meta WHERE key = 'schema_version'")
+        assert not pg_store.schema_current(conn)
+        pg_store.create_schema(conn)
+        assert pg_store.schema_current(conn)
+    assert open_pg(pg_url).chunk_count() == 0
