@@ -123,7 +123,7 @@ def _version(name: str) -> str:
         return "not installed"
 
 
-def _git_commit() -> str:
+def git_commit() -> str:
     """HEAD, plus the tracked files that differ from it: benchmarks run the working tree."""
 
     def git(*args: str) -> str:
@@ -151,7 +151,7 @@ def machine_info() -> dict[str, Any]:
         "python": platform.python_version(),
         "libraries": {name: _version(name) for name in LIBRARIES},
         "openblas_env": {k: v for k, v in os.environ.items() if k.startswith("OPENBLAS_")},
-        "git_commit": _git_commit(),
+        "git_commit": git_commit(),
     }
 
 

@@ -19,12 +19,11 @@ from __future__ import annotations
 import os
 import shutil
 import statistics
-import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.common import ROOT, run_child
+from bench.common import ROOT, git_commit, run_child
 from bench.jobs import (
     FILINGS,
     GOAL_FIRST_ANSWER_RATIO,
@@ -68,7 +67,7 @@ def run_first_answer(runs: int = RUNS) -> dict[str, Any]:
         "pages": rows[0]["pages"],
         "neighbours": NEIGHBOURS,
         "cores": os.cpu_count(),
-        "commit": _commit(),
+        "commit": git_commit(),
         "full_run": _full_run(),
     }
     return {**result, "markdown": render(result)}
@@ -118,16 +117,6 @@ def _one_run(
 
 def _median(values: list[float]) -> float:
     return round(statistics.median(values), 3)
-
-
-def _commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, timeout=10
-        )
-        return out.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 def _full_run() -> str:
