@@ -7,8 +7,9 @@ sample of 80 (40 answerable, 40 not, seed 1: a check), a third (seed 2), the res
 and all of squad-dev by article (the 2026-12-02 round read its failures off two articles and
 checks on the third), filings-dev (FinanceBench's 26 and our 106
 on the 24 real filings, 17 not answerable: a check) and the generated filings (117 answerable: a
-check). filings-dev needs a library of its 24 filings: FOOTNOTE_BENCH_FD_LIBRARY names one to
-open read-only, else they are ingested (long; skipped when quick).
+check), and OFF_TOPIC, 20 questions we wrote about other things, on both libraries. filings-dev
+needs a library of its 24 filings: FOOTNOTE_BENCH_FD_LIBRARY names one to open read-only, else
+they are ingested (long; skipped when quick).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ FIGURES = (
     ("declined_answerable", "answerable declined (closest or not in documents)"),
     ("answered_off_gold", "answered citing no evidence page"),
     ("answered_unanswerable", "unanswerable answered as if answerable"),
+    ("not_in_documents", "unanswerable said not in the documents"),
 )
 
 
@@ -85,7 +87,12 @@ def measure(
         rows.append(judge(question, retrieval, next(e.answer for e in events if isinstance(e, Done))))
     summary = summarize(rows)
     answered = summary["answered"]
-    return {**summary, "declined_answerable": None if answered is None else round(1 - answered, 3)}
+    impossible = [r["unsupported"] for r in rows if r["impossible"]]
+    return {
+        **summary,
+        "declined_answerable": None if answered is None else round(1 - answered, 3),
+        "not_in_documents": round(sum(impossible) / len(impossible), 3) if impossible else None,
+    }
 
 
 def variants() -> dict[str, Rules]:
@@ -137,6 +144,46 @@ ARTICLES = (
     ("Computational_complexity_theory", "Computational complexity (rules of 2026-12-02 read here)"),
     ("Southern_California", "Southern California (a check)"),
 )
+
+
+# Questions we wrote about other things than either corpus: none may be answered (issue 25's "any
+# question set you write"); the answerer's RELATED_SIMILARITY was checked on them.
+OFF_TOPIC = (
+    "What is the boiling point of mercury?",
+    "Who won the 1998 FIFA World Cup?",
+    "How do I bake sourdough bread?",
+    "What is the capital of Mongolia?",
+    "How many legs does a spider have?",
+    "Who painted the Mona Lisa?",
+    "What is the best way to learn the violin?",
+    "When did the Apollo 11 mission land on the Moon?",
+    "What is the airspeed of an unladen swallow?",
+    "Which planet has the most moons?",
+    "How long should I boil an egg?",
+    "What language is spoken in Brazil?",
+    "Who wrote Pride and Prejudice?",
+    "What is photosynthesis?",
+    "How tall is Mount Everest?",
+    "What is the population of Tokyo?",
+    "Which team won the 2020 NBA championship?",
+    "What is the chemical formula of table salt?",
+    "How do vaccines train the immune system?",
+    "What is the plot of Hamlet?",
+)
+
+
+def off_topic_questions() -> list[dict[str, Any]]:
+    """OFF_TOPIC as unanswerable questions of no document."""
+    return [
+        {
+            "id": f"off-topic-{n}",
+            "question": q,
+            "is_impossible": True,
+            "doc_file": "",
+            "gold_page_indexes": [],
+        }
+        for n, q in enumerate(OFF_TOPIC)
+    ]
 
 
 def by_article(questions: Sequence[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -203,9 +250,18 @@ def run(quick: bool = False) -> dict[str, Any]:
                 for name, group in by_article(sample + second + third + rest)
             ),
         ]
+        sets.append(
+            measure_set(
+                "ours, off-topic: on squad-dev's articles", off_topic_questions(), squad, False, False
+            )
+        )
         if not quick:
+            filings_dev = _filings_dev_library(tmp)
+            sets.append(measure_set("filings-dev", _filings_dev_questions(), filings_dev, curve=True))
             sets.append(
-                measure_set("filings-dev", _filings_dev_questions(), _filings_dev_library(tmp), curve=True)
+                measure_set(
+                    "ours, off-topic: on filings-dev", off_topic_questions(), filings_dev, False, False
+                )
             )
         generated, library = _generated(tmp, quick)
         sets.append(measure_set("generated filings", generated, library, curve=False))

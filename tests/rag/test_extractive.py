@@ -84,6 +84,35 @@ def test_related_evidence_without_a_direct_answer_gets_the_closest_passages(ques
     assert "built in 1987" in text and extract_citations(text) == ["aaaa111"]
 
 
+DECISION = evidence(
+    "dddd444",
+    "In computability theory, a decision problem is a question posed as a formal problem with a yes "
+    "or no answer. Many decision problems concern graphs and the paths between their vertices. "
+    "Complexity classes group such problems by the resources they need.",
+)
+
+
+def test_evidence_close_in_meaning_but_not_in_words_gets_the_closest_passages() -> None:
+    # The question's rarer words (two, simple, word, responses) are not in the evidence: in words
+    # alone it looks unrelated; its meaning is what the first sentence says.
+    question = "What are the two simple word responses to a decision problem?"
+    assert ask(question, DECISION) == NOT_IN_DOCUMENTS  # without embeddings, words decide
+    model = ExtractiveChatModel(embeddings=LocalEmbeddings())
+    text = model.invoke(build_messages(question, [DECISION])).content
+    assert text.startswith(CLOSEST_PASSAGES)
+    ids = extract_citations(text)
+    assert "yes or no answer" in text and ids and set(ids) == {"dddd444"}
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which painter made the problem of the Mona Lisa famous?", "What is the capital of Mongolia?"],
+)
+def test_a_shared_word_far_in_meaning_still_means_the_documents_do_not_answer(question: str) -> None:
+    model = ExtractiveChatModel(embeddings=LocalEmbeddings())
+    assert model.invoke(build_messages(question, [DECISION])).content == NOT_IN_DOCUMENTS
+
+
 def test_no_sources_means_no_answer() -> None:
     assert ask("When was the greenhouse built?") == NOT_IN_DOCUMENTS
 
