@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ from ingest.pdf.chunking import locator_text
 from ingest.pdf.context import indexed_text
 from ingest.types import Chunk, PageLocator
 from rag.retrieval.fusion import fuse
-from rag.retrieval.lexical import LexicalCache, LexicalIndex
+from rag.retrieval.lexical import LexicalCache, LexicalIndex, collection_paused
 from rag.retrieval.page_stage import fused, fused_blind
 from rag.retrieval.retrieve import dense_similarities, search_evidence, stand_in
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
@@ -176,6 +177,37 @@ def test_passages_of_a_words_only_document_are_not_embedded_and_have_no_cosine()
     sim = dense_similarities(again, vector, [[new]], {})[0]
     assert again.embedded == [new.text]
     assert sim == pytest.approx(max(0.0, _cosine(again, question, new.text)), abs=1e-6)
+
+
+class _Counted:
+    """A library of one chunk that notes whether the garbage collector ran while it was read."""
+
+    generation = 1
+
+    def __init__(self) -> None:
+        self.collector_on: list[bool] = []
+
+    def chunks(self) -> list[Chunk]:
+        self.collector_on.append(gc.isenabled())
+        return [chunk("a", "The compost heap is turned in May.")]
+
+
+def test_the_index_is_built_with_the_garbage_collector_held_off_then_restored() -> None:
+    library = _Counted()
+    assert gc.isenabled()
+    assert LexicalCache().get(library).search("compost", 1)
+    assert library.collector_on == [False] and gc.isenabled()
+    gc.disable()  # a caller that turned it off keeps it off
+    try:
+        LexicalCache().get(_Counted())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with collection_paused():  # nested (another thread's build): on again only after the last
+        with collection_paused():
+            pass
+        assert not gc.isenabled()
+    assert gc.isenabled()
 
 
 def test_warm_up_builds_the_index_in_the_background_once_per_generation(tmp_path: Path) -> None:
