@@ -12,7 +12,8 @@ from rag.types import Answer, Evidence
 def panel_meta(ev: Evidence) -> str:
     """The panel's line under the title: page(s), index(es), id, similarity and any OCR note."""
     pages, index = page_range(ev)
-    return f"Page {pages} (index {index}) · id {ev.short_id} · similarity {ev.score:.2f}{ocr_note(ev)}"
+    similarity = "words only, no similarity yet" if ev.score is None else f"similarity {ev.score:.2f}"
+    return f"Page {pages} (index {index}) · id {ev.short_id} · {similarity}{ocr_note(ev)}"
 
 
 def chunk_parts(text: str, passage: tuple[int, int] | None) -> tuple[str, str, str]:

@@ -18,7 +18,9 @@ class Evidence:
     title: str
     file_name: str
     text: str
-    score: float
+    # its cosine with the question (a library search hit's: its BM25 score); None when not measured:
+    # a passage of a document searched by words only, whose vectors are still being embedded
+    score: float | None
     locators: tuple[PageLocator, ...]
     context: str = ""  # the chunk's section/table title and column header line (not on the page here)
 
@@ -77,7 +79,7 @@ class Evidence:
             title=data["title"],
             file_name=data["file_name"],
             text=data["text"],
-            score=float(data["score"]),
+            score=None if data["score"] is None else float(data["score"]),
             locators=tuple(PageLocator(**loc) for loc in data["locators"]),
             context=data.get("context", ""),
         )

@@ -38,7 +38,7 @@ def assign_short_ids(chunk_ids: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def build_evidence(hits: Sequence[tuple[Chunk, Document, float]]) -> tuple[Evidence, ...]:
+def build_evidence(hits: Sequence[tuple[Chunk, Document, float | None]]) -> tuple[Evidence, ...]:
     """Evidence for retrieved chunks (best first), each under its collision-free short id."""
     short = assign_short_ids(chunk.chunk_id for chunk, _doc, _score in hits)
     return tuple(
@@ -49,7 +49,7 @@ def build_evidence(hits: Sequence[tuple[Chunk, Document, float]]) -> tuple[Evide
             title=doc.title,
             file_name=doc.file_name,
             text=chunk.text,
-            score=float(score),
+            score=None if score is None else float(score),
             locators=chunk.locators,
             context=chunk.context,
         )

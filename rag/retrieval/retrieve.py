@@ -61,12 +61,24 @@ class Retrieval:
 
 
 def dense_similarities(
-    embeddings: Any, query_vector: Sequence[float], groups: Sequence[Sequence[Chunk]], known: dict[str, float]
-) -> list[float]:
+    embeddings: Any,
+    query_vector: Sequence[float],
+    groups: Sequence[Sequence[Chunk]],
+    known: dict[str, float],
+    words_only: frozenset[str] = frozenset(),
+) -> list[float | None]:
     """Each group's cosine with the question (its best member's), clamped to 0..1; members the
-    dense search did not return (found by BM25 only) are embedded here, in one batch."""
+    dense search did not return (found by BM25 only) are embedded here, in one batch, except those
+    of documents searched by words only (``words_only``: their vectors are still being embedded):
+    a group with no other member has no cosine (None). The cosine is only shown, never ranked on,
+    and embedding a new filing's passages here cost its first answer 0.2-0.35 s (issue 21)."""
     missing = list(
-        dict.fromkeys(indexed_text(c.context, c.text) for g in groups for c in g if c.chunk_id not in known)
+        dict.fromkeys(
+            indexed_text(c.context, c.text)
+            for g in groups
+            for c in g
+            if c.chunk_id not in known and c.doc_id not in words_only
+        )
     )
     found: dict[str, float] = {}
     if missing:
@@ -74,10 +86,19 @@ def dense_similarities(
         matrix = np.asarray(embeddings.embed_documents(missing), dtype=np.float64)
         norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(query) or 1.0)
         found = dict(zip(missing, (matrix @ query / np.where(norms > 0, norms, 1.0)).tolist()))
-    sims = [
-        max(known.get(c.chunk_id, found.get(indexed_text(c.context, c.text), 0.0)) for c in g) for g in groups
+    sims = [_group_cosine(g, known, found, words_only) for g in groups]
+    return [None if s is None else min(1.0, max(0.0, float(s))) for s in sims]
+
+
+def _group_cosine(
+    group: Sequence[Chunk], known: dict[str, float], found: dict[str, float], words_only: frozenset[str]
+) -> float | None:
+    measured = [
+        known[c.chunk_id] if c.chunk_id in known else found.get(indexed_text(c.context, c.text), 0.0)
+        for c in group
+        if c.chunk_id in known or c.doc_id not in words_only
     ]
-    return [min(1.0, max(0.0, float(s))) for s in sims]
+    return max(measured) if measured else None
 
 
 def coverage(question_terms: set[str], text: str) -> float:
@@ -149,7 +170,8 @@ def search_evidence(
     """Dense + BM25 candidates (only from the documents the question names, when it names
     some: see rag.retrieval.documents) fused by reciprocal rank, merged, cut to k, with short ids. Every
     stage reads the question with its shorthand spelled out (see DENSE_EXPANDED). The fused
-    order ranks the evidence; each piece's score is its cosine similarity to the question."""
+    order ranks the evidence; each piece's score is its cosine similarity to the question (None
+    for a piece of a document searched by words only: see dense_similarities)."""
     n = candidates or max(4 * k, 20)
     request = read_request(question)
     asked = without_framing(request.core)
@@ -179,7 +201,8 @@ def search_evidence(
     groups = passage_groups(fused, k)
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
     groups = [g for g in groups if docs[g[1].doc_id] is not None]
-    sims = dense_similarities(library.embeddings, vector, [g for g, _, _ in groups], known) if groups else []
+    members = [g for g, _, _ in groups]
+    sims = dense_similarities(library.embeddings, vector, members, known, words_only) if groups else []
     hits = [
         (with_statement(merged_passage(library, members, top)), docs[top.doc_id], sim)
         for (members, top, _), sim in zip(groups, sims)

@@ -60,11 +60,15 @@ def test_a_words_only_answer_says_so_and_then_no_longer(tmp_path: Path) -> None:
         assert answer.footnotes  # found, and cited, by its words alone
         assert answer.words_only == (f"words only for Garden guide: vectors {int(share * 100)}% done",)
         assert answer_from_dict(answer_to_dict(answer)).words_only == answer.words_only  # saved with it
+        # its passages were not embedded at the question: no cosine, saved as none
+        assert {e.score for e in answer.evidence if e.doc_id == job.doc_id} == {None}
+        assert answer_from_dict(answer_to_dict(answer)).evidence == answer.evidence
     finally:
         gate.touch()
     thread.join(60)
     after = _answer(library)
     assert after.footnotes and after.words_only == ()
+    assert all(isinstance(e.score, float) for e in after.evidence)
     assert any(
         c.doc_id == job.doc_id for c, _ in library.search_vector(library.embeddings.embed_query(QUESTION), 3)
     )

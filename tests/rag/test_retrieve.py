@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ingest.embeddings import LocalEmbeddings
+from ingest.embeddings import HashEmbeddings, LocalEmbeddings
 from ingest.local.library import Library
 from ingest.pdf.chunking import locator_text
+from ingest.pdf.context import indexed_text
 from ingest.types import Chunk, PageLocator
 from rag.retrieval.fusion import fuse
-from rag.retrieval.lexical import LexicalCache, LexicalIndex
+from rag.retrieval.lexical import LexicalCache, LexicalIndex, collection_paused
 from rag.retrieval.page_stage import fused, fused_blind
-from rag.retrieval.retrieve import search_evidence, stand_in
+from rag.retrieval.retrieve import dense_similarities, search_evidence, stand_in
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
 
 
@@ -137,6 +139,75 @@ def test_evidence_score_is_the_dense_cosine_even_for_bm25_only_hits(tmp_path: Pa
     by_score = sorted(found, key=lambda e: -e.score)
     by_cosine = [e for _, e in sorted(zip(expected, found), key=lambda pair: -pair[0])]
     assert [e.short_id for e in by_score] == [e.short_id for e in by_cosine]
+
+
+class _Recording(HashEmbeddings):
+    """The hash fake, remembering every passage it was asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__(384)
+        self.embedded: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.embedded += texts
+        return super().embed_documents(texts)
+
+
+def test_passages_of_a_words_only_document_are_not_embedded_and_have_no_cosine() -> None:
+    embeddings = _Recording()
+    question = "When is the compost heap turned?"
+    new = chunk("n", "The compost heap is turned in May.", doc="new")
+    old = chunk("o", "A compost heap of leaves and grass.", doc="old")
+    other = chunk("e", "Steam engines burn coal.", doc="old", ordinal=1)
+    known = chunk("k", "Compost needs air.", doc="old", ordinal=2)
+    vector = embeddings.embed_query(question)
+    sims = dense_similarities(
+        embeddings, vector, [[new], [old], [new, other], [known]], {known.chunk_id: 0.42}, frozenset({"new"})
+    )
+    assert embeddings.embedded == [
+        indexed_text(old.context, old.text),
+        indexed_text(other.context, other.text),
+    ]
+    assert sims[0] is None  # nothing of it can be measured before its vectors are in
+    assert sims[1] == pytest.approx(max(0.0, _cosine(embeddings, question, old.text)), abs=1e-6)
+    assert sims[2] == pytest.approx(max(0.0, _cosine(embeddings, question, other.text)), abs=1e-6)
+    assert sims[3] == 0.42  # returned by the dense search: not embedded again
+    # Without words-only documents every missing member is embedded, as before.
+    again = _Recording()
+    sim = dense_similarities(again, vector, [[new]], {})[0]
+    assert again.embedded == [new.text]
+    assert sim == pytest.approx(max(0.0, _cosine(again, question, new.text)), abs=1e-6)
+
+
+class _Counted:
+    """A library of one chunk that notes whether the garbage collector ran while it was read."""
+
+    generation = 1
+
+    def __init__(self) -> None:
+        self.collector_on: list[bool] = []
+
+    def chunks(self) -> list[Chunk]:
+        self.collector_on.append(gc.isenabled())
+        return [chunk("a", "The compost heap is turned in May.")]
+
+
+def test_the_index_is_built_with_the_garbage_collector_held_off_then_restored() -> None:
+    library = _Counted()
+    assert gc.isenabled()
+    assert LexicalCache().get(library).search("compost", 1)
+    assert library.collector_on == [False] and gc.isenabled()
+    gc.disable()  # a caller that turned it off keeps it off
+    try:
+        LexicalCache().get(_Counted())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with collection_paused():  # nested (another thread's build): on again only after the last
+        with collection_paused():
+            pass
+        assert not gc.isenabled()
+    assert gc.isenabled()
 
 
 def test_warm_up_builds_the_index_in_the_background_once_per_generation(tmp_path: Path) -> None:
