@@ -89,13 +89,6 @@ NEAR_BEST = 0.75
 # 0.912 -> 0.915, Computational complexity 0.853 -> 0.868 -> 0.873; answer holds the gold text
 # filings-dev 0.348 -> 0.382 -> 0.393; cited-page precision filings-dev 0.459 -> 0.421 -> 0.386.
 # Three: where the documents do not answer directly, a third candidate is worth its line.
-# With embeddings they are ranked by meaning too, among every unit holding a question word
-# (_by_meaning), not only among those holding RELATED_SCORE of its words: measured the same way
-# (2026-12-02, later), evidence page cited squad-dev's rest 0.932 -> 0.946, Southern California
-# (a check) 0.933 -> 0.939, filings-dev 0.696 -> 0.722; the gold text 0.856 -> 0.870,
-# 0.922 -> 0.944, 0.404 -> 0.416. Tried and dropped: one quote from each of three sources (the
-# gold text fell, 0.856 -> 0.833: a passage's next sentence often holds it); adding quotes until
-# three sources are quoted (cited 0.949, filings-dev 0.774, but up to five quotes an answer).
 CLOSEST_COUNT = 3
 
 
@@ -171,15 +164,11 @@ def compose_answer(
         )
         if s.lexical >= floor
     ]
-
-    def by_meaning() -> list[Scored]:
-        return _by_meaning(question, sources, embeddings, semantic_weight, number_bonus, request.statements)
-
     if not ranked or max(s.lexical for s in ranked) < RELATED_SCORE:
-        near = by_meaning()
-        if near and max(s.semantic for s in near) >= RELATED_SIMILARITY:
-            return f"{CLOSEST_PASSAGES} {_cite(near[:CLOSEST_COUNT])}"
-        return NOT_IN_DOCUMENTS
+        near = _related_by_meaning(
+            question, sources, embeddings, semantic_weight, number_bonus, request.statements
+        )
+        return f"{CLOSEST_PASSAGES} {_cite(near)}" if near else NOT_IN_DOCUMENTS
     asked = read_question(question)
     direct = [
         s for s in ranked if s.lexical >= lexical_floor * min_score and s.unit and _holds(s.unit, asked)
@@ -196,11 +185,11 @@ def compose_answer(
         ]
         if _answers(question, best, sources, rules):
             return _cite(chosen)
-    closest = by_meaning() or [s for s in ranked if s.lexical >= RELATED_SCORE]
-    return f"{CLOSEST_PASSAGES} {_cite(closest[:CLOSEST_COUNT])}"
+    closest = [s for s in ranked if s.lexical >= RELATED_SCORE][:CLOSEST_COUNT]
+    return f"{CLOSEST_PASSAGES} {_cite(closest)}"
 
 
-def _by_meaning(
+def _related_by_meaning(
     question: str,
     sources: Sequence[Source],
     embeddings: Any,
@@ -208,14 +197,21 @@ def _by_meaning(
     number_bonus: float,
     statements: tuple[str, ...],
 ) -> list[Scored]:
-    """Every unit holding one of the question's words, best first by the blended score with each
-    one's similarity to the question: the closest passages when no unit answers directly (the
-    direct answer's candidates are only those holding RELATED_SCORE of the question's words, and
-    only they are embedded for it). Without embeddings, none."""
+    """The closest units, best first, when the evidence shares too few of the question's words to
+    count as related but some unit holding one of them is as close to it in meaning as
+    RELATED_SIMILARITY; else none (without embeddings, always none)."""
     if embeddings is None or not semantic_weight:
         return []
-    scored = score_sentences(question, sources, embeddings, semantic_weight, 0.0, number_bonus, statements)
-    return [s for s in scored if s.lexical > 0]
+    loose = [
+        s
+        for s in score_sentences(
+            question, sources, embeddings, semantic_weight, 0.0, number_bonus, statements
+        )
+        if s.lexical > 0
+    ]
+    if not loose or max(s.semantic for s in loose) < RELATED_SIMILARITY:
+        return []
+    return loose[:CLOSEST_COUNT]
 
 
 def _answers(question: str, best: Scored, sources: Sequence[Source], rules: Rules) -> bool:

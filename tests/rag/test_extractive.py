@@ -113,32 +113,6 @@ def test_a_shared_word_far_in_meaning_still_means_the_documents_do_not_answer(qu
     assert model.invoke(build_messages(question, [DECISION])).content == NOT_IN_DOCUMENTS
 
 
-class Toward1987:
-    """Embeddings that make a text close to the question exactly when it holds 1987."""
-
-    def embed_query(self, text: str) -> list[float]:
-        return [1.0, 0.0]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [[1.0, 0.0] if "1987" in t else [0.0, 1.0] for t in texts]
-
-
-def test_closest_passages_are_ranked_by_meaning_too_not_only_by_many_shared_words() -> None:
-    village = evidence(
-        "dddd444",
-        "The village greenhouse stands behind the village school. Tomatoes and peppers grow in the "
-        "greenhouse all year. Volunteers raised the greenhouse walls in the spring of 1987.",
-    )
-    question = "When did Napoleon build the village greenhouse?"  # no Napoleon: closest passages
-    lexical = ask(question, village)
-    assert lexical.startswith(CLOSEST_PASSAGES) and "1987" not in lexical
-    model = ExtractiveChatModel(embeddings=Toward1987())
-    text = model.invoke(build_messages(question, [village])).content
-    assert text.startswith(
-        f"{CLOSEST_PASSAGES} Volunteers raised the greenhouse walls in the spring of 1987."
-    )
-
-
 def test_no_sources_means_no_answer() -> None:
     assert ask("When was the greenhouse built?") == NOT_IN_DOCUMENTS
 
