@@ -69,8 +69,8 @@ def render(result: dict[str, Any], plotted: bool = True) -> str:
         "filings-dev and the generated filings check them. A decline quotes the closest passages (three "
         "since 2026-12-02: the filings-dev row's before column has them too), cited, so the evidence "
         "page can still be cited and the gold text still quoted. Since the evening of 2026-12-02 (both "
-        "columns) the closest passages are ranked by meaning too, and evidence close to the question in "
-        'meaning though not in words gets them instead of "not in the documents" '
+        "columns) evidence close to the question in meaning though not in words gets the closest "
+        'passages instead of "not in the documents" '
         "(rag.offline.extractive: RELATED_SIMILARITY); the off-topic rows are 20 questions we wrote about "
         "other things (bench.answer_check.OFF_TOPIC)."
     )
