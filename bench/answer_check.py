@@ -28,6 +28,7 @@ from rag.answering.answer import stream_answer
 from rag.answering.events import Done
 from rag.offline.check import MIN_SUPPORT, OFF, RULES, Rules
 from rag.offline.extractive import ExtractiveChatModel
+from rag.offline.scoring import RememberedEmbeddings
 from rag.retrieval.retrieve import Retrieval, search_evidence
 
 K = 6
@@ -40,28 +41,6 @@ FIGURES = (
     ("answered_unanswerable", "unanswerable answered as if answerable"),
     ("not_in_documents", "unanswerable said not in the documents"),
 )
-
-
-class MemoEmbeddings:
-    """The library's embeddings, each text embedded once across the variants (same vectors)."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner, self.name = inner, getattr(inner, "name", "")
-        self._query: dict[str, list[float]] = {}
-        self._docs: dict[str, list[float]] = {}
-
-    def embed_query(self, text: str) -> list[float]:
-        """The inner embed_query, remembered."""
-        if text not in self._query:
-            self._query[text] = self.inner.embed_query(text)
-        return self._query[text]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        """The inner embed_documents for the texts not seen before, in one call."""
-        new = [t for t in dict.fromkeys(texts) if t not in self._docs]
-        if new:
-            self._docs.update(zip(new, self.inner.embed_documents(new)))
-        return [self._docs[t] for t in texts]
 
 
 def disjoint_sample(
@@ -110,7 +89,7 @@ def measure_set(
     by_rule) and, when curve, every threshold."""
     started = time.perf_counter()
     retrievals = [search_evidence(library, q["question"], k=K) for q in questions]
-    embeddings = MemoEmbeddings(library.embeddings)
+    embeddings = RememberedEmbeddings(library.embeddings)  # each text embedded once across the variants
     chosen = (
         variants() if by_rule else {k: v for k, v in variants().items() if k.startswith(("before", "after"))}
     )
@@ -147,7 +126,7 @@ ARTICLES = (
 
 
 # Questions we wrote about other things than either corpus: none may be answered (issue 25's "any
-# question set you write"); the answerer's RELATED_SIMILARITY was checked on them.
+# question set you write"); the answerer's reading of a cosine as related (rag.offline.extractive, rag.relevance's MIN_DENSE) was checked on them.
 OFF_TOPIC = (
     "What is the boiling point of mercury?",
     "Who won the 1998 FIFA World Cup?",

@@ -70,8 +70,9 @@ def render(result: dict[str, Any], plotted: bool = True) -> str:
         "since 2026-12-02: the filings-dev row's before column has them too), cited, so the evidence "
         "page can still be cited and the gold text still quoted. Since the evening of 2026-12-02 (both "
         "columns) evidence close to the question in meaning though not in words gets the closest "
-        'passages instead of "not in the documents" '
-        "(rag.offline.extractive: RELATED_SIMILARITY); the off-topic rows are 20 questions we wrote about "
+        'passages instead of "not in the documents", and the third closest passage is the closest by '
+        "meaning among every unit holding a question word (rag.offline.extractive: MIN_DENSE, "
+        "BY_WORDS); the off-topic rows are 20 questions we wrote about "
         "other things (bench.answer_check.OFF_TOPIC)."
     )
     parts = [intro, "", *_before_after(sets), ""]

@@ -20,6 +20,7 @@ from rag.answering.model_stream import Limits, model_deltas
 from rag.citations.parser import CitationStream, citation_spans
 from rag.citations.table import canonical_id, resolve
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
+from rag.relevance import MIN_DENSE, gate_measured_for
 from rag.retrieval.lexical import tokenize
 from rag.retrieval.pending import with_words_only
 from rag.retrieval.retrieve import Retrieval, search_evidence
@@ -27,13 +28,11 @@ from rag.types import Answer, CitationEvent, CitationSpan, Evidence
 
 log = logging.getLogger(__name__)
 # Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
-# MIN_DENSE is a cosine, whose scale belongs to one embedding model: it was measured only with
-# the models in GATE_MODELS. With any other model (unless the caller gives its own min_dense) the
-# cosine is not used: only evidence holding none of the question's words is declined before the
-# model is called (ANY_WORD), and the model says itself when the documents do not answer.
-MIN_DENSE = 0.3
+# MIN_DENSE is a cosine, whose scale belongs to one embedding model (rag.relevance: GATE_MODELS).
+# With any other model (unless the caller gives its own min_dense) the cosine is not used: only
+# evidence holding none of the question's words is declined before the model is called
+# (ANY_WORD), and the model says itself when the documents do not answer.
 MIN_COVERAGE = 0.6
-GATE_MODELS = ("all-MiniLM-L6-v2",)
 ANY_WORD = 1e-9
 SHORT_FOLLOW_UP = 3  # content words; shorter questions are read with the previous question
 
@@ -43,11 +42,6 @@ def retrieval_query(question: str, history: Sequence[Answer]) -> str:
     if history and len(tokenize(question)) < SHORT_FOLLOW_UP:
         return f"{history[-1].question} {question}"
     return question
-
-
-def gate_measured_for(embedding_name: str) -> bool:
-    """Whether the relevance gate's MIN_DENSE was measured with this embedding model."""
-    return any(model.lower() in embedding_name.lower() for model in GATE_MODELS)
 
 
 def library_embedding_name(library: Any) -> str:

@@ -37,6 +37,7 @@ from rag.offline.check import DEFAULT, Quote, Rules, check, read_asked, support
 from rag.offline.scoring import (
     NUMBER_BONUS,
     SEMANTIC_WEIGHT,
+    RememberedEmbeddings,
     Scored,
     Source,
     asked_words,
@@ -58,6 +59,7 @@ from rag.prompts import (
 from rag.questions.asked import Question, read_question
 from rag.questions.request import Request, read_request
 from rag.questions.shorthand import fiscal_periods
+from rag.relevance import MIN_DENSE, gate_measured_for
 from rag.text import tokenize
 
 __all__ = ["ExtractiveChatModel", "Source", "compose_answer", "parse_task", "split_sentences"]
@@ -68,18 +70,17 @@ _HEADER = re.compile(r"^Source ID \[([A-Za-z0-9]{7,8})\]:(.*)$", re.MULTILINE)
 MIN_SCORE = 0.4
 # Below this share in every sentence and row the evidence is unrelated: "do not answer"...
 RELATED_SCORE = 0.2
-# ...unless a unit holding one of the question's words has at least this cosine with the question
-# (with embeddings): then its closest passages are quoted. The retrieval gate's MIN_DENSE
-# (rag.answering.answer), the same model's scale. Measured 2026-12-02 (same retrieval, k=6; the
-# library's all-MiniLM-L6-v2): the answerable questions said "do not answer" had a best cosine of
-# 0.32-0.70 (one 0.0) on squad-dev and 0.39-0.62 on filings-dev, and quoting their closest
-# passages cites the evidence page for 7 more of squad-dev's 353 answerable questions in no
-# sample (0.912 -> 0.932) and 4 more of filings-dev's 115 (0.661 -> 0.696), the same at 0.0 and 0.3
-# (0.4 loses 2); the 20 questions about other things of bench.answer_check.OFF_TOPIC reach
-# this point only 4 times in the two libraries, at 0.0, 0.0, 0.06 and 0.52 ("What language is
-# spoken in Brazil?" beside filings that name Brazil). No unanswerable question is answered by it:
-# closest passages are not an answer.
-RELATED_SIMILARITY = 0.3
+# ...unless a unit holding one of the question's words is as close to it in meaning as the
+# retrieval gate's MIN_DENSE (rag.relevance: the same cosine, read the same way, and only with the
+# embedding models it was measured for; with any other model this path is off). Measured
+# 2026-12-02 (same retrieval, k=6; the library's all-MiniLM-L6-v2): the answerable questions said
+# "do not answer" had a best cosine of 0.32-0.70 (one 0.0) on squad-dev and 0.39-0.62 on
+# filings-dev, and quoting their closest passages cites the evidence page for 7 more of
+# squad-dev's 353 answerable questions in no sample (0.912 -> 0.932) and 4 more of filings-dev's
+# 115 (0.661 -> 0.696), the same at 0.0 and 0.3 (0.4 loses 2); the 20 questions about other
+# things of bench.answer_check.OFF_TOPIC reach this point only 4 times in the two libraries, at
+# 0.0, 0.0, 0.06 and 0.52 ("What language is spoken in Brazil?" beside filings that name Brazil).
+# No unanswerable question is answered by it: closest passages are not an answer.
 # The best sentence by blended score is quoted if it holds this share of MIN_SCORE.
 LEXICAL_FLOOR = 0.5
 # Further sentences are quoted when they score at least this share of the best one.
@@ -90,6 +91,17 @@ NEAR_BEST = 0.75
 # filings-dev 0.348 -> 0.382 -> 0.393; cited-page precision filings-dev 0.459 -> 0.421 -> 0.386.
 # Three: where the documents do not answer directly, a third candidate is worth its line.
 CLOSEST_COUNT = 3
+# Of those, how many are the best by the words they share with the question (the rest: the best
+# by meaning too, among every unit holding one of its words, when there are embeddings).
+# Measured 2026-12-02 (same retrieval, k=6), evidence page cited / answer holds the gold text,
+# all three by words (before) -> BY_WORDS 2 -> 1 -> 0: squad-dev's rest (353 answerable questions
+# in no sample) 0.932 / 0.856 -> 0.943 / 0.870 -> 0.946 / 0.873 -> 0.946 / 0.870; Southern
+# California (a check) 0.933 / 0.922 -> 0.939 / 0.944 at 2, 1 and 0; filings-dev 0.696 / 0.404 ->
+# 0.722 / 0.416 at 2, 1 and 0. With 1 or 0 the real PepsiCo report's restructuring question
+# (tests/e2e/test_real_filing_browser.py) quotes income-statement rows (cost of sales, net
+# income) and not the restructuring charges row, so two stay by words. No answer changes from
+# closest passages to a quote or back: only which passages are quoted.
+BY_WORDS = 2
 
 
 def parse_task(messages: Sequence[BaseMessage]) -> tuple[list[Source], str]:
@@ -143,8 +155,9 @@ def compose_answer(
     rules: Rules = DEFAULT,
 ) -> str:
     """The cited sentences or rows, best first; else CLOSEST_PASSAGES and the closest ones, cited,
-    when some unit holds RELATED_SCORE of the question (or, with embeddings, holds one of its words
-    and RELATED_SIMILARITY of its meaning); else NOT_IN_DOCUMENTS. It answers only
+    when some unit holds RELATED_SCORE of the question (or, with embeddings whose cosine
+    rag.relevance reads, holds one of its words and MIN_DENSE of its meaning); else
+    NOT_IN_DOCUMENTS. The closest are BY_WORDS by words, then by meaning (_closest). It answers only
     when some unit holds min_score of the question and every number it names; the best unit by
     the blended score is quoted if it holds lexical_floor of min_score, further ones only if they
     hold min_score themselves, come within NEAR_BEST of the best and, for a row, are named by
@@ -156,6 +169,7 @@ def compose_answer(
         if rows:
             return f"{COMPUTED_FROM} {rows}"
     question = request.core  # not the instructions' words (rag.questions.request)
+    embeddings = RememberedEmbeddings(embeddings) if embeddings is not None else None
     floor = min(lexical_floor * min_score, RELATED_SCORE)
     ranked = [
         s
@@ -164,11 +178,15 @@ def compose_answer(
         )
         if s.lexical >= floor
     ]
+
+    def by_meaning() -> list[Scored]:
+        return _by_meaning(question, sources, embeddings, semantic_weight, number_bonus, request.statements)
+
     if not ranked or max(s.lexical for s in ranked) < RELATED_SCORE:
-        near = _related_by_meaning(
-            question, sources, embeddings, semantic_weight, number_bonus, request.statements
-        )
-        return f"{CLOSEST_PASSAGES} {_cite(near)}" if near else NOT_IN_DOCUMENTS
+        near = by_meaning() if _reads_cosine(embeddings) else []
+        if near and max(s.semantic for s in near) >= MIN_DENSE:
+            return f"{CLOSEST_PASSAGES} {_cite(near[:CLOSEST_COUNT])}"
+        return NOT_IN_DOCUMENTS
     asked = read_question(question)
     direct = [
         s for s in ranked if s.lexical >= lexical_floor * min_score and s.unit and _holds(s.unit, asked)
@@ -185,11 +203,29 @@ def compose_answer(
         ]
         if _answers(question, best, sources, rules):
             return _cite(chosen)
-    closest = [s for s in ranked if s.lexical >= RELATED_SCORE][:CLOSEST_COUNT]
-    return f"{CLOSEST_PASSAGES} {_cite(closest)}"
+    return f"{CLOSEST_PASSAGES} {_cite(_closest([s for s in ranked if s.lexical >= RELATED_SCORE], by_meaning()))}"
 
 
-def _related_by_meaning(
+def _reads_cosine(embeddings: Any) -> bool:
+    """Whether these embeddings' cosine can be read against MIN_DENSE (rag.relevance)."""
+    return embeddings is not None and gate_measured_for(str(getattr(embeddings, "name", "") or ""))
+
+
+def _closest(by_words: Sequence[Scored], by_meaning: Sequence[Scored]) -> list[Scored]:
+    """CLOSEST_COUNT units: the BY_WORDS best by words, then the best by meaning not yet taken
+    (then by words again, without embeddings)."""
+    chosen = list(by_words[:BY_WORDS])
+    taken = {(s.source, s.sentence) for s in chosen}
+    for s in [*by_meaning, *by_words]:
+        if len(chosen) >= CLOSEST_COUNT:
+            break
+        if (s.source, s.sentence) not in taken:
+            chosen.append(s)
+            taken.add((s.source, s.sentence))
+    return chosen
+
+
+def _by_meaning(
     question: str,
     sources: Sequence[Source],
     embeddings: Any,
@@ -197,21 +233,13 @@ def _related_by_meaning(
     number_bonus: float,
     statements: tuple[str, ...],
 ) -> list[Scored]:
-    """The closest units, best first, when the evidence shares too few of the question's words to
-    count as related but some unit holding one of them is as close to it in meaning as
-    RELATED_SIMILARITY; else none (without embeddings, always none)."""
+    """Every unit holding one of the question's words, best first by the blended score with each
+    one's similarity to the question (the direct answer's candidates are only those holding
+    RELATED_SCORE of its words, and only they are embedded for it). Without embeddings, none."""
     if embeddings is None or not semantic_weight:
         return []
-    loose = [
-        s
-        for s in score_sentences(
-            question, sources, embeddings, semantic_weight, 0.0, number_bonus, statements
-        )
-        if s.lexical > 0
-    ]
-    if not loose or max(s.semantic for s in loose) < RELATED_SIMILARITY:
-        return []
-    return loose[:CLOSEST_COUNT]
+    scored = score_sentences(question, sources, embeddings, semantic_weight, 0.0, number_bonus, statements)
+    return [s for s in scored if s.lexical > 0]
 
 
 def _answers(question: str, best: Scored, sources: Sequence[Source], rules: Rules) -> bool:

@@ -124,6 +124,29 @@ def lexical_scores(
     return out
 
 
+class RememberedEmbeddings:
+    """Embeddings that embed each text once (the question, and a sentence scored again when the
+    closest passages are chosen among more units): the same vectors, fewer model calls."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.name = inner, getattr(inner, "name", "")
+        self._query: dict[str, list[float]] = {}
+        self._docs: dict[str, list[float]] = {}
+
+    def embed_query(self, text: str) -> list[float]:
+        """The inner embed_query, remembered."""
+        if text not in self._query:
+            self._query[text] = self.inner.embed_query(text)
+        return self._query[text]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """The inner embed_documents for the texts not seen before, in one call."""
+        new = [t for t in dict.fromkeys(texts) if t not in self._docs]
+        if new:
+            self._docs.update(zip(new, self.inner.embed_documents(new)))
+        return [self._docs[t] for t in texts]
+
+
 def semantic_scores(question: str, sentences: Sequence[str], embeddings: Any) -> list[float]:
     """Cosine similarity (clamped to 0..1) of the question with each sentence, in one batch."""
     if embeddings is None or not sentences:

@@ -113,6 +113,56 @@ def test_a_shared_word_far_in_meaning_still_means_the_documents_do_not_answer(qu
     assert model.invoke(build_messages(question, [DECISION])).content == NOT_IN_DOCUMENTS
 
 
+class NamedAs:
+    """LocalEmbeddings reporting another model's name: its cosine is on a scale never measured."""
+
+    def __init__(self, name: str) -> None:
+        self.inner, self.name = LocalEmbeddings(), name
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.inner.embed_documents(texts)
+
+
+def test_a_cosine_is_read_as_related_only_for_the_model_it_was_measured_with() -> None:
+    question = "What are the two simple word responses to a decision problem?"
+    measured = ExtractiveChatModel(embeddings=NamedAs("local:all-MiniLM-L6-v2-fused-int8:384"))
+    assert measured.invoke(build_messages(question, [DECISION])).content.startswith(CLOSEST_PASSAGES)
+    other = ExtractiveChatModel(embeddings=NamedAs("openai:text-embedding-3-small"))
+    assert other.invoke(build_messages(question, [DECISION])).content == NOT_IN_DOCUMENTS
+
+
+class Toward1987:
+    """Embeddings that make a text close to the question exactly when it holds 1987."""
+
+    def embed_query(self, text: str) -> list[float]:
+        return [1.0, 0.0]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [[1.0, 0.0] if "1987" in t else [0.0, 1.0] for t in texts]
+
+
+VILLAGE = evidence(
+    "eeee555",
+    "The village greenhouse stands behind the village school. The village greenhouse grows tomatoes "
+    "and peppers all year. The village greenhouse has a roof of glass. Volunteers raised its walls "
+    "for the village in the spring of 1987.",
+)
+
+
+def test_two_closest_passages_are_the_best_by_words_and_the_third_the_best_by_meaning() -> None:
+    question = "When did Napoleon build the village greenhouse?"  # no Napoleon: closest passages
+    by_words = ask(question, VILLAGE)
+    assert by_words.startswith(CLOSEST_PASSAGES) and "1987" not in by_words
+    assert by_words.count("[eeee555]") == 3
+    text = ExtractiveChatModel(embeddings=Toward1987()).invoke(build_messages(question, [VILLAGE])).content
+    quoted = [q.strip() for q in text.removeprefix(CLOSEST_PASSAGES).split("[eeee555]") if q.strip()]
+    assert len(quoted) == 3 and "1987" in quoted[2]
+    assert quoted[:2] == [q.strip() for q in by_words.removeprefix(CLOSEST_PASSAGES).split("[eeee555]")][:2]
+
+
 def test_no_sources_means_no_answer() -> None:
     assert ask("When was the greenhouse built?") == NOT_IN_DOCUMENTS
 
@@ -315,3 +365,29 @@ def test_a_roll_forward_row_is_the_year_its_label_names() -> None:
     # the question's year picks the 2021 row, not the first restructuring row (PepsiCo's 2021 10-K).
     text = ask("What is the quantity of restructuring costs in FY2021?", ROLL_FORWARD)
     assert text == "2021 restructuring charges: 120 / 32 / 95 / 247 [cccc333]"
+
+
+class Counting:
+    """Embeddings that count the texts they are asked to embed."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+        self.documents: list[str] = []
+
+    def embed_query(self, text: str) -> list[float]:
+        self.queries.append(text)
+        return [1.0, 0.0]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.documents.extend(texts)
+        return [[0.0, 1.0] if "1987" in t else [1.0, 0.0] for t in texts]
+
+
+def test_choosing_the_closest_passages_embeds_no_text_twice() -> None:
+    counting = Counting()
+    question = "When did Napoleon build the village greenhouse?"
+    ExtractiveChatModel(embeddings=counting).invoke(build_messages(question, [VILLAGE]))
+    assert len(counting.queries) == 1 and counting.documents  # scored twice, embedded once
+    assert len(counting.documents) == len(set(counting.documents))
