@@ -252,7 +252,17 @@ def _answers(question: str, best: Scored, sources: Sequence[Source], rules: Rule
     context = " ".join([best.unit.title, source.context, source.title])
     asked = read_asked(question)
     score = support(asked, best.unit.text, context, best.semantic if best.semantic > 0 else None)
-    quote = Quote(best.unit.text, context, before, source.text, best.unit.row is not None, score)
+    row = best.unit.row
+    quote = Quote(
+        best.unit.text,
+        context,
+        before,
+        source.text,
+        row is not None,
+        score,
+        row.label if row else "",
+        source.title,
+    )
     return check(asked, quote, rules).passed
 
 

@@ -285,6 +285,51 @@ CASES = [
     ),
     # "What NOUN was X ..." has no verb to read: the noun after "What" is no verb
     ("What river was Petrela located by?", Quote("They occupied Petrela at the river Deabolis."), True, ""),
+    # label: a row answers for the line its label names, names of the question and title aside
+    (
+        "What were Acme Resorts' total current liabilities as of December 31, 2019?",
+        Quote(
+            "Total Acme Resorts International stockholders' equity 7,727,265",
+            row=True,
+            label="Total Acme Resorts International stockholders' equity",
+        ),
+        False,
+        "label",
+    ),
+    (
+        "What were Acme Resorts' total current liabilities as of December 31, 2019?",
+        Quote(
+            "Total current liabilities 2,112,904",
+            context="Acme Resorts balance sheets | December 31, 2019",
+            row=True,
+            label="Total current liabilities",
+        ),
+        True,
+        "",
+    ),
+    (  # the question's shorthand counts: PP&E is property, plant and equipment
+        "What was Acme's net PP&E in 2022?",
+        Quote(
+            "Property, plant and equipment, net 818",
+            context="Acme | 2022",
+            row=True,
+            label="Property, plant and equipment, net",
+        ),
+        True,
+        "",
+    ),
+    (  # whose line it is says nothing of which: the title's words are no label words
+        "What were Acme Foods' net sales in 2020?",
+        Quote(
+            "Net earnings attributable to Acme Foods 2,181.2",
+            row=True,
+            context="Statements of earnings | 2020",
+            label="Net earnings attributable to Acme Foods",
+            title="Acme Foods annual report",
+        ),
+        False,
+        "label",
+    ),
     # support
     (
         "What are the geographies Acme operates in?",
