@@ -33,7 +33,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
-from rag.offline.check import DEFAULT, Quote, Rules, check, read_asked, support
+from rag.offline.check import DEFAULT, Quote, Rules, check, read_asked, support, unnamed_label
 from rag.offline.scoring import (
     NUMBER_BONUS,
     SEMANTIC_WEIGHT,
@@ -200,6 +200,7 @@ def compose_answer(
             if s.score >= NEAR_BEST * best.score
             and s.lexical >= min_score
             and (s.unit.row is None or label_share(s.unit, terms) >= named)
+            and not (rules.label and s.unit.row and _unnamed(question, s, sources))
         ]
         if _answers(question, best, sources, rules):
             return _cite(chosen)
@@ -240,6 +241,14 @@ def _by_meaning(
         return []
     scored = score_sentences(question, sources, embeddings, semantic_weight, 0.0, number_bonus, statements)
     return [s for s in scored if s.lexical > 0]
+
+
+def _unnamed(question: str, row: Scored, sources: Sequence[Source]) -> str:
+    """The words of a row's label the question does not name, when most of it (rag.offline.check's
+    label rule), for a row quoted beside the answer."""
+    title = next((s.title for s in sources if s.short_id == row.source), "")
+    label = row.unit.row.label if row.unit and row.unit.row else ""
+    return unnamed_label(read_asked(question), Quote(row.unit.text, row=True, label=label, title=title))
 
 
 def _answers(question: str, best: Scored, sources: Sequence[Source], rules: Rules) -> bool:

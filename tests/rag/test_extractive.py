@@ -391,3 +391,26 @@ def test_choosing_the_closest_passages_embeds_no_text_twice() -> None:
     ExtractiveChatModel(embeddings=counting).invoke(build_messages(question, [VILLAGE]))
     assert len(counting.queries) == 1 and counting.documents  # scored twice, embedded once
     assert len(counting.documents) == len(set(counting.documents))
+
+
+PLANT = evidence(
+    "ffff666",
+    "Depreciation expense was $166 million, $148 million and $122 million in fiscal 2023, 2022 and "
+    "2021, respectively.\n"
+    "Property and equipment 2023 2022\n"
+    "Land and buildings 1,204 1,188\n"
+    "Machinery and equipment 2,310 2,164\n"
+    "Less: accumulated depreciation (1,920) (1,754)\n",
+    40,
+)
+
+
+def test_a_row_beside_the_answer_is_quoted_only_for_the_line_the_question_names() -> None:
+    messages = build_messages("What was depreciation in fiscal 2022?", [PLANT])
+    text = ExtractiveChatModel(embeddings=LocalEmbeddings()).invoke(messages).content
+    assert text == (
+        "Depreciation expense was $166 million, $148 million and $122 million in fiscal 2023, 2022 "
+        "and 2021, respectively. [ffff666]"
+    )
+    unchecked = ExtractiveChatModel(embeddings=LocalEmbeddings(), answer_check=OFF).invoke(messages).content
+    assert "accumulated depreciation" in unchecked  # without the label rule the balance rides along
