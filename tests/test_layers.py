@@ -19,7 +19,7 @@ LAYERS = (
     ("ingest.team",),
     ("ingest.worker", "ingest.cli", "ingest.backend", "ingest"),
     ("rag.types", "rag.citations"),
-    ("rag.text", "rag.prompts"),
+    ("rag.text", "rag.prompts", "rag.relevance"),
     ("rag.questions",),
     ("rag.passages",),
     ("rag.retrieval",),
