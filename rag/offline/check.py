@@ -83,6 +83,29 @@ avoids 6 confident quotes of the wrong page and loses 1 answer. 0.42 sits just a
 filings-dev's cluster (0.40 catches 2 of its 6): a threshold read there, to check on other
 filings.
 
+Round of 2026-12-02, late (the label rule, LABEL_SHARE). Tried and dropped, same retrieval (k=6),
+each measured on squad-dev's three articles, filings-dev and the generated filings:
+- a question naming its answer's unit ("USD millions", a currency code, "thousands") asks for an
+  amount: 1 filings-dev answer right (J&J's R&D expense), no question of the other sets names a
+  unit, so nothing checks it;
+- a list question's head noun ("What are Lockheed Martin's business segments?": segments) must be
+  in the quote or its heading: 1 unanswerable question caught (Southern California) and 1
+  filings-dev answer mended, for 8 answerable ones declined ("YoY", "D&A", "arrival"; one of them
+  filings-dev's, losing its evidence page);
+- a name held only by the quote's passage, not the quote, its context or the sentence before, is
+  missing: squad-dev's rest unanswerable answered 0.317 -> 0.303, but about one answerable
+  question lost per unanswerable caught on each article, and one filings-dev evidence page;
+- "many" and "much" of "how many / how much" no concepts: 5 more right answers, 2 more confident
+  wrong ones (a Southern California earthquake's cost, a FinanceBench question off its page);
+- sentences that only give the unit and precision ("USD millions.", "Two decimals.") left out of
+  the answerer's question: filings-dev answered off the evidence page 0.035 -> 0.061; left out of
+  the search too: evidence page cited 0.722 -> 0.670 (the units find the "(In millions)" tables);
+- a year naming the filing ("in its FY2023 10-K") not required of the quote: 1 filings-dev answer
+  right, nothing in the other sets to check it;
+- a PDF metadata title that names nothing ("0001564590-21-009205", "Document") replaced by the file
+  name: filings-dev answered 0.287 -> 0.357, but 2 of its 17 unanswerable questions answered and
+  answered off the evidence page 0.035 -> 0.061.
+
 Word lists (rag.questions.terms) are English grammar (number words, ordinals and superlatives,
 negations) and currency codes, no data set's words.
 """
