@@ -11,6 +11,7 @@ import datetime as dt
 import streamlit as st
 
 from components import state
+from components.names import document_name
 from components.page_resources import page_picture
 from components.render import ocr_note
 from components.resources import get_chat_model
@@ -34,7 +35,7 @@ def _date_of(turn: Turn) -> dt.date:
 def filter_turns(turns: list[Turn], titles: dict[str, str]) -> tuple[list[Turn], str]:
     """Filter widgets (conversation, document, dates); the turns they keep and the chosen document."""
     convs = list(dict.fromkeys(t.conv_id for t in turns))
-    docs = {e.doc_id: e.title or e.file_name for t in turns for e in t.answer.evidence}
+    docs = {e.doc_id: document_name(e.title, e.file_name) for t in turns for e in t.answer.evidence}
     first, last = min(map(_date_of, turns)), max(map(_date_of, turns))
     c1, c2, c3 = st.columns(3)
     conv = c1.selectbox(
@@ -217,7 +218,7 @@ def review(records, scores, verdicts, store, library, problem) -> None:
     with left:
         ev = record.evidence
         st.text(
-            f"[{record.number}] {ev.title or ev.file_name}, page {ev.page_label} · id {ev.short_id}{ocr_note(ev)}"
+            f"[{record.number}] {document_name(ev.title, ev.file_name)}, page {ev.page_label} · id {ev.short_id}{ocr_note(ev)}"
         )
         st.caption(_origin(record))
         with st.container(key="audit_chunk", height=320):

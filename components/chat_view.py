@@ -12,6 +12,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from components import state
 from components.answer_view import show_answer
 from components.chat_panel import on_footnote_click
+from components.names import document_name
 from components.render import attribution_notes, escape_markdown, page_range
 from components.stream import BadgeStream, StreamOutcome, searching_line, sources_line
 from ingest.types import Document
@@ -69,7 +70,7 @@ def show_sidebar(
                     args=(info.conv_id,),
                 )
         st.divider()
-        titles = {d.doc_id: d.title or d.file_name for d in documents}
+        titles = {d.doc_id: document_name(d.title, d.file_name) for d in documents}
         state.prune_doc_filter(set(titles))
         st.multiselect(
             "Limit to documents",
@@ -109,7 +110,9 @@ def _sources(answer: Answer) -> None:
         ev = f.evidence
         pages, _indexes = page_range(ev)
         how = " · matched by Footnote" if f.kind == "matched" else ""
-        lines.append(f"[{f.number}] {' '.join((ev.title or ev.file_name).split())} · p. {pages}{how}")
+        lines.append(
+            f"[{f.number}] {' '.join(document_name(ev.title, ev.file_name).split())} · p. {pages}{how}"
+        )
     st.text("\n".join(lines))
     st.caption("Drew on: " + "; ".join(escape_markdown(title) for _doc_id, title in drew_on(answer)))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components import page_resources, resources, side_panel, state
+from components.names import document_name
 from components.original import download_button, viewer
 from components.render import escape_markdown
 from ingest.local.library import Library
@@ -20,7 +21,7 @@ def _hit_row(query: str, position: int, hit: SearchHit, selected: bool) -> None:
     ev = hit.evidence
     with st.container(border=True, key=f"library_hit_row_{position}"):
         st.button(
-            escape_markdown(f"{ev.title or ev.file_name} · page {hit.page_label}"),
+            escape_markdown(f"{document_name(ev.title, ev.file_name)} · page {hit.page_label}"),
             key=state.hit_key(position),
             type="primary" if selected else "tertiary",
             icon=":material/description:",
@@ -94,4 +95,4 @@ def show_viewer(library: Library, documents: list[Document]) -> None:
                 icon=":material/hide_source:",
             )
             return
-        viewer(data, f"{doc.title or doc.file_name}", key="library_pdf")
+        viewer(data, f"{document_name(doc.title, doc.file_name)}", key="library_pdf")

@@ -15,6 +15,7 @@ from pathlib import PurePath
 import streamlit as st
 
 from components import state
+from components.names import document_name
 from components.render import escape_markdown
 from rag.types import Evidence
 
@@ -86,4 +87,4 @@ def show_original(
                 "past the passage; download the PDF for the whole file."
             )
         )
-    viewer(data, f"Original PDF from page {label}: {ev.title or ev.file_name}", key="panel_pdf")
+    viewer(data, f"Original PDF from page {label}: {document_name(ev.title, ev.file_name)}", key="panel_pdf")

@@ -4,6 +4,7 @@ footnote's text at once, before the panel's run (components/chat_panel.py: the c
 
 from __future__ import annotations
 
+from components.names import document_name
 from components.passage import cited_passage, split_passage
 from components.render import footnote_kind_label, ocr_note, page_range
 from rag.types import Answer, Evidence
@@ -36,7 +37,7 @@ def footnote_previews(answer: Answer) -> list[dict[str, object]]:
                 "n": footnote.number,
                 "id": ev.short_id,
                 "count": count,
-                "title": ev.title or ev.file_name,
+                "title": document_name(ev.title, ev.file_name),
                 "meta": panel_meta(ev),
                 "kind": footnote_kind_label(footnote),
                 "before": before,

@@ -10,6 +10,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from components import state
+from components.names import document_name
 from components.original import ExcerptFn, OriginalFn, show_original
 from components.passage import cited_passage
 from components.preview import chunk_parts, panel_meta
@@ -212,7 +213,7 @@ def show_panel(
     with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
         parts = _parts()
     with parts.title:
-        st.text(ev.title or ev.file_name)
+        st.text(document_name(ev.title, ev.file_name))
     with parts.meta:
         st.text(panel_meta(ev))
         with st.container(key=f"panel_kind_{footnote.kind}"):
@@ -272,7 +273,7 @@ def show_hit_panel(
     with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
         parts = _parts()
     with parts.title:
-        st.text(ev.title or ev.file_name)
+        st.text(document_name(ev.title, ev.file_name))
     pages, index = page_range(ev)
     with parts.meta:
         st.text(

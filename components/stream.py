@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from components.names import document_name
 from components.render import escape_markdown, escape_stream_text, page_range, stream_badge
 from rag.answering.answer import build_answer
 from rag.answering.events import Cited, Done, Failed, StreamEvent, TextDelta
@@ -24,7 +25,7 @@ def sources_line(evidence: Sequence[Evidence]) -> str:
         return ":material/search_off: No passages found."
     pages: dict[str, list[str]] = {}
     for item in sorted(evidence, key=lambda e: (e.doc_id, e.page_index)):
-        labels = pages.setdefault(" ".join((item.title or item.file_name).split()), [])
+        labels = pages.setdefault(" ".join(document_name(item.title, item.file_name).split()), [])
         label = page_range(item)[0]
         if label not in labels:
             labels.append(label)

@@ -81,7 +81,9 @@ def test_sources_line_groups_pages_by_document_and_escapes_titles() -> None:
     a, b = _evidence("aaaa111"), _evidence("bbbb222")
     evil = replace(_evidence("cccc333"), title="**Bold** [x](javascript:y)")
     line = sources_line([a, replace(b, locators=(PageLocator(6, "7", 0, 10),)), evil])
-    assert "Found 3 passages in Doc (p. 1, 7); " in line
+    assert (
+        "Found 3 passages in doc\\.pdf (p. 1, 7); " in line
+    )  # "Doc" names nothing: the file name (components/names.py)
     assert "\\*\\*Bold\\*\\* \\[x\\]\\(javascript\\:y\\)" in line
     assert sources_line([]).startswith(":material/search_off:")
 

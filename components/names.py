@@ -1,0 +1,27 @@
+"""The name a document is shown under: its PDF title when the title names something, else its
+file name. Only what the page shows: the answerer's prompt keeps the title as stored (measured
+2026-12-02: replacing it there made the offline answerer answer two of filings-dev's unanswerable
+questions).
+
+Real filings' metadata titles are often no name at all: 8 of filings-dev's 24 SEC filings carry an
+accession number ("0001564590-21-009205"), one "Document", others "ADBE 10K FY15" or "CORP Q1
+2021"; their file names ("MGMRESORTS_2020_10K.pdf") say which report it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words of two letters or more (split at spaces, underscores and dots) a title needs to name a
+# document: the one value tried. "PepsiCo, Inc. 2021 Annual Report" and "Nike 2023 Proxy" do;
+# "0001564590-21-009205", "Document" and "LMT Q4 2022 10K" do not.
+TITLE_WORDS = 2
+_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2,}(?![A-Za-z0-9])")
+
+
+def document_name(title: str, file_name: str) -> str:
+    """The title when it has TITLE_WORDS words of letters, else the file name (else the title)."""
+    title = " ".join((title or "").split())
+    if len(_WORD.findall(title.replace("_", " "))) >= TITLE_WORDS or not file_name:
+        return title or file_name
+    return file_name
