@@ -6,8 +6,10 @@ A row *holds* an input when its label holds every concept of the input (rag.ques
 such as "COGS" counts through its spelled-out words) or, for a synonym group, one of its phrases;
 among the rows that hold it, the one with a value in the asked year's column wins, then the one
 whose label has the fewest other words ("Total current liabilities" over "Other current
-liabilities and accrued expenses"). The answer is given only when every input has a row: two of
-three inputs are not a computation.
+liabilities and accrued expenses"). A row whose columns name years, none of them asked, holds
+another year's figure and is never one (American Water's FY2021 capex over operating revenues
+once quoted the revenues of 2020, 2019 and 2018). The answer is given only when every input has a
+row: two of three inputs are not a computation.
 """
 
 from __future__ import annotations
@@ -55,13 +57,20 @@ def holds_row(item: str, text: str) -> bool:
 
 def best_row(item: str, units: Sequence[Unit], years: Sequence[int]) -> Unit | None:
     """The row that holds the item (see the module docstring), or None."""
-    rows = [u for u in units if u.row is not None and _holds(item, u) >= INPUT_SHARE]
+
+    def has_year(unit: Unit) -> bool:
+        return any(value_for(unit.row, unit.columns, y) is not None for y in years) if years else True
+
+    rows = [
+        u
+        for u in units
+        if u.row is not None and _holds(item, u) >= INPUT_SHARE and (has_year(u) or not u.columns)
+    ]
     if not rows:
         return None
 
     def rank(unit: Unit) -> tuple[int, int]:
-        has_year = any(value_for(unit.row, unit.columns, y) is not None for y in years) if years else True
-        return (0 if has_year else 1, _extra_words(item, unit))
+        return (0 if has_year(unit) else 1, _extra_words(item, unit))
 
     return min(rows, key=rank)
 

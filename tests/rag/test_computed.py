@@ -35,6 +35,13 @@ def test_each_input_gets_the_row_that_holds_all_of_it_with_the_asked_year() -> N
     assert computed_rows(("total current liabilities", "inventory"), units, [2021]) is None
 
 
+def test_a_row_whose_columns_are_other_years_is_no_input() -> None:
+    units = passage_units("a", BALANCE) + passage_units("b", CASH)
+    # the cash flow statement's columns are 2021-2019: no operating cash flow for 2018 is there
+    assert computed_rows(("cash from operations", "total current liabilities"), units, [2018]) is None
+    assert computed_rows(("cash from operations",), units, [2019]) is not None
+
+
 def _evidence(texts: list[str]):
     doc = Document("d" * 16, "Acme annual report", "acme.pdf", 2, 100, 2, "2026-01-01", ())
     chunks = [
