@@ -110,9 +110,7 @@ def _sources(answer: Answer) -> None:
         ev = f.evidence
         pages, _indexes = page_range(ev)
         how = " · matched by Footnote" if f.kind == "matched" else ""
-        lines.append(
-            f"[{f.number}] {' '.join(document_name(ev.title, ev.file_name).split())} · p. {pages}{how}"
-        )
+        lines.append(f"[{f.number}] {document_name(ev.title, ev.file_name)} · p. {pages}{how}")
     st.text("\n".join(lines))
     st.caption("Drew on: " + "; ".join(escape_markdown(title) for _doc_id, title in drew_on(answer)))
 

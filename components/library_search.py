@@ -95,4 +95,4 @@ def show_viewer(library: Library, documents: list[Document]) -> None:
                 icon=":material/hide_source:",
             )
             return
-        viewer(data, f"{document_name(doc.title, doc.file_name)}", key="library_pdf")
+        viewer(data, document_name(doc.title, doc.file_name), key="library_pdf")

@@ -20,8 +20,9 @@ _WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2,}(?![A-Za-z0-9])")
 
 
 def document_name(title: str, file_name: str) -> str:
-    """The title when it has TITLE_WORDS words of letters, else the file name (else the title)."""
-    title = " ".join((title or "").split())
+    """The title when it has TITLE_WORDS words of letters, else the file name (else the title),
+    on one line (runs of white space as one space)."""
+    title, file_name = (" ".join((x or "").split()) for x in (title, file_name))
     if len(_WORD.findall(title.replace("_", " "))) >= TITLE_WORDS or not file_name:
         return title or file_name
     return file_name

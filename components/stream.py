@@ -25,7 +25,7 @@ def sources_line(evidence: Sequence[Evidence]) -> str:
         return ":material/search_off: No passages found."
     pages: dict[str, list[str]] = {}
     for item in sorted(evidence, key=lambda e: (e.doc_id, e.page_index)):
-        labels = pages.setdefault(" ".join(document_name(item.title, item.file_name).split()), [])
+        labels = pages.setdefault(document_name(item.title, item.file_name), [])
         label = page_range(item)[0]
         if label not in labels:
             labels.append(label)

@@ -281,17 +281,17 @@ def _specific(asked: Asked, quote: Quote) -> Verdict:
     return Verdict(True)
 
 
-def unnamed_label(asked: Asked, quote: Quote) -> str:
+def unnamed_label(asked: Asked, label: str, title: str = "") -> str:
     """The words of a row's label the question does not name, when they are over half of it, the
     words of the document's title and of the question's names aside (they say whose line it is,
     not which: "Total MGM Resorts stockholders' equity" does not answer "MGM Resorts' total current
     liabilities"), and numbers (a year in "2021 restructuring charges" says when), else ""."""
     names = {t for n in asked.names for t in tokenize(n)}
-    label = {t for t in tokenize(quote.label) if not any(ch.isdigit() for ch in t)}  # a year is no line
-    label -= set(tokenize(quote.title)) | names
+    words = {t for t in tokenize(label) if not any(ch.isdigit() for ch in t)}  # a year is no line
+    words -= set(tokenize(title)) | names
     question = set(tokenize(asked.text)).union(*read_question(asked.text).concepts)
-    unnamed = label - question
-    return " ".join(sorted(unnamed)) if label and len(label & question) < LABEL_SHARE * len(label) else ""
+    unnamed = words - question
+    return " ".join(sorted(unnamed)) if words and len(words & question) < LABEL_SHARE * len(words) else ""
 
 
 def check(asked: Asked, quote: Quote, rules: Rules = DEFAULT) -> Verdict:
@@ -302,7 +302,7 @@ def check(asked: Asked, quote: Quote, rules: Rules = DEFAULT) -> Verdict:
         verdict = _specific(asked, quote)
         if not verdict.passed:
             return verdict
-    if rules.label and quote.row and (unnamed := unnamed_label(asked, quote)):
+    if rules.label and quote.row and (unnamed := unnamed_label(asked, quote.label, quote.title)):
         return Verdict(False, "label", unnamed)
     if rules.negation and asked.negated and not negated(quote.text):
         return Verdict(False, "negation", "the question is negated, the quote is not")

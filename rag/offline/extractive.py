@@ -248,7 +248,7 @@ def _unnamed(question: str, row: Scored, sources: Sequence[Source]) -> str:
     label rule), for a row quoted beside the answer."""
     title = next((s.title for s in sources if s.short_id == row.source), "")
     label = row.unit.row.label if row.unit and row.unit.row else ""
-    return unnamed_label(read_asked(question), Quote(row.unit.text, row=True, label=label, title=title))
+    return unnamed_label(read_asked(question), label, title)
 
 
 def _answers(question: str, best: Scored, sources: Sequence[Source], rules: Rules) -> bool:

@@ -33,6 +33,10 @@ def test_without_a_file_name_the_title_stays() -> None:
     assert document_name("Document", "") == "Document"
 
 
+def test_the_name_is_on_one_line_whichever_it_is() -> None:
+    assert document_name("Document", "annual\nreport  2021.pdf") == "annual report 2021.pdf"
+
+
 def test_the_side_panel_names_a_filing_by_its_file_name_when_its_title_is_an_accession_number() -> None:
     ev = Evidence(
         "abc1234",
