@@ -15,6 +15,7 @@ from rag.citations.evidence import build_evidence
 from rag.questions.asked import without_framing
 from rag.questions.request import read_request
 from rag.questions.shorthand import expand_question
+from rag.questions.terms import read_asked
 from rag.retrieval.documents import DocumentPick, ProfileCache
 from rag.retrieval.fusion import fuse, merged_passage, passage_groups
 from rag.retrieval.lexical import LexicalCache, tokenize
@@ -40,6 +41,17 @@ SEARCH_PERIODS = False
 SMALL_LIBRARY_NAMES = True
 # Rank the pages of the question's documents before their chunks (rag.retrieval.page_stage).
 PAGE_STAGE = True
+# A candidate holding a name the question gives (rag.questions.terms: a run of capitalised words
+# or an acronym, every word of it, written with a capital there too) is related, whatever share of
+# the other words it holds. Without it, "Who was Margaret's husband?" (two words, one found:
+# coverage 0.5) was "not in the documents" beside a page saying "King Malcolm III of Scotland
+# married Edgar's sister Margaret". Measured 2026-12-03 (same retrieval, k=6): squad-dev's seed-0
+# sample evidence page cited 0.900 -> 0.925, gold text 0.875 -> 0.900; 3 of squad-dev's 950
+# questions changed (2 answerable now answered, 1 unanswerable now closest passages); filings-dev
+# and the generated filings unchanged; of the 40 off-topic questions, one more gets closest
+# passages (NBA teams of Southern California for the 2020 NBA champion), none is answered. Without
+# the capital, "Who wrote Pride and Prejudice?" found "without prejudice" in a filing.
+NAMED_RELATED = True
 _DEFAULT_CACHE = LexicalCache()
 _DEFAULT_PROFILES = ProfileCache()
 
@@ -51,13 +63,20 @@ class Retrieval:
     evidence: tuple[Evidence, ...]
     best_dense: float = 0.0  # highest cosine similarity among the dense hits
     best_coverage: float = 0.0  # highest share of the question's words found in one candidate
+    # whether a candidate holds a name the question gives, whole ("Margaret", "Los Angeles", "CBD")
+    names_found: bool = False
     picked: tuple[str, ...] = ()  # the documents the question named (doc ids, best first), if any
     # doc_id -> share of vectors embedded, for the documents searched by words only (rag.retrieval.pending)
     vector_progress: dict[str, float] = field(default_factory=dict)
 
     def is_relevant(self, min_dense: float, min_coverage: float) -> bool:
-        """Whether anything retrieved looks related enough to be worth asking the model."""
-        return bool(self.evidence) and (self.best_dense >= min_dense or self.best_coverage >= min_coverage)
+        """Whether anything retrieved looks related enough to be worth asking the model: close in
+        meaning, holding most of the question's words, or naming what it names (NAMED_RELATED)."""
+        return bool(self.evidence) and (
+            self.best_dense >= min_dense
+            or self.best_coverage >= min_coverage
+            or (NAMED_RELATED and self.names_found)
+        )
 
 
 def dense_similarities(
@@ -101,11 +120,15 @@ def _group_cosine(
     return max(measured) if measured else None
 
 
-def coverage(question_terms: set[str], text: str) -> float:
-    """Share of the question's distinct content words that appear in text."""
-    if not question_terms:
-        return 0.0
-    return len(question_terms & set(tokenize(text))) / len(question_terms)
+def _capitalised(text: str) -> set[str]:
+    """The index terms of text's words written with a capital (a name is matched by a name:
+    "Pride and Prejudice" is not found in "without prejudice")."""
+    return set(tokenize(" ".join(w for w in _WORD.findall(text) if w[:1].isupper())))
+
+
+def _share(question_terms: set[str], held: set[str]) -> float:
+    """Share of the question's distinct content words among a text's (held)."""
+    return len(question_terms & held) / len(question_terms) if question_terms else 0.0
 
 
 def without_words(text: str, terms: Iterable[str]) -> str:
@@ -208,12 +231,16 @@ def search_evidence(
         for (members, top, _), sim in zip(groups, sims)
     ]
     terms = set(tokenize(question))
+    names = [set(tokenize(name)) for name in read_asked(request.core).names]
+    names = [name for name in names if name]
+    texts = [indexed_text(c.context, c.text) for c, _ in fused[: 2 * k]]
+    candidates_text = [set(tokenize(text)) for text in texts]
+    capitalised = [_capitalised(text) for text in texts]
     return Retrieval(
         evidence=build_evidence(hits),
         best_dense=max((float(s) for _, s in dense), default=0.0),
-        best_coverage=max(
-            (coverage(terms, indexed_text(c.context, c.text)) for c, _ in fused[: 2 * k]), default=0.0
-        ),
+        best_coverage=max((_share(terms, held) for held in candidates_text), default=0.0),
+        names_found=any(name <= held for name in names for held in capitalised),
         picked=pick.doc_ids if pick else (),
         vector_progress=progress,
     )

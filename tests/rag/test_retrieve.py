@@ -92,6 +92,17 @@ def test_relevance_signal_separates_related_from_unrelated(hash_library: Library
     assert related.is_relevant(0.9, 0.5) and not unrelated.is_relevant(0.9, 0.5)
 
 
+def test_a_name_the_question_gives_makes_evidence_related_when_written_as_a_name(
+    hash_library: Library,
+) -> None:
+    named = search_evidence(hash_library, "Who was James Watt's teacher?", k=3)
+    common = search_evidence(hash_library, "Who painted Full Sun?", k=3)  # the guide's "full sun" is no name
+    assert named.best_coverage == common.best_coverage == 2 / 3  # two of three words each
+    assert max(named.best_dense, common.best_dense) < 0.9
+    assert named.names_found and not common.names_found
+    assert named.is_relevant(0.9, 0.8) and not common.is_relevant(0.9, 0.8)
+
+
 def test_the_lexical_index_follows_adds_and_deletes(tmp_path: Path) -> None:
     library = open_hash_library(tmp_path / "lib")
     cache = LexicalCache()
