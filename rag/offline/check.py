@@ -16,10 +16,12 @@ The rules, from what any reader would name (each can be turned off, for measurin
   the words on both sides of it around another word ("the problem of squaring an integer" for
   "the problem of dividing an integer"): the quote says the same thing of something else;
 - negation: a negated question ("What is not ...") is not answered by a quote that is not negated;
-- denied, moved, inserted, reversed (rag.offline.phrasing): the quote negates two words of the
-  question in its order, puts the question's qualifier on other words, lacks words the question
-  puts between two of its own, or holds a name of the question on the other side of the same verb
-  ("Who did Edgar marry?" / "Malcolm married Edgar's sister");
+- denied, moved, inserted, reversed, outranked (rag.offline.phrasing): the quote negates two words
+  of the question in its order, puts the question's qualifier on other words, lacks words the
+  question puts between two of its own, holds a name of the question on the other side of the
+  same verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"), or holds the question's
+  words only below the first place ("the busiest container port" / "the second busiest container
+  port", "the largest economy" / "one of the largest");
 - label: a table row is the answer only for the line its label names: the question holds at
   least LABEL_SHARE of the label's words, the words of the document title and of the question's
   names aside;
@@ -106,6 +108,18 @@ each measured on squad-dev's three articles, filings-dev and the generated filin
   accession numbers like "0001564590-21-009205", "Document", "ADBE 10K FY15") replaced by the file
   name: filings-dev answered 0.287 -> 0.357, but 2 of its 17 unanswerable questions answered and
   answered off the evidence page 0.035 -> 0.061.
+
+Round of 2026-12-03 (the outranked rule). Read off Southern California's confident quotes of
+unanswerable questions (squad-dev's three articles: "busiest airport" / "second-busiest airport"),
+checked on the Normans and Computational complexity questions, filings-dev and the generated
+filings. Same retrieval (k=6): 4 unanswerable questions caught (3 Southern California, 1 Normans:
+"the first Byzantine mercenary" / "one of the first Norman mercenaries"), no answerable question
+declined on any set; squad-dev's rest unanswerable answered 0.317 -> 0.305, Southern California
+0.410 -> 0.389, Normans 0.393 -> 0.384; filings-dev and the generated filings unchanged (the rule
+fired on none of their quotes). Two cases shaped it: a question that itself says "one of" or an
+ordinal is asking for that place; and "one of the hardest problems" is one of what "the hardest
+problems" asks for (a Computational complexity answer it had declined), so "one of" outranks only
+a superlative whose next word the quote does not repeat.
 
 Word lists (rag.questions.terms) are English grammar (number words, ordinals and superlatives,
 negations) and currency codes, no data set's words.
@@ -194,6 +208,7 @@ class Rules:
     inserted: bool = True
     moved: bool = True
     reversed: bool = True
+    outranked: bool = True
     label: bool = True
     min_support: float = MIN_SUPPORT
 
@@ -209,6 +224,7 @@ RULES = (
     "moved",
     "inserted",
     "reversed",
+    "outranked",
     "support",
 )
 DEFAULT = Rules()
@@ -324,6 +340,7 @@ def _phrasing(asked: Asked, quote: Quote, rules: Rules) -> Verdict:
         "moved": rules.moved and phrasing.moved(asked.text, asked.qualifiers, quote.text),
         "inserted": rules.inserted and phrasing.inserted(asked.text, quote.text, quote.context),
         "reversed": rules.reversed and phrasing.reversed_roles(asked.text, asked.names, quote.text),
+        "outranked": rules.outranked and phrasing.outranked(asked.text, quote.text),
     }
     rule = next((name for name, detail in found.items() if detail), "")
     return Verdict(not rule, rule, str(found[rule]) if rule else "")

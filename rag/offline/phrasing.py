@@ -13,6 +13,10 @@ lowercased and stemmed, and returns what it found ("" for nothing):
 - moved: a qualifier of the question ("second", "largest") whose two next words the quote holds,
   never with the qualifier just before them ("second-busiest commercial port" / "the busiest
   commercial port ... the second busiest container port"): the quote singles out another thing;
+- outranked: two words of the question side by side, or a superlative of it, that the quote
+  holds only just after a rank the question does not give ("What is the busiest container port?"
+  / "... the second busiest container port"; "the largest economy" / "one of the largest"): the
+  quote speaks of another place in the ranking;
 - reversed: a name of the question that the quote holds only on the other side of the question's
   verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"; "Who replaced the Normans?" /
   "The Normans replaced the Saxons"), a form of "be" just before the quote's verb swapping the
@@ -30,10 +34,10 @@ import re
 import unicodedata
 from itertools import pairwise
 
-from rag.questions.terms import NEGATIONS
+from rag.questions.terms import DEGREE, NEGATIONS, QUALIFIERS
 from rag.text import STOPWORDS, stem
 
-__all__ = ["content", "denied", "fold_words", "inserted", "moved", "reversed_roles", "swapped"]
+__all__ = ["content", "denied", "fold_words", "inserted", "moved", "outranked", "reversed_roles", "swapped"]
 
 ARTICLES = frozenset("a an the".split())
 # The end of the question and of the quote, a neighbour like any word ("random ribbons?" / "random bits.").
@@ -126,6 +130,42 @@ def moved(question: str, qualifiers: tuple[str, ...], quote: str) -> str:
         places = [j for j in range(len(said) - 1) if said[j : j + 2] == after]
         if places and not any(word in found[max(0, j - 2) : j] for j in places):
             return f"{word} {' '.join(own[i + 1 : i + 3])}"
+    return ""
+
+
+# Words that put something below the first ("the second busiest", "one of the largest").
+RANKS = frozenset("second third fourth fifth sixth seventh eighth ninth tenth".split())
+
+
+def _ranked(found: list[str], at: int, one_of: bool) -> bool:
+    """Whether the quote's word at position at comes just after a rank (articles skipped), or
+    after "one of" when one_of."""
+    before = [w for w in found[max(0, at - 4) : at] if w not in ARTICLES]
+    return bool(before) and (before[-1] in RANKS or (one_of and before[-2:] == ["one", "of"]))
+
+
+def outranked(question: str, quote: str) -> str:
+    """Two words of the question side by side ("busiest container"), or a superlative of it
+    ("largest"), that the quote holds only just after a rank the question does not give ("the
+    second busiest container port", "one of the largest"), else "": the quote speaks of another
+    place in the ranking."""
+    own = fold_words(question)
+    if any(w in RANKS for w in own):
+        return ""
+    one_of = "one of" not in " ".join(own)
+    found = fold_words(quote)  # words as written: "busiest airports" is not "busiest airport"
+    for i in range(len(own) - 1):
+        if not (content(own[i]) or own[i] in DEGREE) or not content(own[i + 1]):
+            continue
+        places = [j for j in range(len(found) - 1) if found[j : j + 2] == own[i : i + 2]]
+        # "one of the hardest problems" is one of what "the hardest problems" asks for
+        if places and all(_ranked(found, j, one_of=False) for j in places):
+            return " ".join(own[i : i + 2])
+    for word in own:
+        if word in QUALIFIERS or word in DEGREE:
+            places = [j for j, w in enumerate(found) if w == word]
+            if places and all(_ranked(found, j, one_of) for j in places):
+                return word
     return ""
 
 

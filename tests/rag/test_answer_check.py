@@ -255,6 +255,34 @@ CASES = [
         False,
         "denied",
     ),
+    # outranked: the quote holds the question's words only below the first place
+    (
+        "What is the busiest inland harbour?",
+        Quote("Acme Bay is the busiest sea harbour; Beta Bay is the second busiest inland harbour."),
+        False,
+        "outranked",
+    ),
+    (
+        "What is the busiest inland harbour?",
+        Quote("Beta Bay, the second busiest sea harbour, is the busiest inland harbour."),
+        True,
+        "",
+    ),
+    (
+        "Who has the largest fleet in Acmeland?",
+        Quote("Acme's fleet is one of the largest in Acmeland."),
+        False,
+        "outranked",
+    ),
+    # "one of the hardest problems" is one of what "the hardest problems" asks for
+    (
+        "The hardest problems in NP are called what?",
+        Quote("A complete problem is one of the hardest problems in NP."),
+        True,
+        "",
+    ),
+    # a rank the question gives itself is no other place
+    ("What is one of the largest ports?", Quote("Acme Bay is one of the largest ports."), True, ""),
     # reversed: the quote holds the question's name on the other side of the same verb
     ("Who did Edgar marry?", Quote("King Malcolm married Edgar's sister Margaret."), False, "reversed"),
     ("Who did Edgar marry?", Quote("Edgar married Margaret of Wessex."), True, ""),
