@@ -190,6 +190,13 @@ def _filings_dev_questions() -> list[dict[str, Any]]:
     return [{**q, "doc_file": str(FILINGS_DEV / q["doc_file"])} for q in questions()]
 
 
+def _wording_questions() -> list[dict[str, Any]]:
+    """The answer check's own questions on filings-dev (bench/filings_dev/wording_questions.jsonl)."""
+    from bench.real_filings import FILINGS_DEV, WORDING, our_questions
+
+    return [{**q, "doc_file": str(FILINGS_DEV / q["doc_file"])} for q in our_questions(WORDING)]
+
+
 def _generated(tmp: Path, quick: bool) -> tuple[list[dict[str, Any]], Any]:
     import json
 
@@ -237,6 +244,14 @@ def run(quick: bool = False) -> dict[str, Any]:
         if not quick:
             filings_dev = _filings_dev_library(tmp)
             sets.append(measure_set("filings-dev", _filings_dev_questions(), filings_dev, curve=True))
+            sets.append(
+                measure_set(
+                    "ours, wording traps and twins: on filings-dev",
+                    _wording_questions(),
+                    filings_dev,
+                    curve=False,
+                )
+            )
             sets.append(
                 measure_set(
                     "ours, off-topic: on filings-dev", off_topic_questions(), filings_dev, False, False

@@ -18,6 +18,9 @@ from bench.common import CORPUS, ROOT
 
 FILINGS_DEV = CORPUS / "filings-dev"
 OURS = ROOT / "bench" / "filings_dev" / "questions.jsonl"
+# The answer check's own questions on the same filings (a trap and its answerable twin for each
+# wording rule: bench/filings_dev/README.md); kept out of questions(), whose figures they would move.
+WORDING = ROOT / "bench" / "filings_dev" / "wording_questions.jsonl"
 
 
 def financebench_questions(folder: Path = FILINGS_DEV) -> list[dict[str, Any]]:

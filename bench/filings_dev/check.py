@@ -15,6 +15,9 @@ from pathlib import Path
 from bench.common import CORPUS
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.jsonl"
+# The answer check's own questions (2026-12-03): superlatives and relation words, each trap beside
+# an answerable twin (bench/filings_dev/README.md).
+WORDING = Path(__file__).resolve().parent / "wording_questions.jsonl"
 FILINGS = CORPUS / "filings-dev"
 KINDS = frozenset(
     {
@@ -25,6 +28,7 @@ KINDS = frozenset(
         "yes-no",
         "which-filing",
         "unanswerable",
+        "wording",  # wording_questions.jsonl: answerable, worded as the answer check reads
     }
 )
 FIELDS = (

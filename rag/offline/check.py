@@ -16,12 +16,14 @@ The rules, from what any reader would name (each can be turned off, for measurin
   the words on both sides of it around another word ("the problem of squaring an integer" for
   "the problem of dividing an integer"): the quote says the same thing of something else;
 - negation: a negated question ("What is not ...") is not answered by a quote that is not negated;
-- denied, moved, inserted, reversed, outranked (rag.offline.phrasing): the quote negates two words
-  of the question in its order, puts the question's qualifier on other words, lacks words the
-  question puts between two of its own, holds a name of the question on the other side of the
-  same verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"), or holds the question's
-  words only below the first place ("the busiest container port" / "the second busiest container
-  port", "the largest economy" / "one of the largest");
+- denied, moved, inserted, reversed, outranked, opposite (rag.offline.phrasing): the quote negates
+  two words of the question in its order, puts the question's qualifier on other words, lacks
+  words the question puts between two of its own, holds a name of the question on the other side
+  of the same verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"), holds the
+  question's words only below the first place ("the busiest container port" / "the second busiest
+  container port", "the largest economy" / "one of the largest"), or holds the thing the question
+  relates only with the opposite relation ("before the conquest" / "Subsequent to the Conquest",
+  "revenue decrease" / "revenue increased");
 - label: a table row is the answer only for the line its label names: the question holds at
   least LABEL_SHARE of the label's words, the words of the document title and of the question's
   names aside;
@@ -109,17 +111,27 @@ each measured on squad-dev's three articles, filings-dev and the generated filin
   name: filings-dev answered 0.287 -> 0.357, but 2 of its 17 unanswerable questions answered and
   answered off the evidence page 0.035 -> 0.061.
 
-Round of 2026-12-03 (the outranked rule). Read off Southern California's confident quotes of
-unanswerable questions (squad-dev's three articles: "busiest airport" / "second-busiest airport"),
-checked on the Normans and Computational complexity questions, filings-dev and the generated
-filings. Same retrieval (k=6): 4 unanswerable questions caught (3 Southern California, 1 Normans:
-"the first Byzantine mercenary" / "one of the first Norman mercenaries"), no answerable question
-declined on any set; squad-dev's rest unanswerable answered 0.317 -> 0.305, Southern California
-0.410 -> 0.389, Normans 0.393 -> 0.384; filings-dev and the generated filings unchanged (the rule
-fired on none of their quotes). Two cases shaped it: a question that itself says "one of" or an
-ordinal is asking for that place; and "one of the hardest problems" is one of what "the hardest
-problems" asks for (a Computational complexity answer it had declined), so "one of" outranks only
-a superlative whose next word the quote does not repeat.
+Round of 2026-12-03 (the outranked and opposite rules). Read off squad-dev's confident quotes of
+unanswerable questions (outranked off Southern California's: "busiest airport" / "second-busiest
+airport"; opposite off all three articles'), then checked on a question set written for them on
+filings-dev's real filings (bench/filings_dev/wording_questions.jsonl: 7 traps, each beside an
+answerable twin worded with the same superlative or relation word), on filings-dev's own questions
+and on the generated filings. Same retrieval (k=6), unanswerable answered as if answerable,
+without both -> with both: squad-dev's rest 0.317 -> 0.300, Southern California 0.410 -> 0.389,
+Normans 0.393 -> 0.366, Computational complexity 0.158 -> 0.154, the wording set 0.429 -> 0.143
+(one trap caught by each rule); no answerable question declined on any set (the wording set's
+twins keep their answers), and filings-dev's and the generated filings' answers unchanged (neither
+rule fired on their quotes). Three cases shaped them: a question that itself says "one of" or an
+ordinal asks for that place; "one of the hardest problems" is one of what "the hardest problems"
+asks for (a Computational complexity answer the first version declined), so "one of" outranks only
+where the question has the singular and the quote the plural ("food company" / "food companies")
+or the superlative without its next word; a change word (increase, decrease) relates to the thing
+before it, the others to the thing after. Tried and dropped the same day: starting each passage
+that begins inside a sentence at that sentence's start (same page, within 300 characters):
+squad-dev unchanged, filings-dev evidence page cited 0.730 -> 0.713 and answered off the evidence
+page 0.026 -> 0.043; and the closest passages' third taken from another passage than the first
+two: filings-dev evidence page cited 0.730 -> 0.757, but the gold text 0.438 -> 0.427 and
+squad-dev's rest 0.870 -> 0.858.
 
 Word lists (rag.questions.terms) are English grammar (number words, ordinals and superlatives,
 negations) and currency codes, no data set's words.
@@ -209,6 +221,7 @@ class Rules:
     moved: bool = True
     reversed: bool = True
     outranked: bool = True
+    opposite: bool = True
     label: bool = True
     min_support: float = MIN_SUPPORT
 
@@ -225,6 +238,7 @@ RULES = (
     "inserted",
     "reversed",
     "outranked",
+    "opposite",
     "support",
 )
 DEFAULT = Rules()
@@ -341,6 +355,7 @@ def _phrasing(asked: Asked, quote: Quote, rules: Rules) -> Verdict:
         "inserted": rules.inserted and phrasing.inserted(asked.text, quote.text, quote.context),
         "reversed": rules.reversed and phrasing.reversed_roles(asked.text, asked.names, quote.text),
         "outranked": rules.outranked and phrasing.outranked(asked.text, quote.text),
+        "opposite": rules.opposite and phrasing.opposite(asked.text, quote.text),
     }
     rule = next((name for name, detail in found.items() if detail), "")
     return Verdict(not rule, rule, str(found[rule]) if rule else "")

@@ -17,6 +17,9 @@ lowercased and stemmed, and returns what it found ("" for nothing):
   holds only just after a rank the question does not give ("What is the busiest container port?"
   / "... the second busiest container port"; "the largest economy" / "one of the largest"): the
   quote speaks of another place in the ranking;
+- opposite: a relation word of the question and the word it relates to ("before the conquest",
+  "more than") that the quote holds only after the opposite relation ("Subsequent to the
+  Conquest", "less than"): the quote says the other thing of it;
 - reversed: a name of the question that the quote holds only on the other side of the question's
   verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"; "Who replaced the Normans?" /
   "The Normans replaced the Saxons"), a form of "be" just before the quote's verb swapping the
@@ -37,7 +40,17 @@ from itertools import pairwise
 from rag.questions.terms import DEGREE, NEGATIONS, QUALIFIERS
 from rag.text import STOPWORDS, stem
 
-__all__ = ["content", "denied", "fold_words", "inserted", "moved", "outranked", "reversed_roles", "swapped"]
+__all__ = [
+    "content",
+    "denied",
+    "fold_words",
+    "inserted",
+    "moved",
+    "opposite",
+    "outranked",
+    "reversed_roles",
+    "swapped",
+]
 
 ARTICLES = frozenset("a an the".split())
 # The end of the question and of the quote, a neighbour like any word ("random ribbons?" / "random bits.").
@@ -144,6 +157,15 @@ def _ranked(found: list[str], at: int, one_of: bool) -> bool:
     return bool(before) and (before[-1] in RANKS or (one_of and before[-2:] == ["one", "of"]))
 
 
+def _one_of_many(asked: list[str], said: list[str]) -> bool:
+    """Whether the quote's words (said) go on as the question's (asked) until a noun the question
+    has in the singular and the quote in the plural ("food company" / "food companies")."""
+    for one, many in zip(asked, said):
+        if one != many:
+            return many in (one + "s", one + "es", one[:-1] + "ies")
+    return False
+
+
 def outranked(question: str, quote: str) -> str:
     """Two words of the question side by side ("busiest container"), or a superlative of it
     ("largest"), that the quote holds only just after a rank the question does not give ("the
@@ -158,14 +180,89 @@ def outranked(question: str, quote: str) -> str:
         if not (content(own[i]) or own[i] in DEGREE) or not content(own[i + 1]):
             continue
         places = [j for j in range(len(found) - 1) if found[j : j + 2] == own[i : i + 2]]
-        # "one of the hardest problems" is one of what "the hardest problems" asks for
-        if places and all(_ranked(found, j, one_of=False) for j in places):
+        # "one of the hardest problems" is one of what "the hardest problems" asks for, not what
+        # "the largest food company" asks for ("one of the largest food companies")
+        if places and all(
+            _ranked(found, j, one_of=False)
+            or (one_of and _ranked(found, j, True) and _one_of_many(own[i:], found[j:]))
+            for j in places
+        ):
             return " ".join(own[i : i + 2])
-    for word in own:
+    for i, word in enumerate(own):
         if word in QUALIFIERS or word in DEGREE:
+            if any(found[j : j + 2] == own[i : i + 2] for j in range(len(found) - 1)):
+                continue  # judged with its next word above
             places = [j for j, w in enumerate(found) if w == word]
             if places and all(_ranked(found, j, one_of) for j in places):
                 return word
+    return ""
+
+
+# Relation words and their opposites: time (before / after), amount (more / less), direction
+# (north / south), change (increase / decrease). English grammar, no data set's words.
+_PAIRS = (
+    ("before prior", "after following subsequent"),
+    ("earlier", "later"),
+    ("more greater", "less fewer"),
+    ("higher", "lower"),
+    ("above", "below"),
+    ("north", "south"),
+    ("east", "west"),
+    ("increase", "decrease"),
+)
+# A change word relates to the thing before it ("revenue increased"), the others to the thing after
+# them ("before the conquest", "more than").
+_CHANGES = frozenset(stem(w) for w in ("increase", "decrease"))
+OPPOSITE_SPAN = 3  # words between the relation word and its thing in the quote, at most
+
+
+def _opposites() -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for one, other in _PAIRS:
+        ones, others = frozenset(map(stem, one.split())), frozenset(map(stem, other.split()))
+        for word in ones:
+            out[word] = out.get(word, frozenset()) | others
+        for word in others:
+            out[word] = out.get(word, frozenset()) | ones
+    return out
+
+
+OPPOSITES = _opposites()
+
+
+def opposite(question: str, quote: str) -> str:
+    """A relation word of the question with the thing it relates to ("before the conquest", "more
+    than", "revenue increase"), which the quote holds only with the opposite relation ("Subsequent
+    to the Conquest", "less than", "revenue decreased"), else "": the quote says the other thing."""
+    own = [w for w in fold_words(question) if w not in ARTICLES]
+    stems = [stem(w) for w in own]
+    found = [stem(w) for w in fold_words(quote) if w not in ARTICLES]
+
+    def near(relations: frozenset[str], thing: str, thing_first: bool) -> bool:
+        for j, word in enumerate(found):
+            if word in relations:
+                span = (
+                    found[max(0, j - OPPOSITE_SPAN) : j]
+                    if thing_first
+                    else found[j + 1 : j + 1 + OPPOSITE_SPAN]
+                )
+                if thing in span:
+                    return True
+        return False
+
+    for i, word in enumerate(stems):
+        if word not in OPPOSITES:
+            continue
+        thing_first = word in _CHANGES
+        if thing_first:  # the content word before it
+            at = next((j for j in range(i - 1, -1, -1) if content(own[j])), -1)
+        else:  # the word after it
+            at = i + 1 if i + 1 < len(own) else -1
+        if at < 0:
+            continue
+        relation = OPPOSITES[word]
+        if near(relation, stems[at], thing_first) and not near(frozenset({word}), stems[at], thing_first):
+            return f"{own[min(i, at)]} {own[max(i, at)]}"
     return ""
 
 

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.filings_dev.check import KINDS, gold_problems, load_questions, schema_problems
+from bench.filings_dev.check import KINDS, WORDING, gold_problems, load_questions, schema_problems
 
 ROWS = load_questions()
+WORDING_ROWS = load_questions(WORDING)
 ANSWERABLE = [r for r in ROWS if not r["is_impossible"]]
 SMALL_DOC = "pdfs/JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf"  # 24 pages: cheap to open
 
@@ -24,7 +25,7 @@ def test_the_set_is_well_formed_with_sequential_ids() -> None:
 
 def test_the_set_has_the_size_and_spread_the_issue_asks_for() -> None:
     kinds = Counter(r["kind"] for r in ROWS)
-    assert set(kinds) == KINDS
+    assert set(kinds) == KINDS - {"wording"}  # the wording set's own kind
     assert len(ANSWERABLE) >= 70
     assert min(n for k, n in kinds.items() if k != "unanswerable") >= 8
     assert kinds["unanswerable"] >= 12
@@ -51,6 +52,18 @@ def test_the_schema_check_reports_a_broken_row(change: dict, expected: str) -> N
 @pytest.mark.corpus
 def test_every_doc_file_exists_and_every_gold_value_is_on_a_gold_page(corpus: Path) -> None:
     assert gold_problems(ROWS, corpus / "filings-dev") == []
+    assert gold_problems(WORDING_ROWS, corpus / "filings-dev") == []
+
+
+def test_the_wording_set_pairs_each_trap_with_an_answerable_twin() -> None:
+    assert schema_problems(WORDING_ROWS) == []
+    assert [r["id"] for r in WORDING_ROWS] == [f"fw-{i:03d}" for i in range(1, len(WORDING_ROWS) + 1)]
+    assert {r["kind"] for r in WORDING_ROWS} == {"unanswerable", "wording"}
+    traps = [r for r in WORDING_ROWS if r["is_impossible"]]
+    twins = [r for r in WORDING_ROWS if not r["is_impossible"]]
+    assert len(traps) >= 7 and len(twins) >= len(traps)
+    assert all(any(t["doc_file"] == w["doc_file"] for w in twins) for t in traps)
+    assert not {r["question"] for r in WORDING_ROWS} & {r["question"] for r in ROWS}
 
 
 @pytest.mark.corpus

@@ -281,6 +281,45 @@ CASES = [
         True,
         "",
     ),
+    # "one of the largest food companies" is not "the largest food company"
+    (
+        "What is the largest frozen food company in Acmeland?",
+        Quote("We bought Beta Foods, one of the largest frozen food companies in Acmeland."),
+        False,
+        "outranked",
+    ),
+    (
+        "Which of the largest frozen food companies in Acmeland did we buy?",
+        Quote("We bought Beta Foods, one of the largest frozen food companies in Acmeland."),
+        True,
+        "",
+    ),
+    # opposite: the quote says the other relation of the same thing
+    (
+        "What did the monks build before the war?",
+        Quote("Subsequent to the war, the monks built a mill."),
+        False,
+        "opposite",
+    ),
+    ("What did the monks build before the war?", Quote("Before the war, the monks built a mill."), True, ""),
+    (
+        "By how much did Acme's net revenue decrease in 2021?",
+        Quote("Acme's net revenue increased 12% in 2021."),
+        False,
+        "opposite",
+    ),
+    (
+        "By how much did Acme's net revenue increase in 2021?",
+        Quote("Acme's net revenue increased 12% in 2021."),
+        True,
+        "",
+    ),
+    (
+        "Which problem asks whether a number has a factor more than k?",
+        Quote("The factoring problem asks whether a number has a factor less than k."),
+        False,
+        "opposite",
+    ),
     # a rank the question gives itself is no other place
     ("What is one of the largest ports?", Quote("Acme Bay is one of the largest ports."), True, ""),
     # reversed: the quote holds the question's name on the other side of the same verb
