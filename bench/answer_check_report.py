@@ -75,7 +75,13 @@ def render(result: dict[str, Any], plotted: bool = True) -> str:
         'passages instead of "not in the documents", and the third closest passage is the closest by '
         "meaning among every unit holding a question word (rag.offline.extractive: MIN_DENSE, "
         "BY_WORDS); the off-topic rows are 20 questions we wrote about "
-        "other things (bench.answer_check.OFF_TOPIC)."
+        "other things (bench.answer_check.OFF_TOPIC). The outranked and opposite rules (2026-12-03: "
+        '"the second busiest port" for "the busiest port", "revenue increased" for "revenue decrease") '
+        "were read off squad-dev's three articles; the wording rows check them: 7 traps we wrote on "
+        "filings-dev's PDFs, each beside an answerable twin with the same wording "
+        "(bench/filings_dev/wording_questions.jsonl). Since 2026-12-03 (both columns) retrieval that "
+        "holds a name the question gives counts as related, so such a question gets the closest passages "
+        'rather than "not in the documents" (rag.retrieval.retrieve: NAMED_RELATED).'
     )
     parts = [intro, "", *_before_after(sets), ""]
     parts += [
