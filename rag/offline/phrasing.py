@@ -18,8 +18,9 @@ lowercased and stemmed, and returns what it found ("" for nothing):
   / "... the second busiest container port"; "the largest economy" / "one of the largest"): the
   quote speaks of another place in the ranking;
 - opposite: a relation word of the question and the word it relates to ("before the conquest",
-  "more than") that the quote holds only after the opposite relation ("Subsequent to the
-  Conquest", "less than"): the quote says the other thing of it;
+  "more than", and for a change word the word before it: "revenue decrease") that the quote holds
+  only with the opposite relation ("Subsequent to the Conquest", "less than", "revenue
+  increased"): the quote says the other thing of it;
 - reversed: a name of the question that the quote holds only on the other side of the question's
   verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"; "Who replaced the Normans?" /
   "The Normans replaced the Saxons"), a form of "be" just before the quote's verb swapping the
