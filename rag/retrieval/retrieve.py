@@ -235,7 +235,7 @@ def search_evidence(
     names = [name for name in names if name]
     texts = [indexed_text(c.context, c.text) for c, _ in fused[: 2 * k]]
     candidates_text = [set(tokenize(text)) for text in texts]
-    capitalised = [_capitalised(text) for text in texts]
+    capitalised = [_capitalised(text) for text in texts] if names else []
     return Retrieval(
         evidence=build_evidence(hits),
         best_dense=max((float(s) for _, s in dense), default=0.0),
