@@ -175,26 +175,26 @@ def outranked(question: str, quote: str) -> str:
     own = fold_words(question)
     if any(w in RANKS for w in own):
         return ""
-    one_of = "one of" not in " ".join(own)
+    one_of_ranks = "one of" not in " ".join(own)  # a question asking for "one of" them is exempt
     found = fold_words(quote)  # words as written: "busiest airports" is not "busiest airport"
     for i in range(len(own) - 1):
         if not (content(own[i]) or own[i] in DEGREE) or not content(own[i + 1]):
             continue
-        places = [j for j in range(len(found) - 1) if found[j : j + 2] == own[i : i + 2]]
+        places = _places(found, own[i : i + 2])
         # "one of the hardest problems" is one of what "the hardest problems" asks for, not what
         # "the largest food company" asks for ("one of the largest food companies")
         if places and all(
             _ranked(found, j, one_of=False)
-            or (one_of and _ranked(found, j, True) and _one_of_many(own[i:], found[j:]))
+            or (one_of_ranks and _ranked(found, j, True) and _one_of_many(own[i:], found[j:]))
             for j in places
         ):
             return " ".join(own[i : i + 2])
     for i, word in enumerate(own):
         if word in QUALIFIERS or word in DEGREE:
-            if any(found[j : j + 2] == own[i : i + 2] for j in range(len(found) - 1)):
+            if _places(found, own[i : i + 2]):
                 continue  # judged with its next word above
-            places = [j for j, w in enumerate(found) if w == word]
-            if places and all(_ranked(found, j, one_of) for j in places):
+            places = _places(found, [word])
+            if places and all(_ranked(found, j, one_of_ranks) for j in places):
                 return word
     return ""
 

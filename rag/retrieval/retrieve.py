@@ -234,12 +234,12 @@ def search_evidence(
     names = [set(tokenize(name)) for name in read_asked(request.core).names]
     names = [name for name in names if name]
     texts = [indexed_text(c.context, c.text) for c, _ in fused[: 2 * k]]
-    candidates_text = [set(tokenize(text)) for text in texts]
+    held_terms = [set(tokenize(text)) for text in texts]
     capitalised = [_capitalised(text) for text in texts] if names else []
     return Retrieval(
         evidence=build_evidence(hits),
         best_dense=max((float(s) for _, s in dense), default=0.0),
-        best_coverage=max((_share(terms, held) for held in candidates_text), default=0.0),
+        best_coverage=max((_share(terms, held) for held in held_terms), default=0.0),
         names_found=any(name <= held for name in names for held in capitalised),
         picked=pick.doc_ids if pick else (),
         vector_progress=progress,
