@@ -16,14 +16,17 @@ The rules, from what any reader would name (each can be turned off, for measurin
   the words on both sides of it around another word ("the problem of squaring an integer" for
   "the problem of dividing an integer"): the quote says the same thing of something else;
 - negation: a negated question ("What is not ...") is not answered by a quote that is not negated;
-- denied, moved, inserted, reversed, outranked, opposite (rag.offline.phrasing): the quote negates
+- denied, moved, inserted, reversed, outranked, opposite, recounted, elsewhere, echoed
+  (rag.offline.phrasing): the quote negates
   two words of the question in its order, puts the question's qualifier on other words, lacks
   words the question puts between two of its own, holds a name of the question on the other side
   of the same verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"), holds the
   question's words only below the first place ("the busiest container port" / "the second busiest
   container port", "the largest economy" / "one of the largest"), or holds the thing the question
   relates only with the opposite relation ("before the conquest" / "Subsequent to the Conquest",
-  "revenue decrease" / "revenue increased");
+  "revenue decrease" / "revenue increased"), gives the thing a number of the question counts
+  only another number ("the 10 megaregions" / "one of the 11 megaregions"), lacks a direction of
+  the question ("to the south" / "To the east is ..."), or says nothing the question does not;
 - label: a table row is the answer only for the line its label names: the question holds at
   least LABEL_SHARE of the label's words, the words of the document title and of the question's
   names aside;
@@ -222,6 +225,9 @@ class Rules:
     reversed: bool = True
     outranked: bool = True
     opposite: bool = True
+    recounted: bool = True
+    elsewhere: bool = True
+    echoed: bool = True
     label: bool = True
     min_support: float = MIN_SUPPORT
 
@@ -239,6 +245,9 @@ RULES = (
     "reversed",
     "outranked",
     "opposite",
+    "recounted",
+    "elsewhere",
+    "echoed",
     "support",
 )
 DEFAULT = Rules()
@@ -356,6 +365,9 @@ def _phrasing(asked: Asked, quote: Quote, rules: Rules) -> Verdict:
         "reversed": rules.reversed and phrasing.reversed_roles(asked.text, asked.names, quote.text),
         "outranked": rules.outranked and phrasing.outranked(asked.text, quote.text),
         "opposite": rules.opposite and phrasing.opposite(asked.text, quote.text),
+        "recounted": rules.recounted and phrasing.recounted(asked.text, quote.text),
+        "elsewhere": rules.elsewhere and phrasing.elsewhere(asked.text, quote.text, quote.context),
+        "echoed": rules.echoed and asked.wants != "yesno" and phrasing.echoed(asked.text, quote.text),
     }
     rule = next((name for name, detail in found.items() if detail), "")
     return Verdict(not rule, rule, str(found[rule]) if rule else "")

@@ -21,6 +21,15 @@ lowercased and stemmed, and returns what it found ("" for nothing):
   "more than", and for a change word the word before it: "revenue decrease") that the quote holds
   only with the opposite relation ("Subsequent to the Conquest", "less than", "revenue
   increased"): the quote says the other thing of it;
+- recounted: a number of the question with the word it counts ("the 10 megaregions") that the
+  quote gives to the same word only with another number ("one of the 11 megaregions", "65
+  banners in 28 countries" for "28 banners"): the quote counts something else;
+- elsewhere: a direction of the question written in lower case ("to the south", "western") that
+  neither the quote nor its context holds ("To the east is the Colorado Desert"; a heading's
+  "Southern California" is a name): the quote speaks of another place;
+- echoed: a quote that says nothing the question does not, every word and number of it the
+  question's ("Las Vegas Strip Resorts." for "Which resort is at the west end of the Las Vegas
+  strip?"); yes/no questions aside, which a statement of their own words answers;
 - reversed: a name of the question that the quote holds only on the other side of the question's
   verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"; "Who replaced the Normans?" /
   "The Normans replaced the Saxons"), a form of "be" just before the quote's verb swapping the
@@ -29,7 +38,8 @@ lowercased and stemmed, and returns what it found ("" for nothing):
   or the name follows it.
 
 What each caught and cost is in rag.offline.check's docstring. The word lists are English grammar
-(negations, articles, auxiliaries, forms of "be", possessives), no data set's words.
+(negations, articles, auxiliaries, forms of "be", possessives, number and compass words), no
+data set's words.
 """
 
 from __future__ import annotations
@@ -38,17 +48,20 @@ import re
 import unicodedata
 from itertools import pairwise
 
-from rag.questions.terms import DEGREE, NEGATIONS, QUALIFIERS
+from rag.questions.terms import DEGREE, DIGITS, NEGATIONS, QUALIFIERS
 from rag.text import STOPWORDS, stem
 
 __all__ = [
     "content",
     "denied",
+    "echoed",
+    "elsewhere",
     "fold_words",
     "inserted",
     "moved",
     "opposite",
     "outranked",
+    "recounted",
     "reversed_roles",
     "swapped",
 ]
@@ -265,6 +278,106 @@ def opposite(question: str, quote: str) -> str:
         if near(relation, stems[at], thing_first) and not near(frozenset({word}), stems[at], thing_first):
             return f"{own[min(i, at)]} {own[max(i, at)]}"
     return ""
+
+
+# Scale words that multiply the number before them ("22 million people").
+_SCALES = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+# Words that join two numbers counting the same thing ("8- and 10-county", "5 to 7 days").
+_JOINS = frozenset("and or to".split())
+_COUNT_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
+_YEAR = re.compile(r"^(1[0-9]|20)\d\d$")
+
+
+def _number(token: str) -> float | None:
+    """A token's value: digits (thousands commas dropped), a number word ("eight"), or "one"."""
+    if token[0].isdigit():
+        try:
+            return float(token.replace(",", ""))
+        except ValueError:  # "1.2.3"
+            return None
+    if token == "one":
+        return 1.0
+    return float(DIGITS[token]) if token in DIGITS else None
+
+
+def _counts(text: str) -> list[tuple[float, str]]:
+    """(number, stem of the word it counts) for each number of the text that is no year: the next
+    word that is neither a stopword nor a number ("11 megaregions", "65 banners"), after a scale
+    word ("22 million people", multiplied); numbers joined by "and", "or" or "to" count the same
+    word ("8- and 10-county"). "one" counts only the word just after it ("one line", not "one of")."""
+    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    tokens = _COUNT_TOKEN.findall(folded.lower())
+    out: list[tuple[float, str]] = []
+    waiting: list[float] = []  # numbers joined to the next one
+    for i, token in enumerate(tokens):
+        value = _number(token)
+        if value is None or _YEAR.match(token):
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j] in _SCALES:
+            value *= _SCALES[tokens[j]]
+            j += 1
+        if j + 1 < len(tokens) and tokens[j] in _JOINS and _number(tokens[j + 1]) is not None:
+            waiting.append(value)
+            continue
+        if token == "one" and (j >= len(tokens) or not content(tokens[j])):
+            waiting = []
+            continue
+        while j < len(tokens) and tokens[j] in STOPWORDS:
+            j += 1
+        if j < len(tokens) and _number(tokens[j]) is None:
+            out += [(v, stem(tokens[j])) for v in [*waiting, value]]
+        waiting = []
+    return out
+
+
+def recounted(question: str, quote: str) -> str:
+    """A number of the question and the word it counts ("10 megaregions") that the quote gives only
+    with other numbers ("11 megaregions"), else "": the quote counts something else."""
+    said = _counts(quote)
+    for value, thing in _counts(question):
+        others = {v for v, t in said if t == thing}
+        if others and value not in others:
+            return f"{value:g} {thing} / {', '.join(f'{v:g}' for v in sorted(others))}"
+    return ""
+
+
+# Compass words, each to its direction ("southern" is "south").
+_COMPASS = {
+    word: base
+    for base in ("north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest")
+    for word in (base, base + "ern")
+}
+
+
+def _directions(text: str, lower_only: bool) -> set[str]:
+    """The directions text gives; lower_only: only its compass words written in lower case and not
+    just before a capitalised word ("to the south", "north of Acme"; not "southern California",
+    which names a region)."""
+    tokens = _COUNT_TOKEN.findall(text)
+    return {
+        _COMPASS[w.lower()]
+        for w, after in zip(tokens, [*tokens[1:], ""])
+        if w.lower() in _COMPASS and (not lower_only or (w.islower() and not after[:1].isupper()))
+    }
+
+
+def elsewhere(question: str, quote: str, context: str) -> str:
+    """A direction the question writes in lower case ("to the south") that neither the quote (in
+    any case: "South of the river") nor its context (in lower case) holds, else "": the quote
+    speaks of another place. A compass word that is or starts a name ("Southern California",
+    "southern California" in a question, a heading's "Southern Acme") is left to the names."""
+    asked = _directions(question, lower_only=True)
+    missing = asked - _directions(quote, lower_only=False) - _directions(context, lower_only=True)
+    return ", ".join(sorted(missing)) if asked and missing == asked else ""
+
+
+def echoed(question: str, quote: str) -> str:
+    """A quote whose every content word and number the question holds (stemmed), else "": it says
+    nothing the question does not, so it answers nothing."""
+    own = {stem(w) for w in fold_words(question)}
+    said = [w for w in fold_words(quote) if content(w) or w.isdigit()]
+    return "" if not said or any(stem(w) not in own for w in said) else " ".join(said)
 
 
 _WH = frozenset("who whom what which".split())

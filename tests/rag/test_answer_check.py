@@ -244,7 +244,7 @@ CASES = [
     ),
     (
         "What is a machine with a supply of random bits?",
-        Quote("A machine with a supply of random bits."),
+        Quote("A probabilistic machine is a machine with a supply of random bits."),
         True,
         "",
     ),
@@ -320,6 +320,45 @@ CASES = [
         False,
         "opposite",
     ),
+    # recounted: the quote gives the thing the question counts only another number
+    (
+        "What is one of the 10 megaregions of Acme?",
+        Quote("The 8- and 10-county definitions cover Acme, one of the 11 megaregions."),
+        False,
+        "recounted",
+    ),
+    ("What is one of the 11 megaregions?", Quote("Acme is one of the 11 megaregions."), True, ""),
+    (
+        "How many stores does Acme run under 28 banners?",
+        Quote("Acme runs 900 stores under 65 banners in 28 countries."),
+        False,
+        "recounted",
+    ),
+    (
+        "How many stores does Acme run under 65 banners?",
+        Quote("Acme runs 900 stores under 65 banners in 28 countries."),
+        True,
+        "",
+    ),
+    (
+        "Where do 22 million people live?",
+        Quote("Over 22 million people live in Acme, 3 million in its city."),
+        True,
+        "",
+    ),
+    # elsewhere: the quote lacks the direction the question gives
+    (
+        "What desert is to the south of Acme?",
+        Quote("Acme has the Mojo Desert to its east."),
+        False,
+        "elsewhere",
+    ),
+    ("What desert is to the south of Acme?", Quote("The Mojo Desert lies south of Acme."), True, ""),
+    ("What desert is in southern Acme?", Quote("The Mojo Desert is in Southern Acme."), True, ""),
+    # echoed: the quote says nothing the question does not
+    ("Which resort is on the Acme strip?", Quote("Acme Strip resorts."), False, "echoed"),
+    ("Which resort is on the Acme strip?", Quote("The Pyramid is a resort on the Acme strip."), True, ""),
+    ("Did Acme open resorts on the strip?", Quote("Acme opened resorts on the strip."), True, ""),
     # a rank the question gives itself is no other place
     ("What is one of the largest ports?", Quote("Acme Bay is one of the largest ports."), True, ""),
     # reversed: the quote holds the question's name on the other side of the same verb
