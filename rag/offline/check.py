@@ -228,6 +228,7 @@ class Rules:
     recounted: bool = True
     elsewhere: bool = True
     echoed: bool = True
+    only_dated: bool = True
     label: bool = True
     min_support: float = MIN_SUPPORT
 
@@ -248,6 +249,7 @@ RULES = (
     "recounted",
     "elsewhere",
     "echoed",
+    "only_dated",
     "support",
 )
 DEFAULT = Rules()
@@ -368,6 +370,9 @@ def _phrasing(asked: Asked, quote: Quote, rules: Rules) -> Verdict:
         "recounted": rules.recounted and phrasing.recounted(asked.text, quote.text),
         "elsewhere": rules.elsewhere and phrasing.elsewhere(asked.text, quote.text, quote.context),
         "echoed": rules.echoed and asked.wants != "yesno" and phrasing.echoed(asked.text, quote.text),
+        "only_dated": rules.only_dated
+        and not quote.row
+        and phrasing.only_dated(asked.text, asked.names, quote.text),
     }
     rule = next((name for name, detail in found.items() if detail), "")
     return Verdict(not rule, rule, str(found[rule]) if rule else "")

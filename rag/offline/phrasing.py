@@ -30,6 +30,10 @@ lowercased and stemmed, and returns what it found ("" for nothing):
 - echoed: a quote that says nothing the question does not, every word and number of it the
   question's ("Las Vegas Strip Resorts." for "Which resort is at the west end of the Las Vegas
   strip?"); yes/no questions aside, which a statement of their own words answers;
+- only dated: a question that names a date or period ("in the 11th century", "in 1191") and a
+  quote that holds none of its other words but its names ("Who did the Normans besiege in the
+  11th century?" / "Normandy was the site of ... classical music in the 11th century"): the quote
+  meets the question on when, not on what;
 - reversed: a name of the question that the quote holds only on the other side of the question's
   verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"; "Who replaced the Normans?" /
   "The Normans replaced the Saxons"), a form of "be" just before the quote's verb swapping the
@@ -48,7 +52,7 @@ import re
 import unicodedata
 from itertools import pairwise
 
-from rag.questions.terms import DEGREE, DIGITS, NEGATIONS, QUALIFIERS
+from rag.questions.terms import DATE, DEGREE, DIGITS, NEGATIONS, QUALIFIERS
 from rag.text import STOPWORDS, stem
 
 __all__ = [
@@ -59,6 +63,7 @@ __all__ = [
     "fold_words",
     "inserted",
     "moved",
+    "only_dated",
     "opposite",
     "outranked",
     "recounted",
@@ -378,6 +383,30 @@ def echoed(question: str, quote: str) -> str:
     own = {stem(w) for w in fold_words(question)}
     said = [w for w in fold_words(quote) if content(w) or w.isdigit()]
     return "" if not said or any(stem(w) not in own for w in said) else " ".join(said)
+
+
+# Words that say which period, not what happened in it ("in fiscal 2022", "the first quarter").
+_PERIOD_WORDS = frozenset(
+    "fiscal year years quarter quarters month months period century centuries decade".split()
+)
+
+
+def only_dated(question: str, names: tuple[str, ...], quote: str) -> str:
+    """A question naming a date or period, and a quote holding none of its words but its names
+    and the date's (stemmed), else "": the quote meets the question on when, not on what."""
+    if not DATE.search(question):
+        return ""
+    named = {stem(w) for n in names for w in fold_words(n)}
+    asked = [
+        w
+        for w in fold_words(DATE.sub(" ", question))
+        if content(w)
+        and w not in _PERIOD_WORDS
+        and not any(ch.isdigit() for ch in w)
+        and stem(w) not in named
+    ]
+    said = {stem(w) for w in fold_words(quote)}
+    return " ".join(asked) if asked and not any(stem(w) in said for w in asked) else ""
 
 
 _WH = frozenset("who whom what which".split())

@@ -359,6 +359,30 @@ CASES = [
     ("Which resort is on the Acme strip?", Quote("Acme Strip resorts."), False, "echoed"),
     ("Which resort is on the Acme strip?", Quote("The Pyramid is a resort on the Acme strip."), True, ""),
     ("Did Acme open resorts on the strip?", Quote("Acme opened resorts on the strip."), True, ""),
+    # only dated: the quote meets the question on its date and names alone
+    (
+        "Who did the Acmeans besiege in the 11th century?",
+        Quote("Acmeland was the site of classical music in the 11th century.", before="The Acmeans came."),
+        False,
+        "only_dated",
+    ),
+    (
+        "Who did the Acmeans besiege in the 11th century?",
+        Quote("In the 11th century the Acmeans besieged Bari."),
+        True,
+        "",
+    ),
+    (  # a row is read by its label, not its words
+        "What was Acme's D&A in fiscal 2022?",
+        Quote(
+            "Depreciation and amortization 198 176",
+            context="Acme statements of cash flows",
+            row=True,
+            label="Depreciation and amortization",
+        ),
+        True,
+        "",
+    ),
     # a rank the question gives itself is no other place
     ("What is one of the largest ports?", Quote("Acme Bay is one of the largest ports."), True, ""),
     # reversed: the quote holds the question's name on the other side of the same verb
