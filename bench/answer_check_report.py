@@ -77,9 +77,14 @@ def render(result: dict[str, Any], plotted: bool = True) -> str:
         "BY_WORDS); the off-topic rows are 20 questions we wrote about "
         "other things (bench.answer_check.OFF_TOPIC). The outranked and opposite rules (2026-12-03: "
         '"the second busiest port" for "the busiest port", "revenue increased" for "revenue decrease") '
-        "were read off squad-dev's three articles; the wording rows check them: 7 traps we wrote on "
+        "were read off squad-dev's three articles; the wording rows check them: traps we wrote on "
         "filings-dev's PDFs, each beside an answerable twin with the same wording "
-        "(bench/filings_dev/wording_questions.jsonl). Since 2026-12-03 (both columns) retrieval that "
+        "(bench/filings_dev/wording_questions.jsonl). The recounted, elsewhere and echoed rules (later "
+        'on 2026-12-03: "11 megaregions" for "the 10 megaregions", "To the east" for "to the south", a '
+        "quote of the question's own words) were read off Southern California's questions, so that "
+        "article is no check for them; the wording rows (13 traps, 14 twins since then) are. The "
+        "only-dated rule (a quote meeting a dated question on its date and names alone) was read off "
+        "the Normans questions; filings-dev and the generated filings check it. Since 2026-12-03 (both columns) retrieval that "
         "holds a name the question gives counts as related, so such a question gets the closest passages "
         'rather than "not in the documents" (rag.retrieval.retrieve: NAMED_RELATED).'
     )
