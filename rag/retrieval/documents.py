@@ -21,9 +21,11 @@ naming word is in any profile (a question naming just a period), and otherwise o
 documents the other words tie on (Acme's FY2022 report before Acme's FY2023 one); the period a
 cover says it covers is read by rag/retrieval/covers.py.
 
-A question that writes a naming word with a capital (past its first word) writes names that way:
-then a naming word it writes only in lower case is an ordinary word, not a name ("any material
-legal proceedings" does not name Kestrel Bay Materials; "Kestrel Bay Materials' revenue" does).
+A question that writes a word with a capital (past its first word) writes names that way: then a
+naming word it writes only in lower case is an ordinary word, not a name ("any material legal
+proceedings" does not name Kestrel Bay Materials; "Kestrel Bay Materials' revenue" does), whether
+or not its capitalised word is on a cover ("situated immediately north of Luxor" names no document,
+though two covers say "immediately" and "north").
 A question typed all in lower case keeps every naming word.
 
 The profiles of a library generation are saved with a local library (rag/retrieval/profile_store.py), so
@@ -189,7 +191,10 @@ class DocumentProfiles:
 
 
 def _as_written(naming: set[str], question: str) -> set[str]:
-    """The naming words, without those written only in lower case when another one is capitalised."""
+    """The naming words, without those written only in lower case when the question capitalises a
+    word past its first: it writes names that way, whether or not that name is on a cover
+    ("immediately north of Luxor" names no document, though "immediately" and "north" are on two
+    covers)."""
     capital: set[str] = set()
     lower: set[str] = set()
     for n, match in enumerate(_WORD.finditer(question)):
@@ -198,7 +203,7 @@ def _as_written(naming: set[str], question: str) -> set[str]:
             lower.update(tokenize(word))
         elif n > 0 and word[0].isupper():
             capital.update(tokenize(word))
-    if not naming & capital:
+    if not capital:
         return naming
     return {t for t in naming if t in capital or t not in lower}
 

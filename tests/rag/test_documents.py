@@ -210,6 +210,14 @@ def test_a_word_written_in_lower_case_beside_capitalised_names_names_no_document
     assert pick is not None and set(pick.doc_ids) == {"doc6", "doc7"}
 
 
+def test_a_capitalised_name_on_no_cover_still_makes_lower_case_words_ordinary() -> None:
+    # "Luxor" is on no cover; "material" is on Kestrel Bay Materials' one. The question writes its
+    # name with a capital, so "material" is an ordinary word and names no document.
+    profiles = _profiles([*COMPANIES, "Kestrel Bay Materials", "Kestrel Ridge Therapeutics"])
+    assert profiles.pick("Which material is used north of Luxor?") is None
+    assert profiles.pick("which material is used north of luxor?") is not None  # all lower case
+
+
 @pytest.mark.parametrize(
     ("cover", "period"),
     [
