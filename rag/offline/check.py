@@ -256,6 +256,7 @@ class Rules:
     elsewhere: bool = True
     echoed: bool = True
     only_dated: bool = True
+    renamed: bool = True
     label: bool = True
     min_support: float = MIN_SUPPORT
 
@@ -277,6 +278,7 @@ RULES = (
     "elsewhere",
     "echoed",
     "only_dated",
+    "renamed",
     "support",
 )
 DEFAULT = Rules()
@@ -397,6 +399,7 @@ def _phrasing(asked: Asked, quote: Quote, rules: Rules) -> Verdict:
         "recounted": rules.recounted and phrasing.recounted(asked.text, quote.text),
         "elsewhere": rules.elsewhere and phrasing.elsewhere(asked.text, quote.text, quote.context),
         "echoed": rules.echoed and asked.wants != "yesno" and phrasing.echoed(asked.text, quote.text),
+        "renamed": rules.renamed and phrasing.renamed(asked.text, asked.names, quote.text),
         "only_dated": rules.only_dated
         and not quote.row
         and phrasing.only_dated(asked.text, asked.names, quote.text),

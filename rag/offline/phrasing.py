@@ -30,6 +30,10 @@ lowercased and stemmed, and returns what it found ("" for nothing):
 - echoed: a quote that says nothing the question does not, every word and number of it the
   question's ("Las Vegas Strip Resorts." for "Which resort is at the west end of the Las Vegas
   strip?"); yes/no questions aside, which a statement of their own words answers;
+- renamed: a name of the question that the quote does not hold, while it holds the preposition
+  before it in the question just before another capitalised word, not of the question's names ("Who
+  identified themselves as French?" / "... identified themselves as English"; "What fell to the
+  Normans?" / "... fell again to Byzantine hands"): the quote says it of someone else;
 - only dated: a question that names a date or period ("in the 11th century", "in 1191") and a
   quote that holds none of its other words but its names ("Who did the Normans besiege in the
   11th century?" / "Normandy was the site of ... classical music in the 11th century"): the quote
@@ -67,6 +71,7 @@ __all__ = [
     "opposite",
     "outranked",
     "recounted",
+    "renamed",
     "reversed_roles",
     "swapped",
 ]
@@ -383,6 +388,45 @@ def echoed(question: str, quote: str) -> str:
     own = {stem(w) for w in fold_words(question)}
     said = [w for w in fold_words(quote) if content(w) or w.isdigit()]
     return "" if not said or any(stem(w) not in own for w in said) else " ".join(said)
+
+
+# Prepositions that give the name after them its part ("as French", "to the Normans", "north of
+# Orange County"); a verb before a name ("What are Acme's segments?") gives none.
+_ROLE_WORDS = frozenset("as to of in by from with for at on into".split())
+_CASED_TOKEN = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def _cased(text: str) -> list[str]:
+    """Words as written, accents dropped, a possessive's "'s" too ("Edgar's" as "Edgar")."""
+    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    return [t.removesuffix("'s").removesuffix("'") for t in _CASED_TOKEN.findall(folded)]
+
+
+def renamed(question: str, names: tuple[str, ...], quote: str) -> str:
+    """A name of the question (lowercased, as rag.questions.terms reads it) that the quote does not
+    hold, while the quote holds the question's preposition before it (articles skipped) just before another
+    capitalised word that is no word of the question's names, else "": the quote says the same of
+    someone else ("as French" / "as English")."""
+    own = [w.lower() for w in _cased(question)]
+    said = _cased(quote)
+    said_low = [w.lower() for w in said]
+    said_stems = {stem(w) for w in said_low}
+    named = {w for n in names for w in fold_words(n)}
+    for name in names:
+        parts = fold_words(name)
+        if any(stem(p) in said_stems for p in parts):
+            continue
+        at = _places(own, parts)
+        before = [w for w in own[: at[0]] if w not in ARTICLES] if at else []
+        if not before or before[-1] not in _ROLE_WORDS:
+            continue
+        for j, word in enumerate(said_low[:-1]):
+            if word != before[-1]:
+                continue
+            after = next((w for w in said[j + 1 :] if w.lower() not in ARTICLES), "")
+            if after[:1].isupper() and after.lower() not in named and after.lower() not in STOPWORDS:
+                return f"{before[-1]} {name} / {after}"
+    return ""
 
 
 # Words that say which period, not what happened in it ("in fiscal 2022", "the first quarter").

@@ -383,6 +383,19 @@ CASES = [
         True,
         "",
     ),
+    # renamed: the quote says the question's words of another name
+    (
+        "Who identified themselves as Frisian during the war?",
+        Quote("During the war, the Acme nobles identified themselves as Saxon.", passage="Frisian lands. x"),
+        False,
+        "renamed",
+    ),
+    (
+        "Who identified themselves as Frisian during the war?",
+        Quote("During the war, the Acme nobles identified themselves as Frisian."),
+        True,
+        "",
+    ),
     # a rank the question gives itself is no other place
     ("What is one of the largest ports?", Quote("Acme Bay is one of the largest ports."), True, ""),
     # reversed: the quote holds the question's name on the other side of the same verb
