@@ -136,15 +136,18 @@ page 0.026 -> 0.043; and the closest passages' third taken from another passage 
 two: filings-dev evidence page cited 0.730 -> 0.757, but the gold text 0.438 -> 0.427 and
 squad-dev's rest 0.870 -> 0.858.
 
-Round of 2026-12-03, later (recounted, elsewhere, echoed, only dated). Read off Southern
+Round of 2026-12-03, later (recounted, elsewhere, echoed, only dated, renamed). Read off Southern
 California's confident quotes of unanswerable questions (the first three) and the Normans' (only
-dated); checked on 12 more wording-set questions written on filings-dev's filings (6 traps: a
+dated, renamed: Southern California checks it, 1 caught, none declined; filings-dev's questions
+never reach it); checked on 12 more wording-set questions written on filings-dev's filings (6 traps: a
 number given to another thing, a direction the filing does not give, an opposite one; 6 answerable
 twins with the same words), on filings-dev's own questions and on the generated filings. Same
 retrieval (k=6), unanswerable answered as if answerable, before -> after: Southern California
-0.389 -> 0.312, Normans 0.366 -> 0.312, squad-dev's rest 0.300 -> 0.261, Computational complexity
-unchanged (0.154), the wording set's 13 traps 0.385 -> 0.077. The first three changed no answer to
-an answerable question on any set. Only dated changed three, all wrong before (Normans' "Who ruled
+0.389 -> 0.306, Normans 0.366 -> 0.295, squad-dev's rest 0.300 -> 0.252, Computational complexity
+unchanged (0.154), the wording set's 13 traps 0.385 -> 0.077. Recounted, elsewhere, echoed and
+renamed changed no answer to an answerable question on any set; renamed reads only a preposition
+before the name ("as French", "to the Normans"): with any word, "What are Acme's reportable
+segments?" / "Our reportable segments are Cement, ..." was declined on 4 generated filings. Only dated changed three, all wrong before (Normans' "Who ruled
 Cyprus in 1191?" / "On 1 May 1191, Richard's fleet arrived ... on Cyprus", and two filings-dev
 quotes), at one filings-dev evidence page no longer cited (0.730 -> 0.722: a wrong sentence on the
 right page). Tried and dropped the same day:
