@@ -24,8 +24,8 @@ lowercased and stemmed, and returns what it found ("" for nothing):
 - recounted: a number of the question with the word it counts ("the 10 megaregions") that the
   quote gives to the same word only with another number ("one of the 11 megaregions", "65
   banners in 28 countries" for "28 banners"): the quote counts something else;
-- elsewhere: a direction of the question written in lower case ("to the south", "western") that
-  neither the quote nor its context holds ("To the east is the Colorado Desert"; a heading's
+- elsewhere: the directions of the question written in lower case ("to the south", "western"),
+  none of which the quote or its context holds ("To the east is the Colorado Desert"; a heading's
   "Southern California" is a name): the quote speaks of another place;
 - echoed: a quote that says nothing the question does not, every word and number of it the
   question's ("Las Vegas Strip Resorts." for "Which resort is at the west end of the Las Vegas
@@ -373,9 +373,9 @@ def _directions(text: str, lower_only: bool) -> set[str]:
 
 
 def elsewhere(question: str, quote: str, context: str) -> str:
-    """A direction the question writes in lower case ("to the south") that neither the quote (in
-    any case: "South of the river") nor its context (in lower case) holds, else "": the quote
-    speaks of another place. A compass word that is or starts a name ("Southern California",
+    """The directions the question writes in lower case ("to the south") when neither the quote (in
+    any case: "South of the river") nor its context (in lower case) holds any of them, else "": the
+    quote speaks of another place. A compass word that is or starts a name ("Southern California",
     "southern California" in a question, a heading's "Southern Acme") is left to the names."""
     asked = _directions(question, lower_only=True)
     missing = asked - _directions(quote, lower_only=False) - _directions(context, lower_only=True)
@@ -404,9 +404,9 @@ def _cased(text: str) -> list[str]:
 
 def renamed(question: str, names: tuple[str, ...], quote: str) -> str:
     """A name of the question (lowercased, as rag.questions.terms reads it) that the quote does not
-    hold, while the quote holds the question's preposition before it (articles skipped) just before another
-    capitalised word that is no word of the question's names, else "": the quote says the same of
-    someone else ("as French" / "as English")."""
+    hold, while the quote holds the question's preposition before it (articles skipped) just
+    before another capitalised word that is no word of the question's names, else "": the quote
+    says the same of someone else ("as French" / "as English")."""
     own = [w.lower() for w in _cased(question)]
     said = _cased(quote)
     said_low = [w.lower() for w in said]
