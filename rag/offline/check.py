@@ -17,17 +17,17 @@ The rules, from what any reader would name (each can be turned off, for measurin
   "the problem of dividing an integer"): the quote says the same thing of something else;
 - negation: a negated question ("What is not ...") is not answered by a quote that is not negated;
 - denied, moved, inserted, reversed, outranked, opposite, recounted, elsewhere, echoed, renamed,
-  only dated (rag.offline.phrasing): the quote negates two words of the question in its order, puts the question's qualifier on other words, lacks
-  words the question puts between two of its own, holds a name of the question on the other side
-  of the same verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"), holds the
-  question's words only below the first place ("the busiest container port" / "the second busiest
-  container port", "the largest economy" / "one of the largest"), or holds the thing the question
-  relates only with the opposite relation ("before the conquest" / "Subsequent to the Conquest",
-  "revenue decrease" / "revenue increased"), gives the thing a number of the question counts
-  only another number ("the 10 megaregions" / "one of the 11 megaregions"), lacks a direction of
-  the question ("to the south" / "To the east is ..."), says nothing the question does not, says
-  the question's words of another name ("as French" / "as English"), or meets a dated question
-  on its date and names alone;
+  only dated (rag.offline.phrasing): the quote negates two words of the question in its order,
+  puts the question's qualifier on other words, lacks words the question puts between two of its
+  own, holds a name of the question on the other side of the same verb ("Who did Edgar marry?" /
+  "Malcolm married Edgar's sister"), holds the question's words only below the first place ("the
+  busiest container port" / "the second busiest container port", "the largest economy" / "one of
+  the largest"), or holds the thing the question relates only with the opposite relation ("before
+  the conquest" / "Subsequent to the Conquest", "revenue decrease" / "revenue increased"), gives
+  the thing a number of the question counts only another number ("the 10 megaregions" / "one of
+  the 11 megaregions"), lacks a direction of the question ("to the south" / "To the east is ..."),
+  says nothing the question does not, says the question's words of another name ("as French" / "as
+  English"), or meets a dated question on its date and names alone;
 - label: a table row is the answer only for the line its label names: the question holds at
   least LABEL_SHARE of the label's words, the words of the document title and of the question's
   names aside;
