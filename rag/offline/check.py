@@ -169,7 +169,9 @@ right page). Tried and dropped the same day:
   dated asks of a dated question): 8 caught on Normans for 20 answerable declined; for "when",
   "where" and "who" questions only: 5 caught for 13 declined ("founded" / "established");
 - a lower-case compass word before a name read as part of it ("southern Hollywood" must be held as
-  such): 1 caught on Southern California for 2 answerable declined.
+  such): 1 caught on Southern California for 2 answerable declined;
+- a name of the question that the quote holds only after a compass word ("Southern California"
+  for "California"): 1 caught for 2 declined ("Which region of California ...?").
 
 Word lists (rag.questions.terms) are English grammar (number words, ordinals and superlatives,
 negations) and currency codes, no data set's words.
