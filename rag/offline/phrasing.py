@@ -83,10 +83,15 @@ END = "\x00"
 INSERTED_SPAN = 2
 
 
+def _without_accents(text: str) -> str:
+    """The text with its accents dropped ("Hervé" as "Herve")."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+
+
 def fold_words(text: str) -> list[str]:
     """Words, lowercased, accents dropped ("Hervé" as "herve"), split at underscores too (file
     names: "JOHNSON_JOHNSON_2023Q2")."""
-    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    folded = _without_accents(text)
     return [w for w in re.split(r"[\W_]+", folded.lower()) if w]
 
 
@@ -295,7 +300,7 @@ _SCALES = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "tri
 # Words that join two numbers counting the same thing ("8- and 10-county", "5 to 7 days").
 _JOINS = frozenset("and or to".split())
 _COUNT_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
-_YEAR = re.compile(r"^(1[0-9]|20)\d\d$")
+_YEAR = re.compile(r"^(1[0-9]|20)\d\d$")  # 1000 to 2099: history's years too ("in 1066")
 
 
 def _number(token: str) -> float | None:
@@ -315,7 +320,7 @@ def _counts(text: str) -> list[tuple[float, str]]:
     word that is neither a stopword nor a number ("11 megaregions", "65 banners"), after a scale
     word ("22 million people", multiplied); numbers joined by "and", "or" or "to" count the same
     word ("8- and 10-county"). "one" counts only the word just after it ("one line", not "one of")."""
-    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    folded = _without_accents(text)
     tokens = _COUNT_TOKEN.findall(folded.lower())
     out: list[tuple[float, str]] = []
     waiting: list[float] = []  # numbers joined to the next one
@@ -398,7 +403,7 @@ _CASED_TOKEN = re.compile(r"[^\W\d_][\w'-]*")
 
 def _cased(text: str) -> list[str]:
     """Words as written, accents dropped, a possessive's "'s" too ("Edgar's" as "Edgar")."""
-    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    folded = _without_accents(text)
     return [t.removesuffix("'s").removesuffix("'") for t in _CASED_TOKEN.findall(folded)]
 
 
