@@ -82,7 +82,7 @@ def render(result: dict[str, Any], plotted: bool = True) -> str:
         "(bench/filings_dev/wording_questions.jsonl). The recounted, elsewhere and echoed rules (later "
         'on 2026-12-03: "11 megaregions" for "the 10 megaregions", "To the east" for "to the south", a '
         "quote of the question's own words) were read off Southern California's questions, so that "
-        "article is no check for them; the wording rows (14 traps, 15 twins since then) are. The "
+        "article is no check for them; the wording rows (16 traps, 17 twins since then) are. The "
         "only-dated rule (a quote meeting a dated question on its date and names alone) was read off "
         "the Normans questions; filings-dev and the generated filings check it. The renamed rule "
         '("as English" for "as French") was read off the Normans questions; Southern California\'s '

@@ -315,19 +315,23 @@ def _number(token: str) -> float | None:
     return float(DIGITS[token]) if token in DIGITS else None
 
 
-def _counts(text: str) -> list[tuple[float, str]]:
-    """(number, stem of the word it counts) for each number of the text that is no year: the next
-    word that is neither a stopword nor a number ("11 megaregions", "65 banners"), after a scale
-    word ("22 million people", multiplied); numbers joined by "and", "or" or "to" count the same
-    word ("8- and 10-county"). "one" counts only the word just after it ("one line", not "one of")."""
-    folded = _without_accents(text)
-    tokens = _COUNT_TOKEN.findall(folded.lower())
-    out: list[tuple[float, str]] = []
+def _counts(text: str) -> list[tuple[float, str, bool]]:
+    """(number, stem of the word it counts, whether it is a whole that a part is taken of) for each
+    number of the text that is no year: the next word that is neither a stopword nor a number ("11
+    megaregions", "65 banners"), after a scale word ("22 million people", multiplied); numbers
+    joined by "and", "or" or "to" count the same word ("8- and 10-county"); in "six of the seven
+    lines" six counts the lines, and seven too, as the whole (so does a number just after "of the":
+    "how many of the seven lines"). "one" counts only the word just after it ("one line", not "one
+    of")."""
+    tokens = _COUNT_TOKEN.findall(_without_accents(text).lower())
+    out: list[tuple[float, str, bool]] = []
     waiting: list[float] = []  # numbers joined to the next one
+    part: list[float] = []  # "six" of "six of the seven lines"
     for i, token in enumerate(tokens):
         value = _number(token)
         if value is None or _YEAR.match(token):
             continue
+        whole = bool(part) or [w for w in tokens[max(0, i - 2) : i] if w not in ARTICLES][-1:] == ["of"]
         j = i + 1
         while j < len(tokens) and tokens[j] in _SCALES:
             value *= _SCALES[tokens[j]]
@@ -336,22 +340,29 @@ def _counts(text: str) -> list[tuple[float, str]]:
             waiting.append(value)
             continue
         if token == "one" and (j >= len(tokens) or not content(tokens[j])):
-            waiting = []
+            waiting, part = [], []
             continue
+        between = j
         while j < len(tokens) and tokens[j] in STOPWORDS:
             j += 1
         if j < len(tokens) and _number(tokens[j]) is None:
-            out += [(v, stem(tokens[j])) for v in [*waiting, value]]
+            out += [(v, stem(tokens[j]), False) for v in part]
+            out += [(v, stem(tokens[j]), whole) for v in [*waiting, value]]
+            part = []
+        elif j < len(tokens) and [w for w in tokens[between:j] if w not in ARTICLES] == ["of"]:
+            part = [*waiting, value]
         waiting = []
     return out
 
 
 def recounted(question: str, quote: str) -> str:
     """A number of the question and the word it counts ("10 megaregions") that the quote gives only
-    with other numbers ("11 megaregions"), else "": the quote counts something else."""
+    with other numbers ("11 megaregions"; "Six of the seven lines" for "seven lines"), else "": the
+    quote counts something else. A whole the question takes a part of ("two of the three major
+    cities", "how many of the seven lines") is read against the quote's wholes too."""
     said = _counts(quote)
-    for value, thing in _counts(question):
-        others = {v for v, t in said if t == thing}
+    for value, thing, whole in _counts(question):
+        others = {v for v, t, w in said if t == thing and (whole or not w)}
         if others and value not in others:
             return f"{value:g} {thing} / {', '.join(f'{v:g}' for v in sorted(others))}"
     return ""

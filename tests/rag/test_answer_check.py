@@ -340,6 +340,18 @@ CASES = [
         True,
         "",
     ),
+    (  # six of the seven lines run out of it, not seven
+        "Where do seven lines of the Acme railway run out of?",
+        Quote("Six of the seven lines of the Acme railway run out of Central Station."),
+        False,
+        "recounted",
+    ),
+    (
+        "How many of the seven lines of the Acme railway run out of Central Station?",
+        Quote("Six of the seven lines of the Acme railway run out of Central Station."),
+        True,
+        "",
+    ),
     (
         "Where do 22 million people live?",
         Quote("Over 22 million people live in Acme, 3 million in its city."),
