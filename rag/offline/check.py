@@ -140,21 +140,23 @@ squad-dev's rest 0.870 -> 0.858.
 Round of 2026-12-03, later (recounted, elsewhere, echoed, only dated, renamed). Read off Southern
 California's confident quotes of unanswerable questions (the first three) and the Normans' (only
 dated, renamed: Southern California checks it, 1 caught, none declined; filings-dev's questions
-never reach it); checked on 12 more wording-set questions written on filings-dev's filings (6 traps: a
-number given to another thing, a direction the filing does not give, an opposite one; 6 answerable
-twins with the same words), on filings-dev's own questions and on the generated filings. Same
-retrieval (k=6), unanswerable answered as if answerable, before -> after: Southern California
+never reach it); checked on 12 more wording-set questions written on filings-dev's filings (6
+traps: a number given to another thing, a direction the filing does not give, an opposite one; 6
+answerable twins with the same words), on filings-dev's own questions and on the generated filings.
+Same retrieval (k=6), unanswerable answered as if answerable, before -> after: Southern California
 0.389 -> 0.299, Normans 0.366 -> 0.295, squad-dev's rest 0.300 -> 0.252, Computational complexity
-unchanged (0.154), the wording set's 14 traps 0.357 -> 0.071 (bench answer_check at a5d5ea3:
-recounted alone catches 3 of them, elsewhere 2, echoed 1). Recounted reads a part of a whole too ("Six of the seven lines" does not count seven lines;
-"how many of the seven lines" asks of the whole): Southern California 0.306 -> 0.299, the wording
-set's traps (16 by then) 0.125 -> 0.062 (JPMorgan's "34 of the 65 days"). Recounted, elsewhere, echoed and
-renamed changed no answer to an answerable question on any set; renamed reads only a preposition
-before the name ("as French", "to the Normans"): with any word, "What are Acme's reportable
-segments?" / "Our reportable segments are Cement, ..." was declined on 4 generated filings. Only
-dated changed three answers, all wrong before (Normans' "Who ruled Cyprus in 1191?" / "On 1 May 1191, Richard's fleet arrived ... on Cyprus", and two filings-dev
-quotes), at one filings-dev evidence page no longer cited (0.730 -> 0.722: a wrong sentence on the
-right page). Tried and dropped the same day:
+unchanged (0.154), the wording set's first 13 traps 0.385 -> 0.077 (0.071 of 14 at a5d5ea3 in bench
+answer_check, recounted alone catches 3 of them, elsewhere 2, echoed 1). Recounted reads a part of
+a whole too ("Six of the seven lines" does not count seven lines; "how many of the seven lines"
+asks of the whole): Southern California 0.306 -> 0.299, the wording set's traps (16 by then) 0.125
+-> 0.062 (JPMorgan's "34 of the 65 days"). Recounted, elsewhere, echoed and renamed changed no
+answer to an answerable question on any set; renamed reads only a preposition before the name ("as
+French", "to the Normans"): with any word, "What are Acme's reportable segments?" / "Our reportable
+segments are Cement, ..." was declined on 4 generated filings. Only dated changed three answers,
+all wrong before (Normans' "Who ruled Cyprus in 1191?" / "On 1 May 1191, Richard's fleet arrived
+... on Cyprus", and two filings-dev quotes), at one filings-dev evidence page no longer cited
+(0.730 -> 0.722: a wrong sentence on the right page).
+Tried and dropped the same day:
 - a filer's name held by the document's file name (a "File:" line under the source header, read by
   the name rule; "MGMRESORTS_2020_10K.pdf" for "MGM Resorts", whose 10-K does not write its own
   name beside most of its facts): filings-dev answered 0.278 -> 0.357, but evidence page cited
