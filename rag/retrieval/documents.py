@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.questions.shorthand import fiscal_periods
+from rag.questions.terms import read_asked
 from rag.retrieval import profile_store
 from rag.retrieval.covers import PERIOD_TERM, document_period, period_terms
 from rag.retrieval.lexical import tokenize
@@ -56,6 +57,8 @@ MAX_PICKED = 3  # same company, other years (or same year, other company) stay s
 _WORD = re.compile(r"[A-Za-z0-9][\w&'-]*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _LETTER_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+_ALNUM = re.compile(r"[a-z0-9]+")
+MIN_TITLE_NAME = 3  # a shorter name ("AM", "US") would start too many titles' words
 
 
 @dataclass(frozen=True)
@@ -81,20 +84,27 @@ class DocumentProfiles:
         profiles: dict[str, str],
         generation: Any = None,
         periods: Mapping[str, tuple[int, int | None] | None] | None = None,
+        titles: Mapping[str, str] | None = None,
     ) -> None:
         postings: dict[str, list[int]] = {}
         for position, (doc_id, text) in enumerate(profiles.items()):
             for term in dict.fromkeys(tokenize(text) + period_terms((periods or {}).get(doc_id))):
                 postings.setdefault(term, []).append(position)
         self._set(tuple(profiles), {t: tuple(p) for t, p in postings.items()}, generation, saved=False)
+        self.titles = {d: title_words(t) for d, t in (titles or {}).items()}
 
     @classmethod
     def from_postings(
-        cls, doc_ids: Sequence[str], postings: Mapping[str, Sequence[int]], generation: Any = None
+        cls,
+        doc_ids: Sequence[str],
+        postings: Mapping[str, Sequence[int]],
+        generation: Any = None,
+        titles: Mapping[str, str] | None = None,
     ) -> DocumentProfiles:
         """Profiles whose postings are already known (read from the saved copy)."""
         profiles = cls.__new__(cls)
         profiles._set(tuple(doc_ids), {t: tuple(p) for t, p in postings.items()}, generation, saved=True)
+        profiles.titles = {d: title_words(t) for d, t in (titles or {}).items()}
         return profiles
 
     def _set(
@@ -156,16 +166,21 @@ class DocumentProfiles:
         words = tuple(sorted(t for t in naming if chosen.intersection(self.postings[t])))
         return DocumentPick(picked, words)
 
-    def names(self, question: str) -> tuple[str, ...]:
-        """The question's capitalised words (past its first) that some document's profile holds:
+    def names(self, question: str, doc_ids: Sequence[str] | None = None) -> tuple[str, ...]:
+        """The question's capitalised words (past its first) that some document's profile holds
+        and that belong to a name the title or file name of one of doc_ids (default: all) writes:
         in a library too small to pick documents by them, still what names a document ("PepsiCo"
-        in a library of PepsiCo's report) rather than what to look for in it."""
+        of PEPSICO_2021_10K.pdf, "American Water Works" of AMERICANWATERWORKS_2022_10K.pdf)
+        rather than what to look for in it ("Los Angeles" and "San Diego" on the first page of an
+        article titled "Southern California" are what the question is about)."""
         capital: set[str] = set()
         for n, match in enumerate(_WORD.finditer(question)):
             word = match.group(0)
             if n > 0 and word[0].isupper():
                 capital.update(tokenize(word))
-        return tuple(sorted(t for t in capital if t in self.postings))
+        titles = [self.titles.get(d, ()) for d in (self.doc_ids if doc_ids is None else doc_ids)]
+        titled = {t for name in read_asked(question).names if _titled(name, titles) for t in tokenize(name)}
+        return tuple(sorted(t for t in capital & titled if t in self.postings))
 
     def _period_scores(self, docs: Sequence[str], years: set[str], question: str) -> dict[str, float]:
         """Among one company's filings: the one whose cover covers the asked year (and quarter)
@@ -188,6 +203,21 @@ class DocumentProfiles:
                 if self.doc_ids[i] in scores:
                     scores[self.doc_ids[i]] += idf
         return scores
+
+
+def title_words(title: str) -> tuple[str, ...]:
+    """A document's title and file name as lower-case runs of letters and digits."""
+    return tuple(_ALNUM.findall(title.lower()))
+
+
+def _titled(name: str, titles: Sequence[Sequence[str]]) -> bool:
+    """Whether a name (lower case, "american water works") is written, without its spaces and
+    marks, from the start of a word of one of the titles (title_words): "AMERICANWATERWORKS_2022"
+    writes "American Water Works", "JPMorgan Chase & Co." writes "JPM" and "JPMorgan Chase"."""
+    joined = "".join(_ALNUM.findall(name))
+    if len(joined) < MIN_TITLE_NAME:
+        return False
+    return any("".join(words[i:]).startswith(joined) for words in titles for i in range(len(words)))
 
 
 def _as_written(naming: set[str], question: str) -> set[str]:
@@ -213,13 +243,15 @@ def build_profiles(library: Any, documents: Sequence[Any] | None = None) -> Docu
     for its current generation."""
     generation = library.generation
     profiles: dict[str, str] = {}
+    titles: dict[str, str] = {}
     periods: dict[str, tuple[int, int | None] | None] = {}
     first = library.first_pages(PROFILE_PAGES) if hasattr(library, "first_pages") else None
     for doc in library.documents() if documents is None else documents:
         found = first.get(doc.doc_id, []) if first is not None else library.pages(doc.doc_id)[:PROFILE_PAGES]
         profiles[doc.doc_id] = profile_text(doc.title, doc.file_name, [p.text for p in found])
+        titles[doc.doc_id] = f"{doc.title} {doc.file_name}"
         periods[doc.doc_id] = document_period([p.text for p in found])
-    return DocumentProfiles(profiles, generation, periods)
+    return DocumentProfiles(profiles, generation, periods, titles)
 
 
 def profiles_for(library: Any) -> DocumentProfiles:
@@ -232,7 +264,8 @@ def profiles_for(library: Any) -> DocumentProfiles:
     documents = library.documents()
     postings = profile_store.load(data_dir, generation, documents, PROFILE_PAGES)
     if postings is not None:
-        return DocumentProfiles.from_postings([d.doc_id for d in documents], postings, generation)
+        titles = {d.doc_id: f"{d.title} {d.file_name}" for d in documents}
+        return DocumentProfiles.from_postings([d.doc_id for d in documents], postings, generation, titles)
     profiles = build_profiles(library, documents)
     if profiles.generation == generation == library.generation:  # nothing added or deleted meanwhile
         profile_store.save(data_dir, generation, documents, PROFILE_PAGES, profiles.postings)

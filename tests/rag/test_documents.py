@@ -10,7 +10,7 @@ import pytest
 from ingest.local.library import Library
 from ingest.types import Chunk, PageLocator
 from rag.retrieval.covers import document_period
-from rag.retrieval.documents import DocumentProfiles, ProfileCache, drew_on, profile_text
+from rag.retrieval.documents import DocumentProfiles, ProfileCache, drew_on, profile_text, profiles_for
 from rag.retrieval.lexical import LexicalIndex, tokenize
 from rag.retrieval.retrieve import search_evidence, without_words
 from rag.types import Answer, Evidence, Footnote
@@ -91,6 +91,66 @@ def test_profiles_are_cached_per_library_generation(tmp_path: Path) -> None:
     assert cache.get(library) is first
     library.add_pdf(make_pdf(["Glenhurst Ltd annual report", BODY], "Glenhurst"), "glenhurst.pdf")
     assert cache.get(library) is not first and len(cache.get(library).terms) == len(COMPANIES) + 1
+
+
+def test_a_small_library_is_named_only_by_what_a_title_or_file_name_writes() -> None:
+    titles = {
+        "water": "0001410636-23-000011 AMERICANWATERWORKS_2022_10K.pdf",
+        "socal": "Southern California a.pdf",
+    }
+    profiles = DocumentProfiles(
+        {
+            "water": profile_text(
+                titles["water"], "", ["American Water Works Company, Inc. Camden, New Jersey"]
+            ),
+            "socal": profile_text(
+                titles["socal"], "", ["Southern California includes Los Angeles and San Diego."]
+            ),
+        },
+        titles=titles,
+    )
+    assert set(profiles.names("What was American Water Works' revenue?")) == set(
+        tokenize("American Water Works")
+    )
+    # on the article's first page, but what the question is about, not which document it asks
+    assert profiles.names("In which direction from Los Angeles is San Diego?") == ()
+    assert profiles.names("How large is Southern California?") == tuple(
+        sorted(tokenize("Southern California"))
+    )
+    assert profiles.names("How large is Southern California?", ["water"]) == ()
+    # a name joins its words to meet a file name's; a name no title starts with names nothing
+    assert profiles.names("Where is Water Works based?") == ()
+
+
+def test_saved_profiles_know_the_titles_too(tmp_path: Path) -> None:
+    library = open_hash_library(tmp_path / "lib")
+    library.add_pdf(
+        make_pdf(["Corrigan Steel, Inc. annual report", BODY], "0000000000-24-000001"), "CORRIGANSTEEL.pdf"
+    )
+    built, reread = profiles_for(library), profiles_for(library)
+    assert not built.saved and reread.saved
+    question = "What did Corrigan Steel spend on equipment?"
+    assert reread.names(question) == built.names(question) == tuple(sorted(tokenize("Corrigan Steel")))
+
+
+def test_a_small_librarys_search_keeps_the_names_no_title_writes(tmp_path: Path) -> None:
+    library = open_hash_library(tmp_path / "lib")
+    cities = (
+        "Southern California includes Los Angeles, San Diego and Riverside, and its economy is large. "
+        "Los Angeles and San Diego have many business districts and ports. " * 3
+    )
+    answer = "To the south of Los Angeles, with a population of 1,307,402, is San Diego."
+    filler = "The region has mountains, deserts and a long coast, and many people visit it every year. " * 6
+    socal = library.add_pdf(
+        make_pdf([cities, filler, answer + " " + filler], "Southern California"), "socal.pdf"
+    )
+    for n, topic in enumerate(("the cardinal virtues", "direction finding at sea")):
+        text = f"This essay is about {topic}. In which direction one travels matters here. " * 8
+        library.add_pdf(make_pdf([text], f"Essay {n}"), f"essay-{n}.pdf")
+    # Searched without "Los Angeles" and "San Diego", the question was about cardinal directions:
+    # the essays only. With them, the article about the two cities is in the evidence.
+    retrieval = search_evidence(library, "In which cardinal direction from Los Angeles is San Diego?", k=3)
+    assert any(e.doc_id == socal.doc.doc_id for e in retrieval.evidence)
 
 
 def test_bm25_reads_a_chunks_context_too() -> None:
