@@ -79,6 +79,7 @@ _QUARTER = re.compile(
 _PERIOD = re.compile(r"^(fy\d+|q[1-4]|[1-4]q\d*)$", re.I)
 _DAY = re.compile(r"\b(" + _MONTHS.replace(" ", "|") + r")\s+\d{1,2},?\s+(19|20)\d\d\b", re.I)
 TOKEN = re.compile(r"[A-Za-z0-9][\w&'.-]*[\w&]|[A-Za-z0-9]")
+_QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d')
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,9 @@ class Asked:
     quarters: frozenset[int] = frozenset()  # the quarters it names (their ordinals are no qualifiers)
     negated: bool = False
     acronyms: frozenset[str] = frozenset()  # the names written in capitals ("JPM")
+    # the phrases it puts in quotation marks, lower case, letters and digits only: a title or a
+    # term it asks about by its exact words ('"On the Computational Complexity of Algorithms"')
+    quoted: tuple[str, ...] = ()
 
 
 def question_proper(question: str) -> str:
@@ -162,7 +166,14 @@ def read_asked(question: str) -> Asked:
         frozenset(quarters(text)),
         negated(text),
         frozenset(n for n, caps in names if caps),
+        tuple(dict.fromkeys(p for m in _QUOTED.finditer(text) if (p := folded(m.group(1) or m.group(2))))),
     )
+
+
+def folded(text: str) -> str:
+    """text in lower case, as its runs of letters and digits one space apart ("On the P=NP
+    question" -> "on the p np question"): how a quoted phrase is looked for."""
+    return " ".join(re.findall(r"[^\W_]+", text.lower()))
 
 
 def _qualifiers(found: list[str]) -> list[str]:
