@@ -57,6 +57,30 @@ def test_overlapping_neighbours_come_back_merged_into_one_passage(tmp_path: Path
     assert found[1].chunk_id not in {second.chunk_id, third.chunk_id}  # the merge took one of the k places
 
 
+@pytest.mark.parametrize(
+    ("end", "merged"), [("The longest bridge over the river,", True), ("It is long.", False)]
+)
+def test_a_sentence_over_a_page_break_comes_back_whole(tmp_path: Path, end: str, merged: bool) -> None:
+    library = open_hash_library(tmp_path / "lib")
+    first = (
+        " ".join(f"Bridge number {n} crosses the river at mile {3 * n + 1}." for n in range(20)) + " " + end
+    )
+    second = "due to the engineer Ada Marsh, spans three hundred metres of water. The ferry still runs."
+    doc = library.add_pdf(make_pdf([first, second], "Bridges"), "bridges.pdf").doc
+    # the chunker splits at the page break: page 1's last chunk ends where the sentence breaks
+    chunks = library.chunks()
+    assert chunks[-2].text.endswith(end.split()[-1]) and chunks[-1].text.startswith("due to")
+    found = search_evidence(library, "Who built the longest bridge over the river?", k=len(chunks)).evidence
+    [passage] = [e for e in found if "Ada Marsh" in e.text]
+    if merged:  # one passage over both pages, still exactly the pages' text
+        assert [loc.page_index for loc in passage.locators] == [0, 1]
+        assert "over the river,\n\ndue to the engineer Ada Marsh" in passage.text
+        assert passage.text == locator_text(library.pages(doc.doc_id), passage.locators)
+    else:
+        assert [loc.page_index for loc in passage.locators] == [1]
+        assert any(end in e.text for e in found)  # the chunk before was retrieved, and left apart
+
+
 def test_duplicate_text_comes_back_once_and_k_is_kept(tmp_path: Path) -> None:
     library = open_hash_library(tmp_path / "lib")
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
