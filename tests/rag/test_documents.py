@@ -308,3 +308,40 @@ def test_the_year_picks_the_filing_whose_cover_covers_it_among_one_companys_fili
     profiles = DocumentProfiles(texts, periods=periods)
     pick = profiles.pick("What was Acme's FY2021 revenue? fiscal 2021 2021")
     assert pick is not None and pick.doc_ids[0] == "acme21" and set(pick.doc_ids) == {"acme21", "acme22"}
+
+
+def test_a_quarter_chooses_among_a_companys_filings_but_names_no_company() -> None:
+    """ "Q2" on two covers (another company's and the wrong year's) is a period like a year: it
+    chooses among Acme's filings, and never brings in Beta's."""
+    texts = {
+        "acme22q2": "Acme Corp quarterly report. For the quarterly period ended June 30, 2022.",
+        "acme23q2": "Acme Corp quarterly report Q2 2023. For the quarterly period ended June 30, 2023.",
+        "acme21q1": "Acme Corp quarterly report. For the quarterly period ended March 31, 2021.",
+        "beta23q2": "Beta Foods Q2 2023 earnings. For the quarterly period ended July 2, 2023.",
+        **{f"other{n}": f"Company {n} Holdings annual report for the fiscal year 2019." for n in range(12)},
+    }
+    periods = {d: document_period([t]) for d, t in texts.items()}
+    profiles = DocumentProfiles(texts, periods=periods)
+    pick = profiles.pick("In 2022 Q2, which of Acme's segments had the highest net income?")
+    assert pick is not None and pick.doc_ids[0] == "acme22q2" and "beta23q2" not in pick.doc_ids
+
+
+def test_a_name_its_file_name_writes_names_a_filing_whose_cover_does_not() -> None:
+    """One of Kestrel Mining's three reports has a cover that lost "Mining" (a broken text layer);
+    its file name still writes the whole name, so the year can choose it."""
+    texts = {
+        "k18": "Kestrel annual report. For the fiscal year ended December 31, 2018.",
+        "k20": "Kestrel Mining annual report. For the fiscal year ended December 31, 2020.",
+        "k22": "Kestrel Mining annual report. For the fiscal year ended December 31, 2022.",
+        **{f"other{n}": f"Company {n} Holdings annual report for the fiscal year 2019." for n in range(8)},
+    }
+    files = {"k18": "KESTRELMINING_2018_10K.pdf", "k20": "KESTRELMINING_2020_10K.pdf"}
+    files |= {"k22": "KESTRELMINING_2022_10K.pdf"}
+    periods = {d: document_period([t]) for d, t in texts.items()}
+    profiles = DocumentProfiles(
+        {d: profile_text(files.get(d, d), files.get(d, f"{d}.pdf"), [t]) for d, t in texts.items()},
+        periods=periods,
+        titles={d: f"{files.get(d, d)} {files.get(d, d)}" for d in texts},
+    )
+    pick = profiles.pick("What was Kestrel Mining's revenue in 2018? fiscal 2018 2018")
+    assert pick is not None and pick.doc_ids[0] == "k18"
