@@ -82,11 +82,16 @@ def render(result: dict[str, Any], plotted: bool = True) -> str:
         "(bench/filings_dev/wording_questions.jsonl). The recounted, elsewhere and echoed rules (later "
         'on 2026-12-03: "11 megaregions" for "the 10 megaregions", "To the east" for "to the south", a '
         "quote of the question's own words) were read off Southern California's questions, so that "
-        "article is no check for them; the wording rows (16 traps, 17 twins since then) are. The "
+        "article is no check for them; the wording rows (16 traps, 17 twins by then) are. The "
         "only-dated rule (a quote meeting a dated question on its date and names alone) was read off "
         "the Normans questions; filings-dev and the generated filings check it. The renamed rule "
         '("as English" for "as French") was read off the Normans questions; Southern California\'s '
-        "check it. Since 2026-12-03 (both columns) retrieval that "
+        "check it. The quoted rule (a phrase the question puts in quotation marks, word for word) "
+        "was read off Computational complexity's questions; the Normans' and Southern California's "
+        "check it (no other set quotes). The compared rule (the asked year only as what the quote's "
+        'own year is compared with: "increased 14% compared to 2016" for 2016) was read off one '
+        "filings-dev quote; the wording rows fw-034 to fw-037 (2 traps, 2 twins) check it. Since "
+        "2026-12-03 (both columns) retrieval that "
         "holds a name the question gives counts as related, so such a question gets the closest passages "
         'rather than "not in the documents" (rag.retrieval.retrieve: NAMED_RELATED).'
     )

@@ -38,6 +38,9 @@ lowercased and stemmed, and returns what it found ("" for nothing):
   quote that holds none of its other words but its names ("Who did the Normans besiege in the
   11th century?" / "Normandy was the site of ... classical music in the 11th century"): the quote
   meets the question on when, not on what;
+- compared: a year of the question that the quote holds only as what it compares another year of
+  its own with ("What was the casino revenue in 2016?" / "Net revenues for 2017 increased 14%
+  compared to 2016"): the quote speaks of the other year;
 - reversed: a name of the question that the quote holds only on the other side of the question's
   verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"; "Who replaced the Normans?" /
   "The Normans replaced the Saxons"), a form of "be" just before the quote's verb swapping the
@@ -522,4 +525,24 @@ def reversed_roles(question: str, names: tuple[str, ...], quote: str) -> str:
         wants_before = subject != passive
         if (after and not before) if wants_before else (before and not after):
             return f"{name} {'after' if wants_before else 'before'} {said_words[v]}"
+    return ""
+
+
+_YEARS = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")  # "2016", "FY2016", "fiscal 2016"
+# What a year is compared with comes after these: "compared to 2016", "versus fiscal 2016".
+_COMPARED = r"(?:compared\s+(?:to|with)|versus|vs\.?|over|than|from)\s+(?:(?:fiscal|fy)\s*(?:year\s+)?)?"
+
+
+def compared(question: str, quote: str) -> str:
+    """A year of the question that the quote holds only just after a comparison ("compared to
+    2016", "versus fiscal 2016", "from 2016") while it holds a year the question does not, else
+    "": the quote measures its own year against the asked one."""
+    asked = set(_YEARS.findall(question))
+    said = _YEARS.findall(quote)
+    if not asked or not set(said) - asked:
+        return ""
+    for year in sorted(asked & set(said)):
+        based = re.findall(_COMPARED + year + r"(?!\d)", quote, re.IGNORECASE)
+        if len(based) == said.count(year):
+            return f"{year} / {', '.join(sorted(set(said) - asked))}"
     return ""

@@ -395,6 +395,25 @@ CASES = [
         True,
         "",
     ),
+    # compared: the asked year only as what the quote's own year is compared with
+    (
+        "What was Acme's revenue in 2016?",
+        Quote("Acme's revenues for 2017 increased 14% compared to 2016."),
+        False,
+        "compared",
+    ),
+    (
+        "By how much did Acme's revenue grow in fiscal 2020?",
+        Quote("Acme's revenue increased 6 percent in fiscal 2020 compared to fiscal 2019."),
+        True,
+        "",
+    ),
+    (
+        "What was Acme's revenue in 2016?",
+        Quote("Acme's revenue was $5.2 billion in 2017, compared to $4.8 billion in 2016."),
+        True,
+        "",
+    ),
     # quoted: a phrase the question quotes is in the quote or around it, word for word
     (
         'Who wrote "On the Complexity of Tides"?',
