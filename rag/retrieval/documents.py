@@ -207,9 +207,12 @@ class DocumentProfiles:
         return {d: 10.0 * sum(d in c for c in covering) + mentioned[d] for d in docs}
 
     def _holders(self, term: str, extra: Mapping[str, set[int]]) -> set[int]:
+        """The positions of the documents whose profile holds term, or whose title writes a name
+        of the question that term is part of (extra: _titled_postings)."""
         return set(self.postings.get(term, ())) | extra.get(term, set())
 
     def _df(self, term: str, extra: Mapping[str, set[int]]) -> int:
+        """How many documents hold term (see _holders)."""
         return len(self._holders(term, extra))
 
     def _titled_postings(self, question: str) -> dict[str, set[int]]:
