@@ -221,7 +221,6 @@ from rag.questions.terms import (
     TOKEN,
     Asked,
     amounts,
-    folded,
     negated,
     numbers,
     quarters,
@@ -384,9 +383,9 @@ def _specific(asked: Asked, quote: Quote, rules: Rules) -> Verdict:
     near = f"{quote.text} {quote.context}"
     wide = f"{near} {quote.before}"
     named = f"{wide} {quote.passage}"
-    if rules.quoted and asked.quoted:
-        said = f" {folded(named)} "
-        unsaid = [f'"{p}"' for p in asked.quoted if f" {p} " not in said]
+    if rules.quoted and asked.quoted:  # word for word, case, accents and marks aside
+        said = f" {' '.join(_words(named))} "
+        unsaid = [f'"{p}"' for p in asked.quoted if f" {' '.join(_words(p))} " not in said]
         if unsaid:
             return Verdict(False, "quoted", ", ".join(unsaid))
     if not rules.specific:

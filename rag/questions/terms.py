@@ -94,8 +94,8 @@ class Asked:
     quarters: frozenset[int] = frozenset()  # the quarters it names (their ordinals are no qualifiers)
     negated: bool = False
     acronyms: frozenset[str] = frozenset()  # the names written in capitals ("JPM")
-    # the phrases it puts in quotation marks, lower case, letters and digits only: a title or a
-    # term it asks about by its exact words ('"On the Computational Complexity of Algorithms"')
+    # the phrases it puts in quotation marks, as written: a title or a term it asks about by its
+    # exact words ('"On the Computational Complexity of Algorithms"')
     quoted: tuple[str, ...] = ()
 
 
@@ -166,14 +166,8 @@ def read_asked(question: str) -> Asked:
         frozenset(quarters(text)),
         negated(text),
         frozenset(n for n, caps in names if caps),
-        tuple(dict.fromkeys(p for m in _QUOTED.finditer(text) if (p := folded(m.group(1) or m.group(2))))),
+        tuple(dict.fromkeys(p for m in _QUOTED.finditer(text) if (p := (m.group(1) or m.group(2)).strip()))),
     )
-
-
-def folded(text: str) -> str:
-    """text in lower case, as its runs of letters and digits one space apart ("On the P=NP
-    question" -> "on the p np question"): how a quoted phrase is looked for."""
-    return " ".join(re.findall(r"[^\W_]+", text.lower()))
 
 
 def _qualifiers(found: list[str]) -> list[str]:
