@@ -63,6 +63,7 @@ from rag.questions.terms import DATE, DEGREE, DIGITS, NEGATIONS, QUALIFIERS
 from rag.text import STOPWORDS, stem
 
 __all__ = [
+    "compared",
     "content",
     "denied",
     "echoed",
