@@ -1,0 +1,151 @@
+"""`python -m bench.snapshot`: every dev question's answer as `python -m rag ask --json` prints it,
+one JSON line each, and a question-by-question comparison of two such files.
+
+A refactor that must not change answers is checked this way: take a snapshot at the baseline
+commit, one at the change, on the same libraries, and compare. The libraries are built once
+(`--build`) and reused, so both sides read the same chunks.
+
+    python -m bench.snapshot build --set filings-dev --data-dir /tmp/libs/fd24
+    python -m bench.snapshot take --set filings-dev --data-dir /tmp/libs/fd24 --out base.jsonl
+    python -m bench.snapshot compare base.jsonl head.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.common import CORPUS, ROOT
+
+SQUAD = CORPUS / "squad-dev"
+FILINGS_DEV = CORPUS / "filings-dev"
+GENERATED = ROOT / "bench" / "out" / "snapshot-filings"
+SETS = ("filings-dev", "squad-dev", "generated")
+# Figures that vary from run to run and say nothing about the answer.
+VOLATILE = frozenset({"score"})
+
+
+def set_questions(name: str) -> list[dict[str, Any]]:
+    """The questions of a set: id and question text (every question the set has)."""
+    if name == "filings-dev":
+        from bench import real_filings
+
+        rows = real_filings.questions() + real_filings.our_questions(real_filings.WORDING)
+        extra = ROOT / "bench" / "filings_dev" / "analyst_questions.jsonl"
+        rows += real_filings.our_questions(extra)
+        return rows
+    if name == "squad-dev":
+        return [json.loads(line) for line in (SQUAD / "questions.jsonl").read_text().splitlines() if line]
+    if name == "generated":
+        from bench.filings import COMPANIES, generate
+
+        filings = generate(GENERATED, COMPANIES)
+        lines = filings.questions.read_text().splitlines()
+        return [json.loads(line) for line in lines if line]
+    raise ValueError(f"unknown set {name!r}; one of {', '.join(SETS)}")
+
+
+def set_pdfs(name: str) -> list[Path]:
+    """The PDFs a set's library holds."""
+    if name == "filings-dev":
+        return sorted((FILINGS_DEV / "pdfs").glob("*.pdf"))
+    if name == "squad-dev":
+        return sorted((SQUAD / "pdfs").glob("*.pdf"))
+    from bench.filings import COMPANIES, generate
+
+    return list(generate(GENERATED, COMPANIES).pdfs)
+
+
+def open_library(data_dir: Path) -> Any:
+    """The library in data_dir, read-only, with the settings' embeddings (as `rag ask` opens it)."""
+    from rag.__main__ import open_library as cli_open
+    from settings import load_settings
+
+    return cli_open(load_settings(data_dir=data_dir))
+
+
+def answers(questions: Sequence[dict[str, Any]], data_dir: Path) -> Iterator[dict[str, Any]]:
+    """Each question's --json object, answered as `python -m rag ask --json` answers it."""
+    from rag.__main__ import answer_json
+    from rag.answering.answer import answer_stream
+    from rag.answering.events import Done
+    from settings import load_settings
+    from wiring import make_chat_model, stream_options
+
+    settings = load_settings(data_dir=data_dir)
+    library = open_library(data_dir)
+    model, label = make_chat_model(settings, library.embeddings)
+    for row in questions:
+        events = answer_stream(
+            row["question"],
+            library=library,
+            chat_model=model,
+            provider_label=label,
+            k=settings.retrieval_k,
+            **stream_options(settings),
+        )
+        done = next(e for e in events if isinstance(e, Done))
+        yield {"id": row["id"], "question": row["question"], "reply": answer_json(done.answer)}
+
+
+def _stable(value: Any) -> Any:
+    """The value without its volatile fields."""
+    if isinstance(value, dict):
+        return {k: _stable(v) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [_stable(v) for v in value]
+    return value
+
+
+def compare(before: Path, after: Path, out: Any = sys.stdout) -> int:
+    """Print how many answers are the same and which differ (and in which fields); 1 if any differ."""
+    old = {r["id"]: r for r in map(json.loads, before.read_text().splitlines()) if r}
+    new = {r["id"]: r for r in map(json.loads, after.read_text().splitlines()) if r}
+    differ = []
+    for qid in old.keys() & new.keys():
+        a, b = _stable(old[qid]["reply"]), _stable(new[qid]["reply"])
+        if a != b:
+            differ.append((qid, sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))))
+    only = sorted(old.keys() ^ new.keys())
+    same = len(old.keys() & new.keys()) - len(differ)
+    print(f"{same} answers the same, {len(differ)} differ, {len(only)} in one file only", file=out)
+    for qid, fields in sorted(differ):
+        print(f"  {qid}: {', '.join(fields)}", file=out)
+    if only:
+        print(f"  in one file only: {', '.join(only[:20])}", file=out)
+    return 1 if differ or only else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="python -m bench.snapshot", description=__doc__)
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    for verb in ("build", "take"):
+        sub = verbs.add_parser(verb)
+        sub.add_argument("--set", choices=SETS, required=True)
+        sub.add_argument("--data-dir", type=Path, required=True, help="the set's library")
+        if verb == "take":
+            sub.add_argument("--out", type=Path, required=True, help="the snapshot (JSON lines)")
+    cmp = verbs.add_parser("compare")
+    cmp.add_argument("before", type=Path)
+    cmp.add_argument("after", type=Path)
+    args = parser.parse_args(argv)
+    if args.verb == "compare":
+        return compare(args.before, args.after)
+    if args.verb == "build":
+        from bench.eval import open_corpus_library
+
+        open_corpus_library(set_pdfs(args.set), args.data_dir)
+        return 0
+    with args.out.open("w", encoding="utf-8") as out:
+        for line in answers(set_questions(args.set), args.data_dir):
+            out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
