@@ -99,10 +99,14 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def judge(question: dict[str, Any], retrieval: Retrieval, answer: Answer) -> dict[str, Any]:
+def judge(
+    question: dict[str, Any], retrieval: Retrieval, answer: Answer, companies: dict[str, str] | None = None
+) -> dict[str, Any]:
     """One question's outcome. A gold page is a page of the question's own file (page 7 of another
     report is not it). With gold_values (filings) the answer must hold every one of them; with
-    SQuAD's answers, any one."""
+    SQuAD's answers, any one. With each file's company, the shares of evidence from another filing
+    of the question's company and from another company's filings (both excluded by a question that
+    names one company and one period, as every filings-dev question does)."""
     gold = set(question["gold_page_indexes"])
     doc_name = Path(question["doc_file"]).name
 
@@ -116,9 +120,19 @@ def judge(question: dict[str, Any], retrieval: Retrieval, answer: Answer) -> dic
         contains = all(_norm(v) in text for v in question["gold_values"])
     elif question.get("answers"):
         contains = any(g and g in text for g in (_norm(a["text"]) for a in question["answers"]))
+    companies = companies or {}
+    company = companies.get(doc_name)
+    sibling = _share(
+        retrieval.evidence, lambda e: e.file_name != doc_name and companies.get(e.file_name) == company
+    )
+    stranger = _share(retrieval.evidence, lambda e: companies.get(e.file_name) != company)
     return {
         "id": question["id"],
         "kind": question.get("kind", ""),
+        "category": question.get("category", ""),
+        "group": f"{question.get('source', '')} {question.get('category', '')}".strip(),
+        "sibling_share": sibling if company else None,
+        "stranger_share": stranger if company else None,
         "impossible": question["is_impossible"],
         "hit": any(map(on_gold, retrieval.evidence)),
         "doc_share": _share(retrieval.evidence, lambda e: e.file_name == doc_name) or 0.0,
@@ -131,7 +145,12 @@ def judge(question: dict[str, Any], retrieval: Retrieval, answer: Answer) -> dic
 
 
 def answer_all(
-    questions: Sequence[dict[str, Any]], retriever: Retriever, *, gate: bool, embeddings: Any = None
+    questions: Sequence[dict[str, Any]],
+    retriever: Retriever,
+    *,
+    gate: bool,
+    embeddings: Any = None,
+    companies: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """Retrieve and answer every question with the extractive model (ranking sentences with these
     embeddings too, when given); one judged row each."""
@@ -147,7 +166,7 @@ def answer_all(
             check_relevance=gate,
         )
         answer = next(e.answer for e in events if isinstance(e, Done))
-        rows.append(judge(question, retrieval, answer))
+        rows.append(judge(question, retrieval, answer, companies))
     return rows
 
 
@@ -179,7 +198,15 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         # Closest passages say the documents do not answer directly: an abstention, with quotes.
         "abstention_accuracy": _share(imp, lambda r: r["unsupported"] or r["closest"]),
         "answered_unanswerable": _share(imp, _answered),
+        # Evidence the question excludes (issue 38): another filing of its company, another company.
+        "sibling_share": _mean([r.get("sibling_share") for r in rows]),
+        "stranger_share": _mean([r.get("stranger_share") for r in rows]),
     }
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return round(sum(known) / len(known), 3) if known else None
 
 
 def _answered(row: dict[str, Any]) -> bool:
@@ -187,9 +214,10 @@ def _answered(row: dict[str, Any]) -> bool:
     return not row["unsupported"] and not row["closest"]
 
 
-def by_kind(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Questions, evidence page retrieved, cited, and gold value in the answer, per question kind."""
-    kinds = sorted({r["kind"] for r in rows if r["kind"]})
+def by_kind(rows: Sequence[dict[str, Any]], key: str = "kind") -> dict[str, dict[str, Any]]:
+    """Questions, evidence page retrieved, cited, and gold value in the answer, per question kind
+    (or per the value of another key: a category, a source and category)."""
+    kinds = sorted({r[key] for r in rows if r.get(key)})
     return {
         kind: {
             "questions": len(group),
@@ -198,9 +226,16 @@ def by_kind(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             "answer_contains_gold": _share(
                 [r for r in group if r["contains"] is not None], lambda r: r["contains"]
             ),
+            "answered": _share(group, _answered),
+            "excluded_share": _mean(
+                [
+                    None if r.get("sibling_share") is None else r["sibling_share"] + r["stranger_share"]
+                    for r in group
+                ]
+            ),
         }
         for kind in kinds
-        for group in [[r for r in rows if r["kind"] == kind]]
+        for group in [[r for r in rows if r.get(key) == kind]]
     }
 
 
@@ -213,9 +248,11 @@ def run_eval(
     data_dir: str | Path | None = None,
     library: Any = None,
     pdfs: Sequence[Path] | None = None,
+    companies: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Ingest these PDFs (default: the questions' own) into one library, unless a library is given,
-    and measure ours beside the baseline."""
+    and measure ours beside the baseline (with each file's company: the evidence a question
+    excludes, too)."""
     qa_path = Path(qa_path)
     questions = load_questions(qa_path, limit, seed)
     with tempfile.TemporaryDirectory(prefix="footnote-eval-") as tmp:
@@ -225,10 +262,18 @@ def run_eval(
             library = open_corpus_library(pdfs, Path(data_dir or tmp))
         ingest_s = time.perf_counter() - started
         ours = answer_all(
-            questions, lambda q: search_evidence(library, q, k=k), gate=True, embeddings=library.embeddings
+            questions,
+            lambda q: search_evidence(library, q, k=k),
+            gate=True,
+            embeddings=library.embeddings,
+            companies=companies,
         )
         baseline = answer_all(
-            questions, langchain_retriever(library, k), gate=False, embeddings=library.embeddings
+            questions,
+            langchain_retriever(library, k),
+            gate=False,
+            embeddings=library.embeddings,
+            companies=companies,
         )
         documents, chunks = len(library.documents()), len(library.chunks())
     return {
@@ -243,6 +288,11 @@ def run_eval(
         "baseline": summarize(baseline),
         "ours_by_kind": by_kind(ours),
         "baseline_by_kind": by_kind(baseline),
+        "ours_by_group": by_kind(ours, "group"),
+        "baseline_by_group": by_kind(baseline, "group"),
+        "ours_by_category": by_kind(ours, "category"),
+        "baseline_by_category": by_kind(baseline, "category"),
+        "rows": ours,
     }
 
 
@@ -296,8 +346,11 @@ LABELS = [
         "answered_unanswerable",
         "unanswerable questions answered as if answerable (a quote given as the answer)",
     ),
+    ("sibling_share", "evidence from another filing of the question's company (excluded)"),
+    ("stranger_share", "evidence from another company's filings (excluded)"),
 ]
 KIND_LABELS = [("hit_at_k", "retrieved"), ("gold_page_cited", "cited"), ("answer_contains_gold", "answer")]
+GROUP_LABELS = [*KIND_LABELS, ("answered", "answered directly"), ("excluded_share", "excluded evidence")]
 
 
 def render(result: dict[str, Any]) -> str:
@@ -312,15 +365,23 @@ def render(result: dict[str, Any]) -> str:
         "|---|---|---|",
     ]
     lines += [f"| {label} | {ours.get(key)} | {base.get(key)} |" for key, label in LABELS]
-    kinds = result.get("ours_by_kind") or {}
-    if kinds:
-        head = " | ".join(f"{name}: ours / dense" for _, name in KIND_LABELS)
-        lines += ["", f"| kind | questions | {head} |", "|---|---:|" + "---:|" * len(KIND_LABELS)]
-        for kind, row in kinds.items():
-            other = result["baseline_by_kind"][kind]
-            cells = " | ".join(f"{row[key]} / {other[key]}" for key, _ in KIND_LABELS)
-            lines.append(f"| {kind} | {row['questions']} | {cells} |")
+    if result.get("ours_by_group"):  # filings-dev: per kind of question, FinanceBench's apart from ours
+        lines += ["", *_kind_table(result, "group", GROUP_LABELS, "source and kind")]
+        lines += ["", *_kind_table(result, "category", GROUP_LABELS, "kind (both sources)")]
+    elif result.get("ours_by_kind"):
+        lines += ["", *_kind_table(result, "kind", KIND_LABELS, "kind")]
     return "\n".join(lines)
+
+
+def _kind_table(result: dict[str, Any], key: str, labels: list[tuple[str, str]], title: str) -> list[str]:
+    """One row per value of key: questions, then ours / dense for each figure."""
+    head = " | ".join(f"{name}: ours / dense" for _, name in labels)
+    lines = [f"| {title} | questions | {head} |", "|---|---:|" + "---:|" * len(labels)]
+    for kind, row in result[f"ours_by_{key}"].items():
+        other = result[f"baseline_by_{key}"][kind]
+        cells = " | ".join(f"{row[k]} / {other[k]}" for k, _ in labels)
+        lines.append(f"| {kind} | {row['questions']} | {cells} |")
+    return lines
 
 
 def render_all(squad: dict[str, Any], filings: dict[str, Any], real: dict[str, Any] | None = None) -> str:

@@ -21,10 +21,16 @@ OURS = ROOT / "bench" / "filings_dev" / "questions.jsonl"
 # The answer check's own questions on the same filings (a trap and its answerable twin for each
 # wording rule: bench/filings_dev/README.md); kept out of questions(), whose figures they would move.
 WORDING = ROOT / "bench" / "filings_dev" / "wording_questions.jsonl"
+# Round three (issue 38): analyst-shaped questions on all 51 filings, and computed metrics with their
+# operands (issue 39); written blind and frozen before retrieval was tuned on them.
+ANALYST = ROOT / "bench" / "filings_dev" / "analyst_questions.jsonl"
+COMPUTED = ROOT / "bench" / "filings_dev" / "computed_questions.jsonl"
+FB_CATEGORIES = ROOT / "bench" / "filings_dev" / "financebench_categories.json"
 
 
 def financebench_questions(folder: Path = FILINGS_DEV) -> list[dict[str, Any]]:
     """FinanceBench's records in filings-dev, in the eval's format (gold pages from the evidence)."""
+    categories = json.loads(FB_CATEGORIES.read_text(encoding="utf-8"))["categories"]
     rows = []
     for n, line in enumerate((folder / "questions.jsonl").read_text(encoding="utf-8").splitlines()):
         if not line.strip():
@@ -37,6 +43,8 @@ def financebench_questions(folder: Path = FILINGS_DEV) -> list[dict[str, Any]]:
                 "doc_file": record["doc_file"],
                 "gold_page_indexes": sorted({e["page_index_0based"] for e in record["evidence"]}),
                 "kind": f"financebench {record['question_type']}",
+                "category": categories[f"fb-{n:02d}"],
+                "source": "financebench",
                 "is_impossible": False,
                 "answers": [],
             }
@@ -49,12 +57,40 @@ def our_questions(path: Path = OURS) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [{"answers": [], **row, "kind": f"ours {row.get('kind', '')}".strip()} for row in rows]
+    return [
+        {
+            "answers": [],
+            **row,
+            "kind": f"ours {row.get('kind') or row.get('topic', '')}".strip(),
+            "source": "ours",
+        }
+        for row in rows
+    ]
 
 
 def questions(folder: Path = FILINGS_DEV, ours: Path = OURS) -> list[dict[str, Any]]:
-    """Every filings-dev question: FinanceBench's, then ours."""
-    return financebench_questions(folder) + our_questions(ours)
+    """Every filings-dev question: FinanceBench's, then ours (the first set, then round three's
+    analyst and computed questions, when there)."""
+    mine = our_questions(ours)
+    if ours == OURS:
+        mine += our_questions(ANALYST) + our_questions(COMPUTED)
+    return financebench_questions(folder) + mine
+
+
+def filing_pdfs(folder: Path = FILINGS_DEV) -> list[Path]:
+    """The 51 filings of an analyst-sized library: the 24 FinanceBench asks about and the 27 siblings."""
+    return sorted((folder / "pdfs").glob("*.pdf")) + sorted((folder / "more" / "pdfs").glob("*.pdf"))
+
+
+def companies(folder: Path = FILINGS_DEV) -> dict[str, str]:
+    """Each filing's file name -> its company, from the corpus's documents.jsonl files."""
+    found = {}
+    for listing in (folder / "documents.jsonl", folder / "more" / "documents.jsonl"):
+        for line in listing.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                found[Path(row["doc_file"]).name] = row["company"]
+    return found
 
 
 def write_questions(path: Path, folder: Path = FILINGS_DEV, ours: Path = OURS) -> Path:
@@ -66,7 +102,7 @@ def write_questions(path: Path, folder: Path = FILINGS_DEV, ours: Path = OURS) -
 
 
 def named_library() -> Any:
-    """The library of the 24 filings FOOTNOTE_BENCH_FD_LIBRARY names, opened read-only, else None
+    """The library of the 51 filings FOOTNOTE_BENCH_FD_LIBRARY names, opened read-only, else None
     (they are then ingested, which takes long here); bench answer_check reads the same variable."""
     import os
 
@@ -82,7 +118,7 @@ def named_library() -> Any:
 
 
 def run_filings_dev(k: int = 6, data_dir: str | Path | None = None, library: Any = None) -> dict[str, Any]:
-    """Ingest the 24 filings into one library (or use the given one) and measure ours beside the
+    """Ingest the 51 filings into one library (or use the given one) and measure ours beside the
     dense baseline over every question."""
     import tempfile
 
@@ -90,8 +126,8 @@ def run_filings_dev(k: int = 6, data_dir: str | Path | None = None, library: Any
 
     if not FILINGS_DEV.is_dir():
         raise FileNotFoundError(f"no filings-dev corpus at {FILINGS_DEV}")
-    pdfs = sorted((FILINGS_DEV / "pdfs").glob("*.pdf"))
+    pdfs = filing_pdfs()
     with tempfile.TemporaryDirectory(prefix="footnote-fd-qa-") as tmp:
         qa = write_questions(Path(tmp) / "questions.jsonl")
-        result = run_eval(qa, None, k=k, data_dir=data_dir, library=library, pdfs=pdfs)
+        result = run_eval(qa, None, k=k, data_dir=data_dir, library=library, pdfs=pdfs, companies=companies())
     return {**result, "qa": "../shared/corpus/filings-dev (FinanceBench's 26 + bench/filings_dev)"}

@@ -122,6 +122,8 @@ def test_judge_and_summarize_count_each_outcome() -> None:
         "hit_at_k": two_thirds,
         "gold_page_cited": two_thirds,
         "answer_contains_gold": two_thirds,
+        "answered": round(1 / 3, 3),  # n1 answered; c1 closest passages, u1 unsupported
+        "excluded_share": None,  # no company known: nothing is excluded
     }
     result = {
         "questions": 6,
@@ -137,6 +139,20 @@ def test_judge_and_summarize_count_each_outcome() -> None:
     table = render(result)
     assert "| closest passages quoted instead of an answer (answerable) | 0.2 | 0.2 |" in table
     assert "| list | 1 | 1.0 / 1.0 | 1.0 / 1.0 | 0.0 / 0.0 |" in table
+
+
+def test_evidence_from_another_filing_of_the_company_or_another_company_is_counted_apart() -> None:
+    own, sibling = _evidence("a", 3, "ACME_2020.pdf"), _evidence("b", 3, "ACME_2019.pdf")
+    stranger = _evidence("c", 3, "OTHER_2020.pdf")
+    companies = {"ACME_2020.pdf": "Acme", "ACME_2019.pdf": "Acme", "OTHER_2020.pdf": "Other"}
+    question = {**_question("q1", [3], "number"), "doc_file": "ACME_2020.pdf", "category": "fact"}
+    retrieval = Retrieval((own, sibling, sibling, stranger))
+    row = judge(question, retrieval, _answer("x [a]", retrieval.evidence, (own,)), companies)
+    assert row["sibling_share"] == 0.5 and row["stranger_share"] == 0.25
+    assert summarize([row])["sibling_share"] == 0.5
+    assert by_kind([row], "category")["fact"]["excluded_share"] == 0.75
+    unknown = judge(question, retrieval, _answer("x [a]", retrieval.evidence, (own,)))
+    assert unknown["sibling_share"] is None and summarize([unknown])["stranger_share"] is None
 
 
 def test_the_filings_eval_runs_on_two_generated_reports_in_one_library(tmp_path: Path) -> None:
