@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from bench.filings_dev.check import KINDS, WORDING, gold_problems, load_questions, schema_problems
+from bench.filings_dev.check import (
+    ANALYST,
+    CATEGORIES,
+    COMPUTED,
+    KINDS,
+    WORDING,
+    gold_problems,
+    load_questions,
+    schema_problems,
+)
 
 ROWS = load_questions()
 WORDING_ROWS = load_questions(WORDING)
@@ -103,3 +112,53 @@ def test_the_gold_check_reports_a_moved_value_a_bad_page_and_a_missing_file(corp
     assert by_row == {"moved": values, "outside": 1 + values, "missing": 1}, problems
     assert any("gold page 24 outside" in p for p in problems)
     assert any("NO_SUCH_FILING.pdf not found" in p for p in problems)
+
+
+ANALYST_ROWS = load_questions(ANALYST)
+COMPUTED_ROWS = load_questions(COMPUTED)
+
+
+def test_round_three_is_shaped_like_analysts_questions() -> None:
+    assert schema_problems(ANALYST_ROWS) == [] and schema_problems(COMPUTED_ROWS) == []
+    assert [r["id"] for r in ANALYST_ROWS] == [f"fa-{i:03d}" for i in range(1, len(ANALYST_ROWS) + 1)]
+    assert [r["id"] for r in COMPUTED_ROWS] == [f"fc-{i:03d}" for i in range(1, len(COMPUTED_ROWS) + 1)]
+    categories = Counter(r["category"] for r in ANALYST_ROWS)
+    assert len(ANALYST_ROWS) >= 120 and len(COMPUTED_ROWS) >= 30
+    assert categories["judgement"] >= 0.4 * len(ANALYST_ROWS) and categories["fact"] >= 0.4 * len(
+        ANALYST_ROWS
+    )
+    assert {r["category"] for r in COMPUTED_ROWS} == {"computed"}
+    # Every question of every file has one of the four kinds bench eval reports.
+    every = ROWS + WORDING_ROWS + ANALYST_ROWS + COMPUTED_ROWS
+    assert {r["category"] for r in every} == CATEGORIES
+
+
+def test_the_schema_check_reports_a_broken_operand() -> None:
+    row = COMPUTED_ROWS[0]
+    moved = {**row, "id": "moved", "operands": [{**row["operands"][0], "page_index": -1}]}
+    unprinted = {**row, "id": "unprinted", "operands": [{**row["operands"][0], "value": "no such"}]}
+    not_decimal = {**row, "id": "not_decimal", "gold_result": "about 3"}
+    problems = schema_problems([moved, unprinted, not_decimal])
+    assert [p.split(":")[0] for p in problems] == ["moved", "unprinted", "not_decimal"], problems
+
+
+@pytest.mark.corpus
+def test_round_three_covers_all_51_filings_with_gold_values_on_gold_pages(corpus: Path) -> None:
+    assert gold_problems(ANALYST_ROWS, corpus / "filings-dev") == []
+    assert gold_problems(COMPUTED_ROWS, corpus / "filings-dev") == []
+    folder = corpus / "filings-dev"
+    pdfs = {f"pdfs/{p.name}" for p in (folder / "pdfs").glob("*.pdf")}
+    pdfs |= {f"more/pdfs/{p.name}" for p in (folder / "more" / "pdfs").glob("*.pdf")}
+    assert len(pdfs) == 51
+    assert {r["doc_file"] for r in ANALYST_ROWS + COMPUTED_ROWS} == pdfs
+
+
+@pytest.mark.corpus
+def test_round_three_repeats_no_earlier_question(corpus: Path) -> None:
+    def words(text: str) -> str:
+        return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+    given = load_questions(corpus / "filings-dev" / "questions.jsonl")
+    earlier = {words(r["question"]) for r in given + ROWS + WORDING_ROWS}
+    new = [words(r["question"]) for r in ANALYST_ROWS + COMPUTED_ROWS]
+    assert len(set(new)) == len(new) and not set(new) & earlier
