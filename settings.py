@@ -175,10 +175,7 @@ class Settings(BaseSettings):
         description="Folder of Tesseract .traineddata files; unset: the one the tessdata packages installed "
         "(<venv>/share/tessdata).",
     )
-    # 150 dpi, measured on a squad-dev page and a filings-dev balance sheet scanned at 100, 150 and
-    # 200 dpi and rendered at 150, 200 and 300 for Tesseract (load 16-17): the prose page read with a
-    # word recall of 0.998-1.0 at every resolution; the balance sheet 0.95-0.99 at 150, 0.92-0.96 at
-    # 200 and 0.72-0.91 at 300, and 150 was the fastest (9-22 s a page at that load against 18-32 s).
+    # 150 dpi read as well as 200 or 300 and fastest (bench/README.md, "How the rules were found").
     ocr_dpi: int = Field(
         150, ge=72, le=600, description="Resolution pages are rendered at for OCR, in dots per inch."
     )
@@ -189,14 +186,8 @@ class Settings(BaseSettings):
         "pgvector extension, holds the shared library instead of data_dir. Unset: the local folder. "
         "Kept secret: shown and logged only with the password masked.",
     )
-    # The three HNSW defaults were measured with `python -m bench.pg_hnsw` and `python -m bench pg_search`
-    # on bench/synthetic.py's library-like vectors (fitted to real all-MiniLM-L6-v2 chunks, checked on a
-    # second real set: `python -m bench pg_calibrate`). pgvector's defaults (m 16, ef_construction 64,
-    # ef_search 40) gave recall@10 0.87 at 100,000 vectors and 0.57 at 1,000,000 (0.74 at ef_search 100);
-    # m 24 with ef_construction 100 gave 0.96-0.985 at 100,000 (ef_search 100) but at 1,000,000 only
-    # 0.89-0.905 at ef_search 200 and 0.91-0.95 at 400. m 32 with ef_construction 200 gave, at
-    # 1,000,000, 0.958 / 0.976 / 0.989 at ef_search 100 / 200 / 400 (SQL p50 5.2 / 6.9 / 10.7 ms on 2
-    # cores), for a build of 1,797 s at load 4 (m 16 / 64: 500 s). bench/README.md has the figures.
+    # The three HNSW defaults keep recall@10 above 0.95 at 1,000,000 library-like vectors, where
+    # pgvector's own defaults do not (bench/README.md, "Team mode, dense search at 1,000,000").
     pg_hnsw_m: int = Field(
         32,
         ge=2,

@@ -4,8 +4,8 @@ retrieval in one run (each question is retrieved once, then answered under every
 
 Sets: squad-dev's seed-0 80-question sample (the rules were tuned on it), a disjoint squad-dev
 sample of 80 (40 answerable, 40 not, seed 1: a check), a third (seed 2), the rest of squad-dev,
-and all of squad-dev by article (the 2026-12-02 round read its failures off two articles and
-checks on the third), filings-dev (FinanceBench's 26 and our 106
+and all of squad-dev by article (some rules were read off two articles' failures; the third
+checks them), filings-dev (FinanceBench's 26 and our 106
 on the 24 real filings, 17 not answerable: a check) and the generated filings (117 answerable: a
 check), and OFF_TOPIC, 20 questions we wrote about other things, on both libraries. filings-dev
 needs a library of its 24 filings: FOOTNOTE_BENCH_FD_LIBRARY names one to open read-only, else

@@ -41,7 +41,7 @@ LAST_PAGES = 4  # the signatures and certifications fill the last four pages: an
 GOAL_FIRST_ANSWER_RATIO, GOAL_QUEUE_RATIO = 0.06, 1.05
 POLL_S = 0.02
 NEIGHBOURS = 3
-# The app starts its worker when the library is first opened (components.resources.get_library),
+# The app starts its worker when the library is first opened (components.shared.resources.get_library),
 # on the server's first page run, so by the time a file is uploaded the worker has opened the
 # library and started its page-reading helpers (ingest.pdf.page_pool.warm): the upload waits this
 # long after Worker.start, not to measure the helpers' start-up as part of the upload.
@@ -87,7 +87,7 @@ def _first_answer(
     """Upload the long filing to a running worker; time the words, the first cited answer, the end
     (without ``until_done``, the worker is stopped after the answer and the end is not timed).
     With ``read_before``, the library's BM25 index is built before the upload, as the app's pages
-    do on every run (components.resources: warm_lexical), in a process whose stems were cleared."""
+    do on every run (components.shared.resources: warm_lexical), in a process whose stems were cleared."""
     from ingest.local.library import Library
     from ingest.worker import BACKGROUND_NICENESS, Worker
     from rag import text

@@ -46,7 +46,10 @@ def short(commit: str) -> str:
 _SCRIPT_TIMES = """
 import json, os, sys, time
 from streamlit.testing.v1 import AppTest
-from components import state
+try:
+    from components.shared import state
+except ImportError:  # the baseline's layout, before issue 41 grouped components/ by page
+    from components import state
 try:
     from rag.stores.conversations import ConversationStore
 except ImportError:  # the baseline's layout, before issue 24 moved the store

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Click the n-th footnote button; resolve with milliseconds from the click until (text) the panel,
-# or today the click relay's preview of it (components/cite_relay.py), visibly shows the footnote's
+# or today the click relay's preview of it (components/chat/cite_relay.py), visibly shows the footnote's
 # id and the start of its chunk text, (picture) every page picture on screen
 # is a new one and has loaded, and (run) the script run the click started has finished; plus the
 # bytes of page pictures fetched meanwhile. The script state is watched with a MutationObserver,

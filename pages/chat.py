@@ -2,14 +2,17 @@
 
 import streamlit as st
 
-from components import chat_panel, chat_view, identity, jobs_view, model_picker, resources, side_panel, state
-from components.render import escape_markdown
+from components.chat import chat_panel, chat_view, model_picker
+from components.library import jobs_view
+from components.panel import side_panel
+from components.shared import identity, resources, state
+from components.shared.render import escape_markdown
 from ingest.errors import IndexMismatch, LibraryError
 from rag.answering.answer import answer_stream
 from wiring import stream_options
 
 state.init()
-state.set_chat_drawn(False)  # until this run reaches its end (components/chat_panel.py)
+state.set_chat_drawn(False)  # until this run reaches its end (components/chat/chat_panel.py)
 settings = state.settings()
 user = identity.current_user(settings)
 try:

@@ -3,8 +3,9 @@ view or download a document; search every document, a hit opening the source sid
 
 import streamlit as st
 
-from components import identity, jobs_view, library_search, library_view, resources, state
-from components.render import escape_markdown
+from components.library import jobs_view, library_search, library_view
+from components.shared import identity, resources, state
+from components.shared.render import escape_markdown
 from ingest.errors import IndexMismatch, IngestError, LibraryError
 
 state.init()

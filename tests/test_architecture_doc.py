@@ -1,5 +1,6 @@
 """docs/architecture.md matches the code: every file it names exists, every dotted name it gives
-(module, function, class, method) is defined where it says, and every core module has a row."""
+(module, function, class, method) is defined where it says, and every subpackage of the core and
+of components/ has a row."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ def _paths() -> list[str]:
     found = []
     for span in _code_spans():
         found += PATH.findall(span)
-    for row in re.findall(r"^\| `((?:ingest|rag)/\w+/)` \|(.*)$", DOC.read_text(encoding="utf-8"), re.M):
+    for row in re.findall(
+        r"^\| `((?:ingest|rag|components)/\w+/)` \|(.*)$", DOC.read_text(encoding="utf-8"), re.M
+    ):
         found += [row[0] + name for name in re.findall(r"`(\w+\.py)`", row[1])]
     return found
 
@@ -90,11 +93,11 @@ def test_a_wrong_name_would_be_caught() -> None:
     assert not _resolves("rag.no_such_module")
 
 
-def test_every_subpackage_of_the_core_is_on_the_page() -> None:
+def test_every_subpackage_of_the_core_and_of_components_is_on_the_page() -> None:
     text = DOC.read_text(encoding="utf-8")
     packages = sorted(
         f"{p.parent.relative_to(ROOT).as_posix()}/"
-        for pkg in ("ingest", "rag")
+        for pkg in ("ingest", "rag", "components")
         for p in (ROOT / pkg).glob("*/__init__.py")
     )
     assert packages and [p for p in packages if f"`{p}`" not in text] == []

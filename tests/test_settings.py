@@ -1,6 +1,7 @@
 """Settings: described fields, FOOTNOTE_ environment variables, secrets never printed."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,33 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_every_field_is_described() -> None:
     missing = [name for name, f in Settings.model_fields.items() if not f.description]
     assert missing == []
+
+
+def _readme_settings() -> dict[str, str]:
+    """The README's settings table: each FOOTNOTE_ name and its default as written."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return dict(re.findall(r"^\| `FOOTNOTE_(\w+)` \| ([^|]+?) \|", text, re.MULTILINE))
+
+
+def _same_default(written: str, default: object) -> bool:
+    if written == "unset":
+        return default is None
+    value = written.strip("`")
+    if isinstance(default, int | float) and not isinstance(default, bool):
+        return float(value) == default
+    return value == str(default)
+
+
+def test_the_readme_lists_every_setting_with_its_default() -> None:
+    table = _readme_settings()
+    fields = {
+        name.upper(): f
+        for name, f in Settings.model_fields.items()
+        if not (f.description or "").startswith("Tests only")
+    }
+    assert sorted(table) == sorted(fields)
+    wrong = [name for name, f in fields.items() if not _same_default(table[name], f.default)]
+    assert wrong == []
 
 
 def test_environment_and_overrides(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:

@@ -23,11 +23,8 @@ from ingest.types import OcrOptions, Page, PageOcr
 
 # A page is kept when OCR read at least MIN_WORDS words of two or more letters or digits with a
 # confidence of MIN_WORD_CONFIDENCE or more, and its confidence (words weighted by length) is at
-# least MIN_PAGE_CONFIDENCE. Measured first at a 300 dpi render (then re-measured at the default
-# resolution by bench/ocr.py, bench/README.md "Kept or no text found"): a squad-dev page scanned at
-# 100-200 dpi read 0.95, the same page at 100 dpi blurred and 3% speckled 0.55 (292 confident
-# words: text worth keeping); that page turned 90 or 180 degrees and read before being turned 0.29
-# and 0.30 (126-129 confident words: noise, turned upright it reads 0.95); a blank page 0.0.
+# least MIN_PAGE_CONFIDENCE: a line between poor scans worth keeping and pages read the wrong way
+# up, which are noise (bench/README.md, "How the rules were found" and "Kept or no text found").
 MIN_WORDS = 3
 MIN_WORD_CONFIDENCE = 0.6
 MIN_PAGE_CONFIDENCE = 0.45

@@ -36,7 +36,7 @@ class PagePicture:
     @functools.cached_property
     def png(self) -> bytes:
         """The page as PNG, encoded on first use: the side panel takes the picture itself and
-        encodes it as JPEG (components/picture.py), so it never pays for a PNG."""
+        encodes it as JPEG (components/panel/picture.py), so it never pays for a PNG."""
         out = io.BytesIO()
         self.image.save(out, format="PNG")
         return out.getvalue()

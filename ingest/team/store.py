@@ -85,7 +85,7 @@ class HnswSettings:
 
     m: int = 32
     ef_construction: int = 200
-    ef_search: int = 200  # the settings' defaults (settings.py says how they were measured)
+    ef_search: int = 200  # the settings' defaults (bench/README.md says how they were measured)
 
 
 DEFAULT_HNSW = HnswSettings()

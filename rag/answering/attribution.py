@@ -22,8 +22,8 @@ support(claim, passage), over content words (rag.text.tokenize: stems, stopwords
 - both are multiplied by the share of the claim's numbers found in the passage ("1,469" and
   "1469" are one number): "13 million" is not supported by a passage that says 12 million.
 Word overlap alone cannot match: a question restated with a plausible wrong answer holds nearly
-all its words in the passage it was written from (precision 0.63-0.78 at thresholds 0.5-1.0 on
-squad-dev); pairs of words in order are what a copied or lightly edited sentence keeps.
+all its words in the passage it was written from; pairs of words in order are what a copied or
+lightly edited sentence keeps. The thresholds' measurements: bench/README.md, "Attribution".
 """
 
 from __future__ import annotations
@@ -38,18 +38,13 @@ from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS
 from rag.text import groups_within, has_content, strip_markers, tokenize, words
 from rag.types import CitationSpan, Evidence, Flag, Footnote, Match
 
-# Measured with `python -m bench attribution` (bench/README.md, "Attribution"; labelled claims
-# from bench/attribution_data.py): on squad-dev (300 questions, seed 0: 450 claims) matching at
-# phrase >= 0.9 had precision 0.980 and recall 0.497 (0.972 of copied sentences, 0.021 of
-# questions restated with their answer; 3 of 150 plausible wrong answers matched); on
-# filings-dev (76 claims) precision 1.0, recall 0.489 (0.955 of quoted table lines, 0.045 of
-# restated ones, none of the computed answers). At 0.85 squad-dev's precision is 0.943, under
-# the 0.95 asked for; filings-dev alone would allow 0.5 (precision 1.0, recall 0.889).
+# The three thresholds were set with `python -m bench attribution` on labelled claims
+# (bench/README.md, "Attribution" and "How the rules were found"): the lowest phrase share tried
+# whose matches keep a precision over 0.95 on squad-dev...
 MATCH_MIN = 0.9
-# Same run: below 0.35 of the words, none of squad-dev's 294 supported (claim, passage) pairs
-# and 3 of filings-dev's 59 are flagged, and 0.606 / 0.909 of the unsupported pairs.
+# ...the word share below which few supported claims and most unsupported ones are flagged...
 FLAG_BELOW = 0.35
-# 2, 3 and 4 gave the same precision within 0.01 in that run; 3 keeps "Yes, in 1066." out.
+# ...and the fewest content words worth checking ("Yes, in 1066." is not).
 MIN_WORDS = 3
 NEGATIONS = frozenset("not no never nor none neither without cannot nothing nobody".split())
 _NUMBERED_REF = re.compile(r"\[\d{1,2}\]")

@@ -12,14 +12,8 @@ asked year only through its column header (rag.passages.rows). A direct answer m
 fiscal year the question names (no synonym can stand for one). Words of a source's document title
 count as held by all of its lines, and running headers are never quoted (rag.passages.units).
 
-The constants were set on squad-dev (`python -m bench eval --limit 80`) and checked on the
-generated filings set (bench/filings, 9 filings, 117 questions, one library), each moved alone
-(2026-12-01, before the running-header and section-heading fixes that took filings from 0.667 to
-0.744): MIN_SCORE 0.3/0.4/0.5 gives answer-holds-gold 0.875/0.85/0.85 on squad-dev and
-0.658/0.667/0.632 on filings; RELATED_SCORE 0.1-0.3, NUMBER_BONUS 0/0.25, LABEL_BONUS 0/0.1,
-NEIGHBOUR_WEIGHT 0/0.3 and NEAR_BEST 0.75/0.9 move either by at most 0.025; SEMANTIC_WEIGHT
-0.3/0.5/0.7 gives 0.825/0.85/0.85 on squad-dev and 0.701/0.667/0.632 on filings (kept at 0.5:
-the filings set is for checking, not tuning). None names a word of either corpus.
+The constants were set on squad-dev and checked on the generated filings; none names a word of
+either corpus. How each was measured: bench/README.md, "How the rules were found".
 """
 
 from __future__ import annotations
@@ -72,35 +66,20 @@ MIN_SCORE = 0.4
 RELATED_SCORE = 0.2
 # ...unless a unit holding one of the question's words is as close to it in meaning as the
 # retrieval gate's MIN_DENSE (rag.relevance: the same cosine, read the same way, and only with the
-# embedding models it was measured for; with any other model this path is off). Measured
-# 2026-12-02 (same retrieval, k=6; the library's all-MiniLM-L6-v2): the answerable questions said
-# "do not answer" had a best cosine of 0.32-0.70 (one 0.0) on squad-dev and 0.39-0.62 on
-# filings-dev, and quoting their closest passages cites the evidence page for 7 more of
-# squad-dev's 353 answerable questions in no sample (0.912 -> 0.932) and 4 more of filings-dev's
-# 115 (0.661 -> 0.696), the same at 0.0 and 0.3 (0.4 loses 2); the 20 questions about other
-# things of bench.answer_check.OFF_TOPIC reach this point only 4 times in the two libraries, at
-# 0.0, 0.0, 0.06 and 0.52 ("What language is spoken in Brazil?" beside filings that name Brazil).
-# No unanswerable question is answered by it: closest passages are not an answer.
+# embedding models it was measured for; with any other model this path is off). It gives closest
+# passages, never an answer (bench/README.md, "How the rules were found").
 # The best sentence by blended score is quoted if it holds this share of MIN_SCORE.
 LEXICAL_FLOOR = 0.5
 # Further sentences are quoted when they score at least this share of the best one.
 NEAR_BEST = 0.75
-# How many passages a closest-passages answer quotes. Measured 2026-12-02 (same retrieval, k=6),
-# evidence page cited 2 -> 3 -> 4: filings-dev 0.574 -> 0.652 -> 0.661, squad-dev's rest 0.901 ->
-# 0.912 -> 0.915, Computational complexity 0.853 -> 0.868 -> 0.873; answer holds the gold text
-# filings-dev 0.348 -> 0.382 -> 0.393; cited-page precision filings-dev 0.459 -> 0.421 -> 0.386.
-# Three: where the documents do not answer directly, a third candidate is worth its line.
+# How many passages a closest-passages answer quotes: where the documents do not answer directly,
+# a third candidate is worth its line (measured: bench/README.md, "How the rules were found").
 CLOSEST_COUNT = 3
 # Of those, how many are the best by the words they share with the question (the rest: the best
-# by meaning too, among every unit holding one of its words, when there are embeddings).
-# Measured 2026-12-02 (same retrieval, k=6), evidence page cited / answer holds the gold text,
-# all three by words (before) -> BY_WORDS 2 -> 1 -> 0: squad-dev's rest (353 answerable questions
-# in no sample) 0.932 / 0.856 -> 0.943 / 0.870 -> 0.946 / 0.873 -> 0.946 / 0.870; Southern
-# California (a check) 0.933 / 0.922 -> 0.939 / 0.944 at 2, 1 and 0; filings-dev 0.696 / 0.404 ->
-# 0.722 / 0.416 at 2, 1 and 0. With 1 or 0 the real PepsiCo report's restructuring question
-# (tests/e2e/test_real_filing_browser.py) quotes income-statement rows (cost of sales, net
-# income) and not the restructuring charges row, so two stay by words. No answer changes from
-# closest passages to a quote or back: only which passages are quoted.
+# by meaning too, among every unit holding one of its words, when there are embeddings). Fewer by
+# words cited more evidence pages, but lost the restructuring charges row of a real filing's
+# restructuring question (tests/e2e/test_real_filing_browser.py); which passages are quoted is all
+# it changes.
 BY_WORDS = 2
 
 

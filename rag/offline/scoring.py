@@ -1,7 +1,7 @@
 """How the offline answerer (rag.offline.extractive) scores what it could quote: each sentence and
 table row of the evidence by the IDF-weighted share of the question's concepts it holds, its
 neighbours' and heading's words, the embeddings' similarity, and bonuses for numbers, row labels
-and a named statement. The weights' measurements are in rag.offline.extractive's docstring.
+and a named statement. How the weights were measured: bench/README.md, "How the rules were found".
 """
 
 from __future__ import annotations
@@ -24,10 +24,8 @@ from rag.text import acronyms, stem, tokenize, words
 
 # Concepts found only in the sentence before, or in the source's context line, count this much.
 NEIGHBOUR_WEIGHT = 0.3
-# Concepts found only in a sentence's own section heading count this much (see lexical_scores).
-# Before, a heading counted NEIGHBOUR_WEIGHT like the sentence before; 1.0 (with the framing rule
-# of rag.questions.asked, measured together on 2026-12-01) took the filings' gold page cited 0.880 -> 0.906,
-# squad-dev's 80-question sample unchanged. No other value was tried.
+# Concepts found only in a sentence's own section heading count this much (see lexical_scores): a
+# heading says what the sentences under it are about as much as they do.
 HEADING_WEIGHT = 1.0
 # Share of a sentence's score that is its semantic similarity (when there are embeddings).
 SEMANTIC_WEIGHT = 0.5

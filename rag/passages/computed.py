@@ -7,8 +7,8 @@ such as "COGS" counts through its spelled-out words) or, for a synonym group, on
 among the rows that hold it, the one with a value in the asked year's column wins, then the one
 whose label has the fewest other words ("Total current liabilities" over "Other current
 liabilities and accrued expenses"). A row whose columns name years, none of them asked, holds
-another year's figure and is never one (American Water's FY2021 capex over operating revenues
-once quoted the revenues of 2020, 2019 and 2018). The answer is given only when every input has a
+another year's figure and is never one (FY2021 capex over operating revenues must not quote the
+revenues of 2020, 2019 and 2018). The answer is given only when every input has a
 row: two of three inputs are not a computation.
 """
 

@@ -3,43 +3,25 @@ the question's words that occur in few profiles.
 
 A profile is the document's title (PDF metadata, else the file name), its file name with letters
 and digits split ("acme-10k-fy2023.pdf" gives acme 10k fy 2023) and the words of its first
-``PROFILE_PAGES`` pages (a cover names the company, the form and the fiscal period).
+``PROFILE_PAGES`` pages (a cover names the company, the form and the fiscal period). A name the
+title or file name writes counts with its words run together or not ("MGM Resorts" of
+MGMRESORTS_2018_10K.pdf), for covers whose text layer lost a word. The profiles of a library
+generation are saved with a local library (rag/retrieval/profile_store.py).
 
-The rule, which is what keeps a library of unnamed documents unaffected: a question word *names
-documents* when it occurs in at least one profile and in at most ``NAMING_SHARE`` of them. Each
-document scores the summed IDF of the naming words in its profile; the documents within
-``PICK_SHARE`` of the best score are picked, best first, at most ``MAX_PICKED`` and never part of
-a tie (when more than ``MAX_PICKED`` documents share the best score, nothing is picked). With fewer than ``1 / NAMING_SHARE`` documents no word can name
-documents, so a three-article library (squad-dev) is never affected. Retrieval then searches
-only the picked documents (rag.retrieval.retrieve): on 45 generated look-alike filings whose page headers do
-not name the company, that found the evidence page for 0.978 of the questions, against 0.892 when
-the picked documents were only favoured in the fusion and 0.655 with no document stage.
+The rule, which keeps a library of unnamed documents unaffected: a question word *names
+documents* when it occurs in at least one profile and in at most ``NAMING_SHARE`` of them (so in a
+library of fewer than ``1 / NAMING_SHARE`` documents none does). Each document scores the summed
+IDF of the naming words in its profile; the documents within ``PICK_SHARE`` of the best score are
+picked, best first, at most ``MAX_PICKED`` and never part of a tie. Retrieval then searches only
+the picked documents (rag.retrieval.retrieve).
 
-A year ("2022", from "FY2022" or "fiscal 2022") or a quarter ("Q2") says which of a company's
-filings, not which company: many filings of other companies cover the same period (a "Q2" on two
-covers, another company's earnings release and JPMorgan's 10-Q of the wrong year, picked those two
-for "In 2022 Q2, which of JPM's segments ..."). So years score only when no other
-naming word is in any profile (a question naming just a period), and otherwise only choose among
-documents the other words tie on (Acme's FY2022 report before Acme's FY2023 one); the period a
-cover says it covers is read by rag/retrieval/covers.py.
-
-A question that writes a word with a capital (past its first word) writes names that way: then a
-naming word it writes only in lower case is an ordinary word, not a name ("any material legal
-proceedings" does not name Kestrel Bay Materials; "Kestrel Bay Materials' revenue" does), whether
-or not its capitalised word is on a cover ("situated immediately north of Luxor" names no document,
-though two covers say "immediately" and "north").
-A question typed all in lower case keeps every naming word.
-
-A name of the question that a document's title or file name writes, its words run together or
-not ("MGM Resorts" of MGMRESORTS_2018_10K.pdf), counts as in that document's profile: a cover
-whose text layer lost a word ("Resorts") still names its company through the file name.
-Measured 2026-12-03 (k=6) on filings-dev, evidence page retrieved / cited / answer holds the gold
-text / answered citing no evidence page: 0.843 / 0.722 / 0.438 / 0.026 -> quarters as periods
-0.861 / 0.730 / 0.438 / 0.026 -> and names written by file names 0.861 / 0.748 / 0.427 / 0.035
-(with rag.offline.check's compared rule 0.026); squad-dev and the generated filings unchanged.
-
-The profiles of a library generation are saved with a local library (rag/retrieval/profile_store.py), so
-that reopening one does not read and tokenize every document's first pages again.
+A year or a quarter says which of a company's filings, not which company (many companies' filings
+cover the same period): it scores only when no other naming word is in any profile, and otherwise
+only chooses among documents the other words tie on (rag/retrieval/covers.py reads the period a
+cover covers). A question that writes a word with a capital (past its first word) writes names
+that way: a naming word it writes only in lower case is then an ordinary word ("any material legal
+proceedings" does not name Kestrel Bay Materials). Why each rule, and what it changed:
+bench/README.md, "How the rules were found".
 """
 
 from __future__ import annotations

@@ -18,15 +18,8 @@ MAX_MERGED = 3
 # A chunk ending in none of these and the next chunk, on the next page, starting in lower case are
 # one sentence over a page break (the chunker splits at the break, with no overlap). Merging them
 # (both retrieved) quotes the sentence whole: "The best algorithm for this problem," / "due to
-# Laszlo Babai and Eugene Luks has run time ...". Measured 2026-12-03 (k=6), evidence page cited /
-# answer holds the gold text: squad-dev's seed-0 sample 0.925 / 0.900 -> 0.950 / 0.900,
-# Computational complexity 0.929 / 0.802 -> 0.944 / 0.802, squad-dev's rest 0.960 / 0.873 ->
-# 0.963 / 0.881, seed-2 sample 0.875 / 0.850 -> 0.900 / 0.825; filings-dev and the generated
-# filings unchanged. Whole sentences tempt for unanswerable questions too: the Normans' answered
-# as if answerable 0.312 -> 0.321 (squad-dev's rest 0.252 -> 0.255). Merging any two chunks over a
-# page break: generated filings 0.983 / 0.957 -> 0.991 / 0.966, but filings-dev with each question
-# limited to its own filing answered off the evidence page 0.043 -> 0.052 and Southern
-# California's unanswerable questions answered 0.299 -> 0.306.
+# Laszlo Babai and Eugene Luks has run time ...". Only a sentence is merged, not any two chunks
+# over a break (measured both ways: bench/README.md, "How the rules were found").
 SENTENCE_ENDS = (".", "!", "?", ":", ";", '"', "\u201d", ")")
 
 

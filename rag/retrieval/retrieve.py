@@ -24,46 +24,27 @@ from rag.retrieval.pending import vector_progress
 from rag.types import Evidence
 
 _WORD = re.compile(r"[\w&'-]+")
+# The switches below were each measured on and off: bench/README.md, "How the rules were found".
 # The dense query is the question with its shorthand spelled out, as BM25's and the document
-# stage's are: with MiniLM, evidence page retrieved@6 on H4's generated filings went from 0.915 to
-# 0.983 (the "D&A"/"capex" questions), squad-dev unchanged (it has no shorthand).
+# stage's are ("D&A", "capex" find their line items by meaning too).
 DENSE_EXPANDED = True
 # Search with the question's fiscal periods spelled out ("fiscal 2022 2022")? They pick among a
 # company's filings (rag.retrieval.documents reads them either way), but as search words they favour the
-# pages that print the year most: on filings-dev a yes/no on legal proceedings ranked its page
-# 412th (dense) and 180th (BM25) with them, 35th and 13th without. Measured on filings-dev,
-# squad-dev (no periods: unchanged) and the generated filings: see bench/README.md.
+# pages that print the year most, not the page that answers.
 SEARCH_PERIODS = False
 # In a library too small to pick documents (rag.retrieval.documents), also search without the question's
-# capitalised words that a document's profile holds ("PepsiCo" in a library of PepsiCo's report:
-# a legal-proceedings question ranked its page 367th by dense search with the name, 24th
-# without). Measured on a one-filing library and checked on squad-dev: bench/README.md.
-# Only a name a document's title or file name writes counts (DocumentProfiles.names: "PepsiCo"
-# of PEPSICO_2021_10K.pdf): a name that is merely on a first page is what the question is about
-# ("In which direction from Los Angeles is San Diego?" beside an article titled "Southern
-# California" was searched as "In which direction from is", and got the other articles' pages).
-# Measured 2026-12-03 (k=6), evidence page retrieved / cited, any name on a first page -> only a
-# title's: squad-dev's Normans 0.958 / 0.927 -> 1.000 / 0.969, Southern California 0.961 / 0.944
-# -> 0.989 / 0.967, Computational complexity 0.980 / 0.929 unchanged, seed-0 sample 0.950 / 0.925
-# -> 0.975 / 0.925; filings-dev with each question limited to its own filing 0.887 / 0.783 ->
-# 0.896 / 0.791 (matching only whole words of a title lost there, 0.843 / 0.748: a file name
-# joins a name's words, "AMERICANWATERWORKS"); filings-dev's whole library and the generated
-# filings unchanged (they pick). The cost: better evidence for SQuAD's unanswerable questions too,
-# which are written from the passage they misread: Normans' answered as if answerable 0.295 ->
-# 0.312, squad-dev's rest 0.252 -> 0.258 (rag.offline.check's quoted rule takes that back to 0.252).
+# capitalised words that a document's title or file name writes (DocumentProfiles.names: "PepsiCo"
+# of PEPSICO_2021_10K.pdf): in a library of one report every page holds its name, which then
+# outweighs what the question asks. A name merely on a first page is what the question is about
+# ("San Diego" beside an article on Southern California), so it stays.
 SMALL_LIBRARY_NAMES = True
 # Rank the pages of the question's documents before their chunks (rag.retrieval.page_stage).
 PAGE_STAGE = True
 # A candidate holding a name the question gives (rag.questions.terms: a run of capitalised words
 # or an acronym, every word of it, written with a capital there too) is related, whatever share of
-# the other words it holds. Without it, "Who was Margaret's husband?" (two words, one found:
-# coverage 0.5) was "not in the documents" beside a page saying "King Malcolm III of Scotland
-# married Edgar's sister Margaret". Measured 2026-12-03 (same retrieval, k=6): squad-dev's seed-0
-# sample evidence page cited 0.900 -> 0.925, gold text 0.875 -> 0.900; 3 of squad-dev's 950
-# questions changed (2 answerable now answered, 1 unanswerable now closest passages); filings-dev
-# and the generated filings unchanged; of the 40 off-topic questions, one more gets closest
-# passages (NBA teams of Southern California for the 2020 NBA champion), none is answered. Without
-# the capital, "Who wrote Pride and Prejudice?" found "without prejudice" in a filing.
+# the other words it holds: "Who was Margaret's husband?" (two words, one found) is answered by
+# "King Malcolm III of Scotland married Edgar's sister Margaret". The capital keeps "Pride and
+# Prejudice" from finding "without prejudice".
 NAMED_RELATED = True
 _DEFAULT_CACHE = LexicalCache()
 _DEFAULT_PROFILES = ProfileCache()

@@ -2,7 +2,7 @@
 
 The library is shared; each conversation and each audit verdict belongs to one user, and a store
 bound to a user (``store.for_user(user)``) reads and writes only that user's rows. The app names
-the user (components/identity.py: the OIDC login, a trusted proxy header, or nobody configured);
+the user (components/shared/identity.py: the OIDC login, a trusted proxy header, or nobody configured);
 the core never asks. Rows written before users existed belong to LOCAL_USER, the one user of an
 install where nothing is configured, so an upgraded single-user install still sees everything.
 """

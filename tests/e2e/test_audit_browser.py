@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.resources import CONVERSATIONS_FILE
+from components.shared.resources import CONVERSATIONS_FILE
 from tests.e2e.conftest import wait_idle
 from tests.e2e.server import offline_env, run_app
 from tests.rag.test_audit_fixtures import seed_app_data

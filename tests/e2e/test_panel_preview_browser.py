@@ -1,5 +1,5 @@
 """A footnote click shows its text at once, from the answer's data, in the panel's place (issue 27,
-components/cite_relay.py): in the same task as the click, before any run; then the panel the
+components/chat/cite_relay.py): in the same task as the click, before any run; then the panel the
 server drew takes over. Hostile PDF text stays inert text in the preview too."""
 
 from __future__ import annotations

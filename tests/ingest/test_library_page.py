@@ -10,7 +10,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from components import state
+from components.shared import state
 from ingest.local.library import Library
 from ingest.worker import Worker, run_job
 from tests.ingest.pdfs import long_pages, make_pdf
@@ -164,7 +164,7 @@ def test_a_re_index_whose_embeddings_fail_says_so_and_changes_nothing(
 def test_job_lines_name_the_file_once(tmp_path: Path) -> None:
     # Changed with issue 21: the sentences of result_line (gone with the synchronous upload) are
     # now those of jobs_view.describe, on jobs that a worker ran.
-    from components.jobs_view import describe
+    from components.library.jobs_view import describe
     from tests.ingest.pdfs import make_image_pdf, rewrite
 
     library = open_library(tmp_path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from components.resources import CONVERSATIONS_FILE
+from components.shared.resources import CONVERSATIONS_FILE
 from rag.answering.answer import build_answer
 from rag.stores.conversations import ConversationStore
 from tests.pages.test_audit_page import _run, data_dir  # noqa: F401  (the fixture)

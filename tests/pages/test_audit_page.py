@@ -10,7 +10,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from components.resources import CONVERSATIONS_FILE, get_chat_model
+from components.shared.resources import CONVERSATIONS_FILE, get_chat_model
 from rag.stores.conversations import ConversationStore
 from rag.stores.verdicts import AUDIT_DB_NAME, VerdictStore
 from settings import load_settings

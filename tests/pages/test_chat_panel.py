@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from components import resources, state
-from components.answer_view import active_style
+from components.chat.answer_view import active_style
+from components.shared import resources, state
 from rag.stores.conversations import ConversationStore
 from tests.pages.conftest import answers
 from tests.pages.test_chat_page import _app, _ask, _conv, _script_two_sources
@@ -51,7 +51,7 @@ def test_the_highlight_rule_names_the_answer_and_the_footnote() -> None:
 
 
 def test_each_answer_carries_what_the_panel_shows_for_its_footnotes(app_env: Path) -> None:
-    # The click relay shows these strings at once (components/cite_relay.py): they must be the
+    # The click relay shows these strings at once (components/chat/cite_relay.py): they must be the
     # panel's own, so that the panel's run replaces the preview with the same text.
     at = _app()
     _script_two_sources(app_env)

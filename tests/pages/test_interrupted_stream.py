@@ -16,7 +16,7 @@ def _script() -> None:
 
     import streamlit as st
 
-    from components import chat_view
+    from components.chat import chat_view
     from rag.stores.conversations import ConversationStore
     from tests.pages.test_stream import _events
 
@@ -74,7 +74,7 @@ def _takeover_script() -> None:
 
     import streamlit as st
 
-    from components import chat_view
+    from components.chat import chat_view
     from rag.stores.conversations import ConversationStore
     from tests.pages.test_stream import _events
 

@@ -10,7 +10,8 @@ import pypdf
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import page_resources, state
+from components.panel import page_resources
+from components.shared import state
 from tests.pages.conftest import ROOT
 
 TIMEOUT = 60
@@ -115,7 +116,7 @@ def test_excerpt_starts_at_the_asked_page(app_env: Path) -> None:
 
 
 def test_footnote_panel_opens_the_original_at_the_cited_page(app_env: Path) -> None:
-    from components import resources
+    from components.shared import resources
     from rag.stores.conversations import ConversationStore
     from tests.pages.test_chat_page import _app, _ask, _script_two_sources
 
@@ -135,7 +136,7 @@ def test_footnote_panel_opens_the_original_at_the_cited_page(app_env: Path) -> N
 
 
 def test_download_name_is_a_plain_pdf_file_name() -> None:
-    from components.original import download_name
+    from components.panel.original import download_name
 
     assert download_name("report 2024.pdf") == "report 2024.pdf"
     assert download_name("../../etc/passwd") == "passwd.pdf"
@@ -145,7 +146,7 @@ def test_download_name_is_a_plain_pdf_file_name() -> None:
 
 
 def test_without_streamlit_pdf_the_download_remains(app_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from components import original
+    from components.panel import original
 
     monkeypatch.setattr(original, "can_view", lambda: False)
     at = _search(_page(), '"freezing point"')

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import state
-from components.render import escape_markdown
+from components.shared import state
+from components.shared.render import escape_markdown
 from rag.stores.conversations import ConversationStore
 from tests.openai_server import Error, ScriptedOpenAIServer, stream
 from tests.pages.conftest import ROOT

@@ -1,11 +1,11 @@
-"""The name a document is shown under (components/names.py): its title when it names something."""
+"""The name a document is shown under (components/shared/names.py): its title when it names something."""
 
 from __future__ import annotations
 
 import pytest
 
-from components.names import document_name
-from components.preview import footnote_previews
+from components.panel.preview import footnote_previews
+from components.shared.names import document_name
 from ingest.types import PageLocator
 from rag.answering.answer import build_answer
 from rag.types import Evidence

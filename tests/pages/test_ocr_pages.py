@@ -7,7 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from components import resources, state
+from components.shared import resources, state
 from ingest.embeddings import HashEmbeddings
 from ingest.local.library import Library
 from ingest.types import OcrOptions, PageLocator

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from components.picture import crop_box, panel_pictures
+from components.panel.picture import crop_box, panel_pictures
 from ingest.pdf.reader import read_pdf
 from ingest.pdf.render import draw_page
 from tests.pages.conftest import make_pdf

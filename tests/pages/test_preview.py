@@ -1,8 +1,8 @@
-"""The side panel's text for a footnote, as plain strings (components/preview.py)."""
+"""The side panel's text for a footnote, as plain strings (components/panel/preview.py)."""
 
 from __future__ import annotations
 
-from components.preview import panel_meta
+from components.panel.preview import panel_meta
 from ingest.types import PageLocator
 from rag.types import Evidence
 

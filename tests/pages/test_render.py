@@ -8,8 +8,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from components.passage import cited_passage, split_passage
-from components.render import escape_stream_text, render_answer_html
+from components.panel.passage import cited_passage, split_passage
+from components.shared.render import escape_stream_text, render_answer_html
 from ingest.types import PageLocator
 from rag.answering.answer import build_answer
 from rag.citations.parser import citation_spans
@@ -253,7 +253,7 @@ def test_a_matched_badge_goes_before_a_closing_table_pipe() -> None:
 
 
 def test_notes_and_panel_labels_name_who_made_the_footnote() -> None:
-    from components.render import attribution_notes, footnote_kind_label
+    from components.shared.render import attribution_notes, footnote_kind_label
 
     answer = _attributed()
     notes = attribution_notes(answer)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from components import resources
+from components.shared import resources
 from settings import load_settings
 from wiring import cache_key, chat_options
 

@@ -7,7 +7,7 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.stream import BadgeStream, sources_line
+from components.chat.stream import BadgeStream, sources_line
 from rag.answering.answer import AnswerCitations, answer_stream, build_answer
 from rag.answering.events import Cited, Done, Failed, Retrieved, TextDelta
 from tests.pages.test_render import _evidence
@@ -83,7 +83,7 @@ def test_sources_line_groups_pages_by_document_and_escapes_titles() -> None:
     line = sources_line([a, replace(b, locators=(PageLocator(6, "7", 0, 10),)), evil])
     assert (
         "Found 3 passages in doc\\.pdf (p. 1, 7); " in line
-    )  # "Doc" names nothing: the file name (components/names.py)
+    )  # "Doc" names nothing: the file name (components/shared/names.py)
     assert "\\*\\*Bold\\*\\* \\[x\\]\\(javascript\\:y\\)" in line
     assert sources_line([]).startswith(":material/search_off:")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import resources
+from components.shared import resources
 from rag.stores.conversations import ConversationStore
 from rag.stores.verdicts import AUDIT_DB_NAME, VerdictStore
 from settings import load_settings
@@ -149,7 +149,7 @@ def _seeded_answer():
 
 
 def test_the_header_names_a_user_only_when_sent_once_with_a_value() -> None:
-    from components.identity import header_user
+    from components.shared.identity import header_user
 
     assert header_user([" ann@example.com "]) == "ann@example.com"
     assert header_user([]) is None and header_user(["  "]) is None and header_user(["x" * 256]) is None

@@ -12,7 +12,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from components import resources, state
+from components.shared import resources, state
 from ingest.embeddings import HashEmbeddings
 from ingest.team.library import PgLibrary
 from rag.stores.postgres_conversations import PgConversationStore

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from components.passage import cited_passage
+from components.panel.passage import cited_passage
 from ingest.types import PageLocator
 from rag.answering.answer import stream_answer
 from rag.answering.events import Cited, Done, TextDelta

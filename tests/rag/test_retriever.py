@@ -1,4 +1,4 @@
-"""The library as a LangChain retriever, and the README example that uses it, run verbatim."""
+"""The library as a LangChain retriever, and the example of docs/langchain.md that uses it, run verbatim."""
 
 from __future__ import annotations
 
@@ -53,15 +53,14 @@ def test_doc_ids_limit_the_search(hash_library: Library) -> None:
     assert docs and {d.metadata["doc_id"] for d in docs} == {engines}
 
 
-def _readme_example() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Use the library from LangChain", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    assert len(blocks) == 1, "the README section should hold exactly one python block"
+def _docs_example() -> str:
+    text = (ROOT / "docs" / "langchain.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+    assert len(blocks) == 1, "docs/langchain.md should hold exactly one python block"
     return blocks[0]
 
 
-def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_docs_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data_dir = tmp_path / "data"
     library = open_hash_library(data_dir, chunk_size=180, chunk_overlap=0)
     library.add_pdf(make_pdf(WATER, "Water facts"), "water.pdf")
@@ -75,8 +74,8 @@ def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.chdir(tmp_path)  # no .streamlit/secrets.toml of the developer's
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = compile(_readme_example(), "README.md", "exec")
-        exec(code, {"__name__": "readme_example"})
+        code = compile(_docs_example(), "docs/langchain.md", "exec")
+        exec(code, {"__name__": "docs_example"})
     printed = out.getvalue()
     first = re.search(r"^\[(\w+)\] Water facts, page 1: Water boils", printed, re.MULTILINE)
     assert first and first.group(1) in short_ids

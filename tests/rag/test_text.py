@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.passage import _sentence_before, cited_passage
+from components.panel.passage import _sentence_before, cited_passage
 from ingest.types import PageLocator
 from rag.answering.answer import build_answer
 from rag.answering.metrics import sentence_ranges

@@ -9,12 +9,12 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from components import state
-from components.answer_view import show_answer
-from components.chat_panel import on_footnote_click
-from components.names import document_name
-from components.render import attribution_notes, escape_markdown, page_range
-from components.stream import BadgeStream, StreamOutcome, searching_line, sources_line
+from components.chat.answer_view import show_answer
+from components.chat.chat_panel import on_footnote_click
+from components.chat.stream import BadgeStream, StreamOutcome, searching_line, sources_line
+from components.shared import state
+from components.shared.names import document_name
+from components.shared.render import attribution_notes, escape_markdown, page_range
 from ingest.types import Document
 from rag.answering.events import Failed, Retrieved, StreamEvent
 from rag.retrieval.documents import drew_on

@@ -1,6 +1,6 @@
 """The st.cache_data wrappers for what the side panels draw: page pictures with a passage
 highlighted, page texts, PDF excerpts, and each saved answer's HTML and footnote previews (the other st.cache_*
-wrappers are in components/resources.py). Shared by all sessions: never mutate what they return.
+wrappers are in components/shared/resources.py). Shared by all sessions: never mutate what they return.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import TypeVar
 
 import streamlit as st
 
-from components.preview import footnote_previews
-from components.render import render_answer_html
+from components.panel.preview import footnote_previews
+from components.shared.render import render_answer_html
 from ingest.local.library import Library
 from rag.types import Answer
 
@@ -37,7 +37,7 @@ def _pictures(
 ) -> tuple[bytes, bool] | None:
     # The whole page is encoded only when asked for (the panel's "Whole page" stays closed unless
     # opened): 12 filings-dev pages drew in 62 ms, cut to the passage 2.7 ms, whole 11 ms (load 2).
-    from components.picture import cut_picture, whole_picture
+    from components.panel.picture import cut_picture, whole_picture
     from ingest.pdf.render import draw_page  # pypdfium2 loads only when a panel is first opened
 
     try:
@@ -129,5 +129,5 @@ def _answer_previews(turn_id: str, answer_text: str, _answer: Answer) -> list[di
 
 
 def answer_previews(turn_id: str, answer: Answer) -> list[dict[str, object]]:
-    """A saved answer's footnote previews (components/preview.py), built once per turn."""
+    """A saved answer's footnote previews (components/panel/preview.py), built once per turn."""
     return _answer_previews(turn_id, answer.text, answer)

@@ -10,11 +10,11 @@ import datetime as dt
 
 import streamlit as st
 
-from components import state
-from components.names import document_name
-from components.page_resources import page_picture
-from components.render import ocr_note
-from components.resources import get_chat_model
+from components.panel.page_resources import page_picture
+from components.shared import state
+from components.shared.names import document_name
+from components.shared.render import ocr_note
+from components.shared.resources import get_chat_model
 from rag.audit.records import (
     CitationRecord,
     SupportScore,

@@ -2,18 +2,17 @@
 the panel alone, so the saved turns on screen are neither run again nor sent again.
 
 A footnote click is taken in the browser by the relay, a hidden widget inside the fragment that
-listens for the answers' cite event (components/answer_view.py): a widget inside a fragment makes
-Streamlit rerun that fragment alone, straight from the click. Before, the click was a widget outside
-the fragment: Streamlit started a full run, which its callback narrowed to the fragment with
-``st.rerun(scope=PANEL_FRAGMENT)``; that first run took the server 6 ms, but at 30 saved turns the
-browser marked and redrew every element of the chat for it (about 0.1 s of its main thread, load
-3-4). The relay leaves a click to the answer's own event (that full run, narrowed as before) while
-a run is on its way and has not drawn the panel again: only a full run that reaches its end makes
-the chat on screen whole (a stream stopped by the click must be finished by a full run), which is
-also why the relay's callback asks for a full run when the last one did not reach its end. The
-relay shows the clicked footnote's text at once, before the panel's run (components/cite_relay.py).
+listens for the answers' cite event (components/chat/answer_view.py): a widget inside a fragment makes
+Streamlit rerun that fragment alone, straight from the click; a click outside it would start a full
+run, for which the browser redraws every saved turn. While a run is on its way and has not drawn
+the panel again, the relay leaves a click to the answer's own event (a full run, narrowed to the
+fragment with ``st.rerun(scope=PANEL_FRAGMENT)``): only a full run that reaches its end makes the
+chat on screen whole (a stream stopped by the click must be finished by one), which is also why
+the relay's callback asks for a full run when the last one did not reach its end. The relay shows
+the clicked footnote's text at once, before the panel's run (components/chat/cite_relay.py).
 The callback's run ends before the fragment's begins, which is why .streamlit/config.toml turns
-off Streamlit's forced garbage collection after each run (0.13-0.38 s here, on every click).
+off Streamlit's forced garbage collection after each run. What each step saved: bench/README.md,
+"How the rules were found".
 """
 
 from __future__ import annotations
@@ -22,7 +21,9 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from components import answer_view, cite_relay, page_resources, side_panel, state
+from components.chat import answer_view, cite_relay
+from components.panel import page_resources, side_panel
+from components.shared import state
 from ingest.local.library import Library
 from rag.types import Turn
 

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from components import state
-from components.names import document_name
-from components.original import ExcerptFn, OriginalFn, show_original
-from components.passage import cited_passage
-from components.preview import chunk_parts, panel_meta
-from components.render import footnote_kind_label, ocr_note, page_range
+from components.panel.original import ExcerptFn, OriginalFn, show_original
+from components.panel.passage import cited_passage
+from components.panel.preview import chunk_parts, panel_meta
+from components.shared import state
+from components.shared.names import document_name
+from components.shared.render import footnote_kind_label, ocr_note, page_range
 from rag.retrieval.library_search import SearchHit
 from rag.types import Footnote, Turn
 
@@ -33,7 +33,7 @@ _STYLE = """<style>
 .st-key-cited_passage { background: rgba(255, 196, 0, 0.2); border-left: 3px solid rgba(224, 170, 0, 0.9);
   padding: 0.35rem 0.6rem; border-radius: 0.25rem; }  /* translucent: a highlight on either theme */
 .st-key-panel_pages img { border: 1px solid color-mix(in srgb, currentColor 15%, transparent); border-radius: 0.25rem; }
-/* The click relay (components/cite_relay.py) shows nothing but its preview of a clicked footnote,
+/* The click relay (components/chat/cite_relay.py) shows nothing but its preview of a clicked footnote,
    in the panel's place until the panel's run has drawn that footnote: in the hint's place, or
    over the panel, which stays laid out (unseen) while its new elements and pictures arrive. */
 .st-key-panel_warm { display: none; }

@@ -1,11 +1,10 @@
 """The name a document is shown under: its PDF title when the title names something, else its
-file name. Only what the page shows: the answerer's prompt keeps the title as stored (measured
-2026-12-02: replacing it there made the offline answerer answer two of filings-dev's unanswerable
-questions).
+file name. Only what the page shows: the answerer's prompt keeps the title as stored (replacing it
+there made the offline answerer answer unanswerable questions: bench/README.md, "How the rules were
+found").
 
-Real filings' metadata titles are often no name at all: 8 of filings-dev's 24 SEC filings carry an
-accession number ("0001564590-21-009205"), one "Document", others "ADBE 10K FY15" or "CORP Q1
-2021"; their file names ("MGMRESORTS_2020_10K.pdf") say which report it is.
+Real filings' metadata titles are often no name at all (an accession number, "Document", "CORP Q1
+2021"); their file names ("MGMRESORTS_2020_10K.pdf") say which report it is.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import state
+from components.shared import state
 from rag.audit.export import answer_markdown, rows_csv, rows_json, verdict_rows
 from rag.audit.metrics import SCORE_BINS, ScopeMetrics, audit_metrics, count_answer
 from rag.audit.records import (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import resources, state
-from components.render import escape_markdown
+from components.shared import resources, state
+from components.shared.render import escape_markdown
 from rag.stores.conversations import ConversationStore
 from settings import Settings
 

@@ -1,12 +1,12 @@
 """What the side panel shows for a footnote as plain strings (pure, no Streamlit): the panel draws
-them (components/side_panel.py), and each answer carries them so that the browser shows a clicked
-footnote's text at once, before the panel's run (components/chat_panel.py: the click relay)."""
+them (components/panel/side_panel.py), and each answer carries them so that the browser shows a clicked
+footnote's text at once, before the panel's run (components/chat/chat_panel.py: the click relay)."""
 
 from __future__ import annotations
 
-from components.names import document_name
-from components.passage import cited_passage, split_passage
-from components.render import footnote_kind_label, ocr_note, page_range
+from components.panel.passage import cited_passage, split_passage
+from components.shared.names import document_name
+from components.shared.render import footnote_kind_label, ocr_note, page_range
 from rag.types import Answer, Evidence
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from components.render import escape_markdown
+from components.shared.render import escape_markdown
 from rag.stores.users import LOCAL_USER, MAX_USER_LENGTH
 from settings import Settings
 

@@ -14,9 +14,9 @@ from pathlib import PurePath
 
 import streamlit as st
 
-from components import state
-from components.names import document_name
-from components.render import escape_markdown
+from components.shared import state
+from components.shared.names import document_name
+from components.shared.render import escape_markdown
 from rag.types import Evidence
 
 READ_ON_PAGES = 4  # pages after the cited ones that the viewer also gets, to read on (a UX choice)

@@ -1,7 +1,7 @@
 """Library page pieces: the samples, the index summary, the documents table, the repair button.
 
 No parsing or index logic here: uploads go to the library's job queue as bytes
-(components/resources.py, ``enqueue_files``) and their progress is components/jobs_view.py's.
+(components/shared/resources.py, ``enqueue_files``) and their progress is components/library/jobs_view.py's.
 PDF titles and file names are untrusted: they reach widget labels only through
 ``escape_markdown`` and tables only as plain cells.
 """
@@ -14,14 +14,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from components.render import escape_markdown
+from components.shared.render import escape_markdown
 from ingest.errors import IngestError
 from ingest.local.library import Library
 from ingest.types import Document, IngestProgress
 
 log = logging.getLogger(__name__)
 
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 
 
 def sample_files() -> list[tuple[str, bytes]]:

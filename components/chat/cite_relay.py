@@ -1,9 +1,9 @@
 """The side panel's click relay, which also shows a clicked footnote's text at once (issue 27).
 
-The relay is a v2 component inside the panel's fragment (components/chat_panel.py). It takes an
+The relay is a v2 component inside the panel's fragment (components/chat/chat_panel.py). It takes an
 answer's cite event, whose detail carries the footnote's panel text from that answer's data
-(components/preview.py), sends the click to the server, and at once shows that text in its own
-preview box in the panel's place (components/side_panel.py: its style), set with textContent only.
+(components/panel/preview.py), sends the click to the server, and at once shows that text in its own
+preview box in the panel's place (components/panel/side_panel.py: its style), set with textContent only.
 When the server's run has drawn the panel on that footnote (the relay's data names the footnote the
 server shows), the preview hides and the panel, with its page picture, is seen again. The server's
 session state stays the one owner of the selection: the preview only shows ahead what the server's
@@ -16,8 +16,9 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from components import answer_view, state
-from components.side_panel import PANEL_HEIGHT
+from components.chat import answer_view
+from components.panel.side_panel import PANEL_HEIGHT
+from components.shared import state
 
 # Static and trusted: the preview's empty parts; the JS fills them with textContent.
 _HTML = """<div class="fn-preview" hidden>
@@ -27,7 +28,7 @@ _HTML = """<div class="fn-preview" hidden>
 <div class="fn-before"></div><div class="fn-inside"></div><div class="fn-after"></div>
 </div>"""
 
-# As the panel looks (components/side_panel.py: its keyed containers' style).
+# As the panel looks (components/panel/side_panel.py: its keyed containers' style).
 _CSS = """
 .fn-preview { box-sizing: border-box; height: @@HEIGHT@@px; overflow-y: auto; padding: 1rem;
   display: flex; flex-direction: column; gap: 0.75rem; font: inherit; color: inherit;

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from components.names import document_name
-from components.render import escape_markdown, escape_stream_text, page_range, stream_badge
+from components.shared.names import document_name
+from components.shared.render import escape_markdown, escape_stream_text, page_range, stream_badge
 from rag.answering.answer import build_answer
 from rag.answering.events import Cited, Done, Failed, StreamEvent, TextDelta
 from rag.types import Answer, CitationSpan, Evidence

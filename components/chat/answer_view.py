@@ -1,7 +1,7 @@
 """The interactive answer: a Custom Components v2 element showing sanitised answer HTML whose
 footnote buttons report the clicked footnote back to Python.
 
-A click is first offered, in the browser, to the side panel's relay (components/chat_panel.py),
+A click is first offered, in the browser, to the side panel's relay (components/chat/chat_panel.py),
 a widget inside the panel's fragment, so that Streamlit reruns the panel alone; the click carries
 the footnote's panel text from this answer's data, which the relay shows at once. When no relay
 takes it (none on the page, or a run is on its way), the answer's own one-shot 'cite' trigger
@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from components import page_resources, state
+from components.panel import page_resources
+from components.shared import state
 from rag.types import Answer
 
 # Static and trusted: per-answer content arrives through `data`, already sanitised.
@@ -103,7 +104,7 @@ _mount = st.components.v2.component("footnote_answer", html=_HTML, css=_CSS, js=
 def show_answer(turn_id: str, answer: Answer, on_cite: Callable[[str], object]) -> None:
     """Mount a saved turn's interactive answer; a footnote click that the side panel's relay does
     not take calls on_cite(turn_id), which reads the clicked number from the component's state
-    (components/state.py:on_cite)."""
+    (components/shared/state.py:on_cite)."""
     _mount(
         key=state.answer_key(turn_id),
         data={

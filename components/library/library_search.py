@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import page_resources, resources, side_panel, state
-from components.names import document_name
-from components.original import download_button, viewer
-from components.render import escape_markdown
+from components.panel import page_resources, side_panel
+from components.panel.original import download_button, viewer
+from components.shared import resources, state
+from components.shared.names import document_name
+from components.shared.render import escape_markdown
 from ingest.local.library import Library
 from ingest.types import Document
 from rag.retrieval.library_search import SearchHit

@@ -1,7 +1,7 @@
 """Ingestion jobs on the pages: the Library page's list (stage, progress, cancel), refreshed while
 any job is active, and the chat sidebar's "N documents being added" link.
 
-Jobs run in a worker, never in a page's script run (components/resources.py starts it), so
+Jobs run in a worker, never in a page's script run (components/shared/resources.py starts it), so
 leaving the page, reloading it or closing the browser changes nothing. File names are untrusted:
 they reach the page only as plain text (st.text) or escaped.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import state
-from components.render import escape_markdown
+from components.shared import state
+from components.shared.render import escape_markdown
 from ingest.jobs import CANCELLED, DONE, EMBEDDING, FAILED, QUEUED, READING, Job
 
 REFRESH_S = 1.0  # how often the list redraws while a job is queued or running

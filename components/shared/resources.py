@@ -1,5 +1,5 @@
 """Every st.cache_* wrapper around the core lives here, one section per page or feature, but those
-for what the side panels draw (page pictures, texts, excerpts, answer HTML: components/page_resources.py).
+for what the side panels draw (page pictures, texts, excerpts, answer HTML: components/panel/page_resources.py).
 
 Cached resources are shared by all sessions: never mutate what they return.
 """
@@ -16,7 +16,7 @@ import streamlit as st
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-from components import state
+from components.shared import state
 from ingest.backend import library_class
 from ingest.embeddings import LocalEmbeddings, make_embeddings
 from ingest.errors import NoLibrary, SchemaTooOld
@@ -220,7 +220,7 @@ def _conversations(data_dir: str) -> ConversationStore:
 
 def get_conversations(data_dir: str, user: str) -> ConversationStore:
     """The user's conversations under the data directory (one store per process, opened and
-    migrated once; each call binds it to this run's user, components/identity.py)."""
+    migrated once; each call binds it to this run's user, components/shared/identity.py)."""
     return _conversations(data_dir).for_user(user)
 
 

@@ -1,7 +1,7 @@
 """The one owner of st.session_state: every key, its default and typed accessors live here.
 
 Session state holds plain data only (ids, strings, numbers), never indexes or clients; those
-are cached resources (components/resources.py).
+are cached resources (components/shared/resources.py).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def on_cite(turn_id: str) -> bool:
     return number is not None
 
 
-CITE_RELAY = "chat_cite_relay"  # the side panel's relay of footnote clicks (components/chat_panel.py)
+CITE_RELAY = "chat_cite_relay"  # the side panel's relay of footnote clicks (components/chat/chat_panel.py)
 
 
 def on_relayed_cite() -> bool:

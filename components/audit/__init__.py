@@ -1,0 +1,1 @@
+"""The audit page: the review of one citation at a time, and the metrics and export tabs."""
