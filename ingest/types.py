@@ -118,6 +118,9 @@ class OcrOptions:
     languages: str = "eng"
     data_dir: str | None = None
     dpi: int = 150  # settings.py's ocr_dpi says how it was chosen
+    # An engine in place of Tesseract (ingest.pdf.ocr.OcrEngine), as Library.open takes an
+    # embeddings object: tests pass a fake one; None is Tesseract for these languages.
+    engine: object | None = field(default=None, compare=False, repr=False)
 
     @property
     def enabled(self) -> bool:

@@ -1,6 +1,6 @@
 """Pages whose text layer is empty or unusable (``ingest.pdf.text_layer``), rendered and read by OCR.
 
-Each page is rendered by pypdfium2 (under the pdfium lock, a few milliseconds) and read by
+A blank page (nothing drawn on it: ``ingest.pdf.page_text``) is never rendered or read. Each page is rendered by pypdfium2 (under the pdfium lock, a few milliseconds) and read by
 Tesseract outside it, so page pictures for other sessions are never held up by a long read.
 A page on which OCR finds nothing, or only noise, keeps no text and is reported by its printed
 label ("page 7: no text found by OCR"): it is never indexed as garbage. A page read upside down
@@ -47,6 +47,7 @@ class OcrOutcome:
     read: tuple[str, ...]  # labels of the pages read by OCR
     nothing: tuple[str, ...]  # labels of the pages where OCR found no text
     gave_up: tuple[str, ...] = ()  # labels of the pages OCR gave up on (past the engine's timeout)
+    blank: tuple[str, ...] = ()  # labels of the pages with nothing drawn on them (never rendered)
 
 
 @functools.cache
@@ -61,12 +62,16 @@ def read_unusable(
     pages: Sequence[Page],
     options: OcrOptions,
     progress: OcrProgress,
+    drawn: Sequence[bool] | None = None,
 ) -> OcrOutcome:
-    """Read every page whose text layer is unusable by OCR; OcrUnavailable when the engine cannot start."""
-    reader = reader_for(options.languages, options.data_dir)
+    """Read by OCR every page whose text layer is unusable, but for blank ones (``drawn`` False:
+    nothing on the page); OcrUnavailable when the engine cannot start."""
+    reader = options.engine or reader_for(options.languages, options.data_dir)
+    drawn = [True] * len(pages) if drawn is None else drawn
+    blank = [page.label for page, ink in zip(pages, drawn) if not ink]
     out, read, nothing, gave_up = list(pages), [], [], []
-    for position, page in enumerate(pages):
-        if usable(page.text):
+    for position, (page, ink) in enumerate(zip(pages, drawn)):
+        if not ink or usable(page.text):
             continue
         progress(page.index + 1, len(pages))
         try:
@@ -82,7 +87,7 @@ def read_unusable(
             text, page_ocr = found
             read.append(page.label)
             out[position] = replace(page, text=text, ocr=page_ocr)
-    return OcrOutcome(out, tuple(read), tuple(nothing), tuple(gave_up))
+    return OcrOutcome(out, tuple(read), tuple(nothing), tuple(gave_up), tuple(blank))
 
 
 def render(data: bytes, password: str | None, index: int, dpi: int) -> Image.Image:
@@ -110,7 +115,7 @@ class GaveUp(Exception):
 
 
 def read_page(
-    reader: ocr.TesseractReader, draw: Callable[[int], Image.Image], dpi: int
+    reader: ocr.OcrEngine, draw: Callable[[int], Image.Image], dpi: int
 ) -> tuple[str, PageOcr] | None:
     """The page read at ``dpi``, and again at twice that when the first reading was unsure (a poor
     low-resolution scan reads better enlarged), keeping the more confident reading; None when both
@@ -123,7 +128,7 @@ def read_page(
     return found
 
 
-def read_picture(reader: ocr.TesseractReader, picture: Image.Image) -> tuple[str, PageOcr] | None:
+def read_picture(reader: ocr.OcrEngine, picture: Image.Image) -> tuple[str, PageOcr] | None:
     """The page text and its OCR record, or None when OCR found only noise (even turned upright);
     GaveUp when Tesseract stopped at its timeout."""
     result = reader.read_turned(picture, 0)
