@@ -246,8 +246,9 @@ def _summarise(
 
 
 def _nothing_found(outcome: OcrOutcome, total: int) -> list[str]:
-    """One sentence per page where OCR found no text (or gave up); past NOTHING_SHOWN pages, one
-    for the rest; and one for the blank pages, which OCR never read."""
+    """One sentence per page where OCR found no text; past NOTHING_SHOWN pages, one for the rest;
+    one for the blank pages, which OCR never read; one for the pages it gave up on and one for those
+    past its budget, each naming the setting that set the limit."""
     labels = outcome.nothing
     found = [f"page {label}: no text found by OCR" for label in labels[:NOTHING_SHOWN]]
     rest = labels[NOTHING_SHOWN:]
@@ -257,7 +258,13 @@ def _nothing_found(outcome: OcrOutcome, total: int) -> list[str]:
         found.append(f"{len(outcome.blank)} of {total} pages are blank (p. {_some(list(outcome.blank))})")
     if outcome.gave_up:
         found.append(
-            f"OCR gave up on {len(outcome.gave_up)} pages, too noisy to read in time (p. {_some(list(outcome.gave_up))})"
+            f"OCR gave up on {len(outcome.gave_up)} pages, too noisy to read in time "
+            f"(p. {_some(list(outcome.gave_up))}): FOOTNOTE_OCR_PAGE_TIMEOUT_S"
+        )
+    if outcome.skipped:
+        wanted = outcome.tried + len(outcome.skipped)
+        found.append(
+            f"read {outcome.tried:,} of {wanted:,} pages by OCR; the rest were skipped: FOOTNOTE_OCR_MAX_PAGES"
         )
     return found
 
