@@ -96,6 +96,14 @@ class Settings(BaseSettings):
         "takes the queued uploads: auto is on with a local library and off in team mode "
         "(FOOTNOTE_DATABASE_URL), where `python -m ingest worker` processes embed; on or off to choose.",
     )
+    worker_jobs: int = Field(
+        2,
+        ge=1,
+        le=8,
+        description="Jobs one ingest worker (the app's, or `python -m ingest worker`) runs at once, each in a "
+        "loop of its own: with 2, an upload queued behind a long scan is added while the scan is read by "
+        "OCR (on one core); 1 runs the queue strictly one job at a time.",
+    )
     job_lease_s: float = Field(
         60.0,
         ge=1.0,

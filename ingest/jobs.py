@@ -38,6 +38,9 @@ FINISHED = (DONE, FAILED, CANCELLED)
 # or frozen that long loses it; a worker on this machine whose process is gone loses it at once.
 LEASE_S = 60.0
 ALREADY_STORED = "already in the library"
+# A running job's message while OCR reads its pages (its done and total then count those pages), so
+# the job list can say "Reading pages by OCR (12 of 500)"; cleared by its next progress of another kind.
+BY_OCR = "by OCR"
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,8 @@ class Job:
     stage: str
     done: int = 0  # units of the current stage: pages while reading, chunks while embedding
     total: int = 0
-    message: str = ""  # the outcome: "12 pages, 40 chunks", ALREADY_STORED, or the failure sentence
+    message: str = ""  # the outcome: "12 pages, 40 chunks", ALREADY_STORED, or the failure sentence;
+    # while running, BY_OCR when OCR is reading its pages
     error: str = ""  # the failure's kind (an ingest.errors class name), for a UI that offers a fix
     created_at: str = ""
     updated_at: str = ""
