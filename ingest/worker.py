@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ingest.errors import IngestError, LibraryError
-from ingest.job_run import THREAD_NAME, JobRun, WorkerStopping
 from ingest.jobs import (
     ALREADY_STORED,
     CANCELLED,
@@ -26,9 +25,12 @@ from ingest.jobs import (
     EMBEDDING,
     FAILED,
     LEASE_S,
+    THREAD_NAME,
     Job,
     JobCancelled,
     JobLost,
+    JobRun,
+    WorkerStopping,
     worker_name,
 )
 from ingest.pdf import page_pool
