@@ -2,8 +2,9 @@
 
 A blank page (nothing drawn on it: ``ingest.pdf.page_text``) is never rendered or read. A document
 reads at most ``OcrOptions.max_pages`` pages by OCR (the first ones; the rest are kept empty and
-counted), each within ``OcrOptions.page_timeout_s`` for all its readings. Each page is rendered by pypdfium2 (under the pdfium lock, a few milliseconds) and read by
-Tesseract outside it, so page pictures for other sessions are never held up by a long read.
+counted), each within ``OcrOptions.page_timeout_s`` for all its readings. Each page is rendered by
+pypdfium2 (under the pdfium lock, a few milliseconds) and read by Tesseract outside it, so page
+pictures for other sessions are never held up by a long read.
 A page on which OCR finds nothing, or only noise, keeps no text and is reported by its printed
 label ("page 7: no text found by OCR"): it is never indexed as garbage. A page read upside down
 or sideways is turned the right way up when the first reading is noise.
