@@ -96,6 +96,14 @@ class Settings(BaseSettings):
         "takes the queued uploads: auto is on with a local library and off in team mode "
         "(FOOTNOTE_DATABASE_URL), where `python -m ingest worker` processes embed; on or off to choose.",
     )
+    worker_jobs: int = Field(
+        2,
+        ge=1,
+        le=8,
+        description="Jobs one ingest worker (the app's, or `python -m ingest worker`) runs at once, each in a "
+        "loop of its own: with 2, an upload queued behind a long scan is added while the scan is read by "
+        "OCR (on one core); 1 runs the queue strictly one job at a time.",
+    )
     job_lease_s: float = Field(
         60.0,
         ge=1.0,
@@ -178,6 +186,24 @@ class Settings(BaseSettings):
     # 150 dpi read as well as 200 or 300 and fastest (bench/README.md, "How the rules were found").
     ocr_dpi: int = Field(
         150, ge=72, le=600, description="Resolution pages are rendered at for OCR, in dots per inch."
+    )
+    # The budget (bench/README.md, "Scanned pages" and "Blank pages and the OCR budget"): Tesseract read
+    # 0.41 pages/s on one core of a quiet machine, so 500 pages is about 20 minutes, and a scanned book
+    # or report of that length is read whole; a real page took 2.3 s quiet and up to 32 s at load 16.
+    ocr_max_pages: int = Field(
+        500,
+        ge=1,
+        le=100_000,
+        description="Most pages of one document read by OCR (about 20 minutes at 500 on one core): the first "
+        "ones; past it the document is kept with what was read, and its message says how many pages were "
+        "skipped. Blank pages never count (they are never read).",
+    )
+    ocr_page_timeout_s: float = Field(
+        60.0,
+        gt=0,
+        le=3600.0,
+        description="Seconds OCR may spend on one page, all its readings together (upright, turned, at twice "
+        "the resolution); a page of noise is then given up on and named. A real page takes 2-30 s.",
     )
 
     database_url: SecretStr | None = Field(

@@ -105,7 +105,14 @@ def library_options(settings: Settings) -> LibraryOptions:
 def ocr_options(settings: Settings) -> OcrOptions:
     """Whether and how pages without a usable text layer are read by OCR."""
     data_dir = str(settings.ocr_data_dir) if settings.ocr_data_dir else None
-    return OcrOptions(settings.ocr, settings.ocr_languages, data_dir, settings.ocr_dpi)
+    return OcrOptions(
+        settings.ocr,
+        settings.ocr_languages,
+        data_dir,
+        settings.ocr_dpi,
+        settings.ocr_max_pages,
+        settings.ocr_page_timeout_s,
+    )
 
 
 def cache_key(*options: Any) -> str:

@@ -7,8 +7,9 @@ Exports the vocabulary and stable ids. Heavier parts are imported from their mod
 ``ingest.embeddings.make_embeddings``, ``ingest.errors`` (the error policy), and ingestion as
 background jobs: ``ingest.jobs`` (the stages), ``Library.jobs`` (ingest.local.jobs; in PostgreSQL
 ingest.team.jobs) and ``ingest.worker.Worker``. Scanned pages: ``ingest.pdf.text_layer.usable`` (which
-pages need OCR), ``ingest.pdf.ocr_pages.read_unusable`` (render and read them) over
-``ingest.pdf.ocr.TesseractReader``.
+pages need OCR; blank ones never do: ``ingest.pdf.page_text``), ``ingest.pdf.ocr_pages.read_unusable``
+(render and read them, within the budget of ``ingest.types.OcrOptions``) over
+``ingest.pdf.ocr.TesseractReader`` or another ``ingest.pdf.ocr.OcrEngine``.
 """
 
 from ingest.ids import chunk_id_for, doc_id_for

@@ -4,14 +4,15 @@ Error policy
 ------------
 - **Raise** (a subclass of ``IngestError``) when the user must act on the whole file: it is not a
   PDF, is empty, is truncated or structurally unreadable, needs a (different) password, has no
-  text layer at all, is over the size or page limit, the embedding model failed (an endpoint
-  down, refusing or timing out), or the library was built with other embedding or chunk
-  settings. The message names the file and says what to do; the cause is chained with
-  ``raise ... from exc``. Nothing is written to the library for that file.
+  text layer at all (or nothing drawn on any page), is over the size or page limit, the
+  embedding model failed (an endpoint down, refusing or timing out), or the library was built
+  with other embedding or chunk settings. The message names the file and says what to do; the
+  cause is chained with ``raise ... from exc``. Nothing is written to the library for that file.
 - **Warn** (strings in ``ReadDocument.warnings`` / ``IngestResult.warnings``, stored with the
   document and shown on the Library page) when the document is usable but partly degraded:
-  pages without text, pages whose text looks garbled (mojibake from CID fonts), pages read by
-  OCR, and one sentence per page on which OCR found nothing ("page 7: no text found by OCR").
+  pages without text, blank pages, pages whose text looks garbled (mojibake from CID fonts),
+  pages read by OCR, one sentence per page on which OCR found nothing ("page 7: no text found
+  by OCR"), and the pages OCR skipped past its budget (naming the setting that set it).
 - **Log and continue** (``logging`` at WARNING) for page-level damage: a page whose text cannot
   be extracted is kept with empty text, so page indexes stay aligned, and the rest is ingested.
   It is also summarised as a warning.
@@ -79,6 +80,15 @@ class NoTextLayer(IngestError):
     """No page has any extractable text."""
 
     reason = "has no text layer (scanned or image-only; OCR is not done)"
+
+
+class BlankPages(NoTextLayer):
+    """Nothing is drawn on any page (no text, picture or drawing): known without rendering, never OCR'd."""
+
+    def __init__(self, file_name: str, pages: int) -> None:
+        where = "its one page" if pages == 1 else f"any of its {pages:,} pages"
+        self.reason = f"has no text layer, and nothing is drawn on {where}"
+        super().__init__(file_name)
 
 
 class NoTextFound(NoTextLayer):

@@ -97,7 +97,7 @@ class Document:
 @dataclass(frozen=True)
 class IngestProgress:
     """Where an ingest is: stage is "read", "chunk", "embed" or "index", done of total units; or
-    "ocr": page number ``done`` of ``total`` pages is being read by OCR."""
+    "ocr": the ``done``-th of the ``total`` pages OCR reads is being read."""
 
     file_name: str
     stage: str
@@ -112,12 +112,18 @@ ProgressFn = Callable[[IngestProgress], None]
 class OcrOptions:
     """Whether pages without a usable text layer are read by OCR ("auto") or left out ("off"), in
     which Tesseract languages ("eng", "eng+deu"), from which folder of language data (None: the
-    one pip installed), and at what resolution (dpi) pages are rendered for it."""
+    one pip installed), at what resolution (dpi) pages are rendered for it, and its budget: how
+    many pages of one document it reads, and how long it may spend on one page."""
 
     mode: str = "auto"
     languages: str = "eng"
     data_dir: str | None = None
     dpi: int = 150  # settings.py's ocr_dpi says how it was chosen
+    max_pages: int = 500  # the budget per document: settings.py's ocr_max_pages says why
+    page_timeout_s: float = 60.0  # all the readings of one page: settings.py's ocr_page_timeout_s
+    # An engine in place of Tesseract (ingest.pdf.ocr.OcrEngine), as Library.open takes an
+    # embeddings object: tests pass a fake one; None is Tesseract for these languages.
+    engine: object | None = field(default=None, compare=False, repr=False)
 
     @property
     def enabled(self) -> bool:

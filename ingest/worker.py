@@ -1,10 +1,12 @@
 """The ingestion worker: takes jobs one by one from a library's queue (local or PostgreSQL) and
 runs each: read and chunk, store the words (searchable at once), embed, store the vectors.
 
-One loop per process serves a library: the app starts it in a thread once per server process
-(components/shared/resources.py), ``python -m ingest worker`` runs it in the foreground. Any number of
-workers may serve one library; the queue (ingest.local.jobs, ingest.team.jobs) gives each job to
-one of them, and takes it back when its worker stops renewing the lease.
+One worker per process serves a library: the app starts it in a thread once per server process
+(components/shared/resources.py), ``python -m ingest worker`` runs it in the foreground. A worker runs
+``at_once`` jobs at a time, one loop each (the settings' worker_jobs, 2: a short upload queued
+behind a long scan is added while the scan is read; README.md says why a second loop and not a
+priority). Any number of workers may serve one library; the queue (ingest.local.jobs,
+ingest.team.jobs) gives each job to one loop, and takes it back when its worker stops renewing the lease.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,10 +25,12 @@ from ingest.jobs import (
     EMBEDDING,
     FAILED,
     LEASE_S,
+    THREAD_NAME,
     Job,
     JobCancelled,
     JobLost,
-    JobStopped,
+    JobRun,
+    WorkerStopping,
     worker_name,
 )
 from ingest.pdf import page_pool
@@ -36,81 +39,12 @@ from ingest.types import IngestProgress
 
 log = logging.getLogger(__name__)
 IDLE_POLL_S = 1.0  # how often an idle worker looks for a job another process queued
-REPORT_EVERY_S = 0.5  # progress is written at most this often (each write is a transaction)
-THREAD_NAME = "footnote-ingest-worker"
 OPEN_RETRY_S = 10.0  # a worker that could not open its library tries again after this long
 # The app's worker embeds at this niceness: embedding in the background yields the cores to the
 # questions asked meanwhile. On the 549-page PepsiCo 10-K (load 15, the same machine and hour as
 # bench jobs), from its words stored to the first cited answer: 13.0 s at the same priority,
 # 4.8 and 6.3 s with the whole worker thread niced.
 BACKGROUND_NICENESS = 10
-
-
-class JobRun:
-    """One attempt at one job: records its progress, which a heartbeat thread writes at most every
-    REPORT_EVERY_S (and at each change of stage, at once) while renewing the lease, and raises
-    JobCancelled or JobLost from the next report once either happened."""
-
-    def __init__(self, jobs: Any, job: Job, lease_s: float, stopping: threading.Event | None = None) -> None:
-        self.jobs, self.job, self.lease_s = jobs, job, lease_s
-        self._stage, self._last = job.stage, time.monotonic()
-        self._pending: tuple[int, int] | None = None  # progress not written yet
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._stopping = stopping or threading.Event()
-        self._problem: JobStopped | None = JobCancelled(job.job_id) if job.cancel else None
-        self._beat = threading.Thread(target=self._heartbeat, name=f"{THREAD_NAME}-lease", daemon=True)
-        self._beat.start()
-
-    def report(self, progress: IngestProgress) -> None:
-        """A progress callback for prepare_words and embed_chunks."""
-        if self._stopping.is_set():
-            raise WorkerStopping(self.job.job_id)
-        if self._problem is not None:
-            raise self._problem
-        stage = EMBEDDING if progress.stage in ("embed", "index") else self._stage
-        with self._lock:
-            self._pending = (progress.done, progress.total)
-            changed, self._stage = stage != self._stage, stage
-        if changed:  # the page shows "embedding" from the moment it is
-            self._flush()
-        if self._problem is not None:
-            raise self._problem
-
-    def checkpoint(self) -> None:
-        """Write the progress now and raise if the job was cancelled or lost (before a commit)."""
-        self._flush()
-        if self._problem is not None:
-            raise self._problem
-
-    def stop(self) -> None:
-        """End the heartbeat."""
-        self._stop.set()
-        self._beat.join(timeout=10)
-
-    def _heartbeat(self) -> None:
-        # Pages come by the hundred a second and fake embeddings by the thousand: each report is
-        # only recorded, and written here (a write per batch cost the queue 10% on 24 filings).
-        while not self._stop.wait(REPORT_EVERY_S):
-            if self._pending is not None or time.monotonic() - self._last >= self.lease_s / 4:
-                self._flush()
-
-    def _flush(self) -> None:
-        with self._lock:
-            pending, self._pending = self._pending, None
-        self._last = time.monotonic()
-        done, total = pending if pending is not None else (None, None)
-        try:
-            if self.jobs.touch(self.job, self.lease_s, done, total):
-                self._problem = JobCancelled(self.job.job_id)
-        except JobLost as exc:
-            self._problem = exc
-        except Exception:  # a database hiccup: the next beat tries again
-            log.warning("could not record the progress of %s", self.job.file_name, exc_info=True)
-
-
-class WorkerStopping(JobStopped):
-    """The worker is being stopped: the job is left for the next claim, at once."""
 
 
 def run_job(
@@ -203,9 +137,10 @@ def _finish(jobs: Any, job: Job, stage: str, message: str, error: str = "") -> N
 
 
 class Worker:
-    """Takes jobs from one library until stopped: ``run`` in the foreground, ``start`` in a thread.
-    Given an ``opener`` instead of a library, it opens the library itself, in its own thread, and
-    again after OPEN_RETRY_S while that fails (busy, to be re-indexed): the app never waits for it."""
+    """Takes jobs from one library until stopped, ``at_once`` at a time: ``run`` in the foreground,
+    ``start`` in a thread. Given an ``opener`` instead of a library, it opens the library itself, in
+    its own thread, and again after OPEN_RETRY_S while that fails (busy, to be re-indexed): the app
+    never waits for it."""
 
     def __init__(
         self,
@@ -214,11 +149,12 @@ class Worker:
         opener: Callable[[], Any] | None = None,
         lease_s: float = LEASE_S,
         poll_s: float = IDLE_POLL_S,
+        at_once: int = 1,
     ) -> None:
         self.library, self._opener, self.lease_s, self.poll_s = library, opener, lease_s, poll_s
-        self.name = worker_name()
+        self.at_once = max(1, at_once)
+        self.name = worker_name()  # one name for all its loops: the queue's leases name the process
         self.niceness = 0
-        self._swept = False  # stored copies no job needs are removed once, when it starts
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -235,14 +171,28 @@ class Worker:
         return ended or job
 
     def run(self, *, until_idle: bool = False, on_job: Callable[[Job], None] | None = None) -> None:
-        """Run jobs until stopped (or, with ``until_idle``, until none is queued or running)."""
+        """Run jobs until stopped (or, with ``until_idle``, until none is queued or running): in this
+        thread's loop and ``at_once - 1`` more, each taking the next queued job when it is free."""
         page_pool.warm()  # the first long file need not wait for the page-reading processes
+        while self.library is None and not self._stop.is_set():
+            self._open()
+        if self.library is None:
+            return
+        self._sweep()  # stored copies no job needs, once, when it starts
+        others = [
+            threading.Thread(
+                target=self._loop, args=(until_idle, on_job), name=f"{THREAD_NAME}-{n}", daemon=True
+            )
+            for n in range(2, self.at_once + 1)
+        ]
+        for thread in others:
+            thread.start()
+        self._loop(until_idle, on_job)
+        for thread in others:
+            thread.join()
+
+    def _loop(self, until_idle: bool, on_job: Callable[[Job], None] | None) -> None:
         while not self._stop.is_set():
-            if self.library is None and not self._open():
-                continue
-            if not self._swept:
-                self._swept = True
-                self._sweep()
             try:
                 job = self.run_once()
             except LibraryError as exc:  # busy, or the library went away: say so, try again later
@@ -266,14 +216,12 @@ class Worker:
         except Exception:  # housekeeping only: the jobs still run
             log.warning("could not remove stored copies no job needs", exc_info=True)
 
-    def _open(self) -> bool:
+    def _open(self) -> None:
         try:
             self.library = self._opener()
-            return True
         except Exception as exc:  # IngestError (busy, re-index, damaged) or worse: said, tried again
             log.warning("the ingest worker cannot open the library yet: %s", exc)
             self._stop.wait(OPEN_RETRY_S)
-            return False
 
     def start(self, niceness: int = 0) -> Worker:
         """Run in a daemon thread (the app's: one per server process); returns self. A positive

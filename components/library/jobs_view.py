@@ -12,7 +12,7 @@ import streamlit as st
 
 from components.shared import state
 from components.shared.render import escape_markdown
-from ingest.jobs import CANCELLED, DONE, EMBEDDING, FAILED, QUEUED, READING, Job
+from ingest.jobs import BY_OCR, CANCELLED, DONE, EMBEDDING, FAILED, QUEUED, READING, Job
 
 REFRESH_S = 1.0  # how often the list redraws while a job is queued or running
 FINISHED_SHOWN = 10  # finished jobs listed under the active ones, latest first
@@ -29,7 +29,7 @@ def describe(job: Job, worker_running: bool = True) -> str:
             else "Queued: waiting for a worker (this app runs none: `python -m ingest worker`)"
         )
     if job.stage == READING:
-        return "Reading pages" + counted
+        return ("Reading pages by OCR" if job.message == BY_OCR else "Reading pages") + counted
     if job.stage == EMBEDDING:
         return "Searchable by words; embedding chunks" + counted
     if job.stage == DONE:

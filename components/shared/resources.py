@@ -106,8 +106,8 @@ def get_library() -> Library:
     return library
 
 
-# --- The ingest worker: one thread per server process (not per session) --------------------
-# It takes the queued uploads of this library (and any another process queued) one by one;
+# --- The ingest worker: one per server process (not per session), FOOTNOTE_WORKER_JOBS loops --
+# It takes the queued uploads of this library (and any another process queued), two at a time;
 # sessions only enqueue, so an upload survives leaving the page, a reload or a closed browser.
 # Released (stopped, its job handed back) when its cache entry is cleared, as after a re-index.
 
@@ -117,10 +117,12 @@ def _stop_worker(worker: Worker) -> None:
 
 
 @st.cache_resource(show_spinner=False, on_release=_stop_worker)
-def _worker(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions, lease_s: float) -> Worker:
+def _worker(
+    key: str, _options: LibraryOptions, _embedding: EmbeddingOptions, lease_s: float, at_once: int
+) -> Worker:
     # The worker opens the (cached) writer library in its own thread: a page never waits for the
     # write lock or a repair on its account (the chat reads without the lock).
-    worker = Worker(opener=lambda: _open_library(_options, _embedding), lease_s=lease_s)
+    worker = Worker(opener=lambda: _open_library(_options, _embedding), lease_s=lease_s, at_once=at_once)
     return worker.start(niceness=BACKGROUND_NICENESS)  # questions go first
 
 
@@ -136,7 +138,8 @@ def start_worker() -> Worker | None:
     if not worker_enabled(settings):
         return None
     options, embedding = library_options(settings), embedding_options(settings)
-    return _worker(cache_key(options, embedding), options, embedding, settings.job_lease_s)
+    key = cache_key(options, embedding)
+    return _worker(key, options, embedding, settings.job_lease_s, settings.worker_jobs)
 
 
 def enqueue_files(library: Library, files: list[tuple[str, bytes]], password: str | None) -> list:

@@ -80,6 +80,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     worker = commands.add_parser("worker", help="take queued jobs and run them until stopped (Ctrl-C)")
     worker.add_argument("--until-idle", action="store_true", help="exit once no job is queued or running")
     worker.add_argument("--lease-seconds", type=float, help="FOOTNOTE_JOB_LEASE_S (60)")
+    worker.add_argument("--jobs", type=int, help="jobs run at once, FOOTNOTE_WORKER_JOBS (2)")
     jobs = commands.add_parser("jobs", help="list jobs: running and queued first, then the latest finished")
     jobs.add_argument("--limit", type=int, default=50)
     cancel = commands.add_parser("cancel", help="cancel a queued or running job")
@@ -107,7 +108,9 @@ def main(
     try:
         library = open_library(settings, read_only=args.command == "jobs")
         if args.command == "worker":
-            return _work(library, args, args.lease_seconds or settings.job_lease_s)
+            return _work(
+                library, args, args.lease_seconds or settings.job_lease_s, args.jobs or settings.worker_jobs
+            )
         if args.command == "cancel":
             return _cancel(library, args.job_id)
     except IngestError as exc:
@@ -118,16 +121,20 @@ def main(
     return 0
 
 
-def _work(library: Any, args: argparse.Namespace, lease_s: float) -> int:
+def _work(library: Any, args: argparse.Namespace, lease_s: float, at_once: int) -> int:
+    import threading
+
     from ingest.worker import Worker
 
-    worker = Worker(library, lease_s=lease_s)
+    worker = Worker(library, lease_s=lease_s, at_once=at_once)
+    printing = threading.Lock()  # the worker's loops end jobs in threads of their own
     # SIGTERM (a service manager) stops as Ctrl-C does: the job running is released, not lost.
     signal.signal(signal.SIGTERM, lambda *_: worker.stop(timeout=0))
     print(f"worker {worker.name} on {library.data_dir}", file=sys.stderr, flush=True)
 
     def done(job: Job) -> None:
-        print(json.dumps(job_record(job), ensure_ascii=False) if args.json else job_line(job), flush=True)
+        with printing:
+            print(json.dumps(job_record(job), ensure_ascii=False) if args.json else job_line(job), flush=True)
 
     try:
         worker.run(until_idle=args.until_idle, on_job=done)

@@ -167,16 +167,24 @@ class LocalJobs(JobWrites):
                 removed += 1
         return removed
 
-    def touch(self, job: Job, lease_s: float, done: int | None = None, total: int | None = None) -> bool:
-        """Renew the lease (and record progress); raises JobLost when another worker holds the job.
-        Returns whether a cancel was asked for."""
+    def touch(
+        self,
+        job: Job,
+        lease_s: float,
+        done: int | None = None,
+        total: int | None = None,
+        note: str | None = None,
+    ) -> bool:
+        """Renew the lease (and record progress, and the running job's ``note``: ingest.jobs.BY_OCR or
+        ""); raises JobLost when another worker holds the job. Returns whether a cancel was asked for."""
         with self._connect() as conn:
             # Not worth an fsync: a progress or lease update lost to a power cut is only stale.
             conn.execute("PRAGMA synchronous=NORMAL")
             row = conn.execute(
                 "UPDATE jobs SET lease_until = ?, updated_at = ?, done = COALESCE(?, done), "
-                "total = COALESCE(?, total) WHERE job_id = ? AND worker = ? AND attempts = ? RETURNING cancel",
-                (time.time() + lease_s, now_text(), done, total, job.job_id, job.worker, job.attempts),
+                "total = COALESCE(?, total), message = COALESCE(?, message) "
+                "WHERE job_id = ? AND worker = ? AND attempts = ? RETURNING cancel",
+                (time.time() + lease_s, now_text(), done, total, note, job.job_id, job.worker, job.attempts),
             ).fetchone()
         if row is None:
             raise JobLost(job.job_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Protocol
 
 from PIL import Image
 
@@ -45,6 +46,19 @@ class OcrResult:
     gave_up: bool = False
 
 
+class OcrEngine(Protocol):
+    """What ingest.pdf.ocr_pages asks of an OCR engine (TesseractReader; tests pass fakes)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def read_turned(
+        self, picture: Image.Image, rotation: int, timeout_s: float | None = None
+    ) -> OcrResult: ...
+
+    def orientation(self, picture: Image.Image) -> int: ...
+
+
 class OcrUnavailable(RuntimeError):
     """The OCR engine or its language data cannot be loaded (the message says which and where)."""
 
@@ -66,13 +80,15 @@ class TesseractReader:
         version = tesserocr.tesseract_version().split()[1]
         return f"tesseract {version} ({self.languages})"
 
-    def read_turned(self, picture: Image.Image, rotation: int) -> OcrResult:
+    def read_turned(self, picture: Image.Image, rotation: int, timeout_s: float | None = None) -> OcrResult:
         """The words on ``picture`` (grey) turned ``rotation`` degrees anticlockwise, with boxes on the
-        picture as given; OcrUnavailable when Tesseract cannot start."""
+        picture as given, given up after ``timeout_s`` (None: the reader's own); OcrUnavailable when
+        Tesseract cannot start."""
         api = self._api("main")
         upright = picture.rotate(rotation, expand=True) if rotation else picture
         api.SetImage(upright)
-        if not api.Recognize(int(self.timeout_s * 1000)):  # a page of noise can take minutes
+        limit = self.timeout_s if timeout_s is None else timeout_s
+        if not api.Recognize(max(1, int(limit * 1000))):  # a page of noise can take minutes
             api.Clear()
             return OcrResult((), rotation, gave_up=True)
         words = tuple(_words(api, upright.size, rotation, self._ril))

@@ -5,8 +5,7 @@ its PDFium lock free for rendering meanwhile.
 Each helper is ``python -c`` running ``serve`` (not multiprocessing: its spawn re-runs the
 caller's main script, and its results are pickles). It reads a request from stdin (a JSON line
 with the ranges, then the PDF's bytes), opens the PDF and reads each range with
-``ingest.pdf.page_text.page_text``, catching a page's error as the reader does in one process, and
-writes one JSON line per range. Ranges go round-robin to the helpers and are read back in page
+``read_page`` (the reader's own, in one process), and writes one JSON line per range. Ranges go round-robin to the helpers and are read back in page
 order, so pages, labels, offsets and damaged pages are the same either way
 (tests/ingest/test_page_pool.py). Helpers start on first use or when a worker warms them
 (``warm``) and stay; one busy with another file, or one that died, leaves the caller to read in
@@ -36,9 +35,10 @@ MAX_HELPERS = 4
 _ROOT = str(Path(__file__).resolve().parents[2])  # where the ``ingest`` package is
 _SERVE = f"import sys; sys.path.insert(0, {_ROOT!r}); from ingest.pdf.page_pool import serve; serve()"
 
-# (text, None, usable): a page's text, and whether its text layer is usable (ingest.pdf.text_layer);
-# ("", the error's text, False) for a damaged page
-PageRead = tuple[str, str | None, bool]
+# (text, None, usable, drawn): a page's text, whether its text layer is usable (ingest.pdf.text_layer)
+# and whether anything is drawn on it (ingest.pdf.page_text); ("", the error's text, False, True) for
+# a damaged page (drawn, as far as anyone knows: OCR may still read it)
+PageRead = tuple[str, str | None, bool, bool]
 _busy = threading.Lock()  # one file at a time through the helpers
 _helpers: list[subprocess.Popen] = []
 
@@ -118,27 +118,28 @@ def serve() -> None:
 
 
 def read_range(pdf: Any, start: int, stop: int) -> list[PageRead]:
-    """Pages start..stop-1 of an open pypdfium2 document, each its text or its error
-    (ingest.pdf.reader's rule: a damaged page is kept, empty)."""
-    from ingest.pdf.page_text import page_text
+    """Pages start..stop-1 of an open pypdfium2 document, each read by ``read_page``."""
+    return [read_page(pdf, index) for index in range(start, stop)]
+
+
+def read_page(pdf: Any, index: int) -> PageRead:
+    """One page of an open pypdfium2 document: its text, or its error (ingest.pdf.reader's rule: a
+    damaged page is kept, empty)."""
+    from ingest.pdf import page_text
     from ingest.pdf.text_layer import usable
 
-    read: list[PageRead] = []
-    for index in range(start, stop):
-        try:
-            text = page_text(pdf, index)
-        except Exception as exc:  # page-level damage, reported by the asking process
-            read.append(("", str(exc), False))
-            continue
-        read.append((text, None, usable(text)))
-    return read
+    try:
+        text, drawn = page_text.page_text(pdf, index)
+    except Exception as exc:  # page-level damage, reported by the asking process
+        return ("", str(exc), False, True)
+    return (text, None, usable(text), drawn)
 
 
 def _answer(stream: IO[bytes]) -> list[PageRead]:
     line = stream.readline()
     if not line:
         raise RuntimeError("a page-reading process ended")
-    return [(text, error, fit) for text, error, fit in json.loads(line)]
+    return [(text, error, fit, drawn) for text, error, fit, drawn in json.loads(line)]
 
 
 def _ranges(count: int, parts: int) -> list[tuple[int, int]]:

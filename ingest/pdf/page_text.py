@@ -1,6 +1,10 @@
 """One page's text from pdfium, exactly one character per pdfium character index (the rules are in
-``ingest.pdf.reader``'s docstring): what the reader and the page pool's helper processes
-(``ingest.pdf.page_pool``) both read pages with."""
+``ingest.pdf.reader``'s docstring), and whether anything is drawn on the page at all: what the
+reader and the page pool's helper processes (``ingest.pdf.page_pool``) both read pages with.
+
+A page with no page objects (text, images, paths, forms) in its content stream and no annotations
+is blank: known from the parsed page, without rendering it, so it is never sent to OCR (a
+2,000-page PDF of pypdf's ``add_blank_page`` pages is judged in a fraction of a second)."""
 
 from __future__ import annotations
 
@@ -14,9 +18,11 @@ SOFT_HYPHEN = "\u00ad"
 _REPLACE = {"\r": " ", "\x02": SOFT_HYPHEN, "\ufffe": SOFT_HYPHEN}
 
 
-def page_text(pdf: pdfium.PdfDocument, index: int) -> str:
-    """One page's text, one character per pdfium character index (see the module docstring)."""
+def page_text(pdf: pdfium.PdfDocument, index: int) -> tuple[str, bool]:
+    """One page's text, one character per pdfium character index (see the module docstring), and
+    whether anything is drawn on it (False: a blank page)."""
     page = pdf[index]
+    drawn = bool(pdfium_c.FPDFPage_CountObjects(page) or pdfium_c.FPDFPage_GetAnnotCount(page))
     textpage = page.get_textpage()
     try:
         text = _text_at_once(textpage)
@@ -26,7 +32,7 @@ def page_text(pdf: pdfium.PdfDocument, index: int) -> str:
     finally:
         textpage.close()
         page.close()
-    return text.translate(_CLEAN)
+    return text.translate(_CLEAN), drawn
 
 
 def _text_at_once(textpage: pdfium.PdfTextPage) -> str | None:

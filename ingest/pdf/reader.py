@@ -10,7 +10,8 @@ page pool's helper processes use too).
 
 Pages whose text layer is empty or unusable (``ingest.pdf.text_layer``) are read by OCR when the
 caller passes ``OcrOptions`` in "auto" mode (``ingest.pdf.ocr_pages``); their text is then what OCR
-read, with each word's box, and a page where OCR found nothing is reported by its label.
+read, with each word's box, and a page where OCR found nothing is reported by its label. A blank
+page (nothing drawn on it) is never read by OCR, and a file of blank pages only is refused at once.
 """
 
 from __future__ import annotations
@@ -25,11 +26,19 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from pypdf import PasswordType, PdfReader
 
-from ingest.errors import BrokenPdf, EmptyFile, NotAPdf, NoTextFound, NoTextLayer, PasswordRequired, TooLarge
+from ingest.errors import (
+    BlankPages,
+    BrokenPdf,
+    EmptyFile,
+    NotAPdf,
+    NoTextFound,
+    NoTextLayer,
+    PasswordRequired,
+    TooLarge,
+)
 from ingest.pdf import page_pool
 from ingest.pdf.ocr import OcrUnavailable
 from ingest.pdf.ocr_pages import OcrOutcome, read_unusable
-from ingest.pdf.page_text import page_text
 from ingest.pdf.pdfium_guard import PDFIUM_LOCK
 from ingest.pdf.text_layer import usable
 from ingest.types import OcrOptions, Page
@@ -75,21 +84,23 @@ def read_pdf(
     title = _title(reader) or file_name
     needs_password = bool(password) and reader.is_encrypted
     secret = password if needs_password else None
-    pages, damaged, unlocked, fit = _extract_pages(
+    pages, damaged, unlocked, fit, drawn = _extract_pages(
         data, file_name, secret, labels, progress or (lambda d, t: None)
     )
+    if not any(drawn):  # no text and nothing OCR could read: said at once, nothing rendered
+        raise BlankPages(file_name, len(pages))
     as_read = pages
     outcome, ocr_warning = None, None
     if ocr is not None and ocr.enabled and not all(fit):
         try:
-            outcome = read_unusable(data, secret, pages, ocr, ocr_progress or (lambda n, t: None))
+            outcome = read_unusable(data, secret, pages, ocr, ocr_progress or (lambda n, t: None), drawn)
             pages = outcome.pages
         except OcrUnavailable as exc:  # the text pages are still worth having
             log.warning("%s: OCR unavailable: %s", file_name, exc)
             ocr_warning = f"pages without a usable text layer were not read: {exc}"
     if not any(p.text.strip() for p in pages):
         if outcome is not None:
-            raise NoTextFound(file_name, "; ".join(_nothing_found(outcome)))
+            raise NoTextFound(file_name, "; ".join(_nothing_found(outcome, len(pages))))
         raise NoTextLayer(file_name, ocr_warning)
     fit = [ok if p.text == r.text else usable(p.text) for p, r, ok in zip(pages, as_read, fit)]  # after OCR
     warnings = _summarise(pages, damaged, outcome, fit) + ([ocr_warning] if ocr_warning else [])
@@ -148,9 +159,10 @@ def _title(reader: PdfReader) -> str:
 
 def _extract_pages(
     data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
-) -> tuple[list[Page], list[str], bytes | None, list[bool]]:
-    """The pages' text layers, the labels of pages that could not be read, the unlocked copy, and
-    whether each page's text layer is usable (ingest.pdf.text_layer).
+) -> tuple[list[Page], list[str], bytes | None, list[bool], list[bool]]:
+    """The pages' text layers, the labels of pages that could not be read, the unlocked copy,
+    whether each page's text layer is usable (ingest.pdf.text_layer) and whether anything is drawn
+    on each (ingest.pdf.page_text).
     A long file is read in worker processes (ingest.pdf.page_pool), with the same result."""
     progress(0, len(labels))  # before waiting for the lock: the page count is already known
     with PDFIUM_LOCK:
@@ -172,24 +184,19 @@ def _extract_pages(
     if read is None:  # the pool failed: read here, as short files are
         read = _read_again_here(data, password, count, progress)
     pages, damaged = [], []
-    for index, (label, (text, error, _)) in enumerate(zip(labels, read)):
+    for index, (label, (text, error, _, _)) in enumerate(zip(labels, read)):
         if error is not None:  # page-level damage: keep the page, empty
             log.warning("%s: page %s unreadable: %s", file_name, label, error)
             damaged.append(label)
         pages.append(Page(index=index, label=label, text=text))
-    return pages, damaged, unlocked, [fit for _, _, fit in read]
+    return pages, damaged, unlocked, [r[2] for r in read], [r[3] for r in read]
 
 
 def _read_here(pdf: pdfium.PdfDocument, count: int, progress: PagesRead) -> list[page_pool.PageRead]:
     """Every page's text, or its error, in this process (the caller holds the PDFium lock)."""
     read: list[page_pool.PageRead] = []
     for index in range(count):
-        try:
-            text = page_text(pdf, index)
-        except Exception as exc:  # page-level damage: reported by the caller
-            read.append(("", str(exc), False))
-        else:
-            read.append((text, None, usable(text)))
+        read.append(page_pool.read_page(pdf, index))  # page-level damage: reported by the caller
         progress(index + 1, count)
     return read
 
@@ -225,7 +232,7 @@ def _summarise(
             f"{len(outcome.read)} of {len(pages)} pages read by OCR (p. {_some(list(outcome.read))})"
         )
     if outcome is not None:
-        warnings += _nothing_found(outcome)
+        warnings += _nothing_found(outcome, len(pages))
     else:
         empty = [p.label for p in pages if not p.text.strip()]
         if empty:
@@ -238,17 +245,26 @@ def _summarise(
     return warnings
 
 
-def _nothing_found(outcome: OcrOutcome) -> list[str]:
-    """One sentence per page where OCR found no text (or gave up); past NOTHING_SHOWN pages, one
-    for the rest."""
+def _nothing_found(outcome: OcrOutcome, total: int) -> list[str]:
+    """One sentence per page where OCR found no text; past NOTHING_SHOWN pages, one for the rest;
+    one for the blank pages, which OCR never read; one for the pages it gave up on and one for those
+    past its budget, each naming the setting that set the limit."""
     labels = outcome.nothing
     found = [f"page {label}: no text found by OCR" for label in labels[:NOTHING_SHOWN]]
     rest = labels[NOTHING_SHOWN:]
     if rest:
         found.append(f"{len(rest)} more pages with no text found by OCR (p. {_some(list(rest))})")
+    if outcome.blank:
+        found.append(f"{len(outcome.blank)} of {total} pages are blank (p. {_some(list(outcome.blank))})")
     if outcome.gave_up:
         found.append(
-            f"OCR gave up on {len(outcome.gave_up)} pages, too noisy to read in time (p. {_some(list(outcome.gave_up))})"
+            f"OCR gave up on {len(outcome.gave_up)} pages, too noisy to read in time "
+            f"(p. {_some(list(outcome.gave_up))}): FOOTNOTE_OCR_PAGE_TIMEOUT_S"
+        )
+    if outcome.skipped:
+        wanted = outcome.tried + len(outcome.skipped)
+        found.append(
+            f"read {outcome.tried:,} of {wanted:,} pages by OCR; the rest were skipped: FOOTNOTE_OCR_MAX_PAGES"
         )
     return found
 

@@ -145,15 +145,22 @@ class PgJobs(PgJobWrites):
         """Nothing to remove: a job's file is in its row, cleared when the job ends."""
         return 0
 
-    def touch(self, job: Job, lease_s: float, done: int | None = None, total: int | None = None) -> bool:
-        """Renew the lease (and record progress); JobLost when another worker holds the job.
-        Returns whether a cancel was asked for."""
+    def touch(
+        self,
+        job: Job,
+        lease_s: float,
+        done: int | None = None,
+        total: int | None = None,
+        note: str | None = None,
+    ) -> bool:
+        """Renew the lease (and record progress, and the running job's ``note``: ingest.jobs.BY_OCR or
+        ""); JobLost when another worker holds the job. Returns whether a cancel was asked for."""
         with self._connect() as conn:
             row = conn.execute(
                 "UPDATE footnote_jobs SET lease_until = now() + make_interval(secs => %s), updated_at = %s, "
-                "done = COALESCE(%s, done), total = COALESCE(%s, total) "
+                "done = COALESCE(%s, done), total = COALESCE(%s, total), message = COALESCE(%s, message) "
                 "WHERE job_id = %s AND worker = %s AND attempts = %s RETURNING cancel",
-                (lease_s, now_text(), done, total, job.job_id, job.worker, job.attempts),
+                (lease_s, now_text(), done, total, note, job.job_id, job.worker, job.attempts),
             ).fetchone()
         if row is None:
             raise JobLost(job.job_id)

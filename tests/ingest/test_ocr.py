@@ -124,6 +124,16 @@ def test_mixed_document_keeps_every_page_it_can_and_names_the_others(tmp_path: P
     assert cited == {0, 1, 3}
 
 
+def test_tesseract_reads_up_to_the_budget_and_the_document_keeps_what_it_read(tmp_path: Path) -> None:
+    _, scan = scanned(HARBOUR, ORCHARD)
+    result = open_library(tmp_path, OcrOptions(max_pages=1)).add_pdf(scan, "two-scanned.pdf")
+    assert result.warnings == (
+        "1 of 2 pages read by OCR (p. 1)",
+        "read 1 of 2 pages by OCR; the rest were skipped: FOOTNOTE_OCR_MAX_PAGES",
+    )
+    assert result.doc.pages == 2 and result.chunks >= 1
+
+
 def test_a_scan_with_no_text_anywhere_is_refused_page_by_page(tmp_path: Path) -> None:
     _, blank = scanned("", "")
     with pytest.raises(NoTextFound) as caught:

@@ -1,6 +1,7 @@
 """Team mode keeps what OCR read as the local library does: page records with their word boxes,
-locators with the page's confidence, through a re-index; and a reader meets a database written
-before OCR (no ocr column yet) without an error."""
+locators with the page's confidence, through a re-index; a reader meets a database written
+before OCR (no ocr column yet) without an error; and its queue lets a short upload past a long
+scan as the local one does (tests/ingest/test_ocr_queue.py)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,18 @@ from ingest.embeddings import HashEmbeddings
 from ingest.team.library import PgLibrary
 from ingest.types import OcrOptions
 from tests.ingest.scans import ORCHARD, scanned
+from tests.ingest.test_ocr_queue import check_a_short_upload_goes_before_a_long_scan, gated_engine
 from tests.rag.conftest import GARDEN, HASH_NAME, make_pdf
 
 
-def _open(url: str) -> PgLibrary:
+def _open(url: str, ocr: OcrOptions | None = None) -> PgLibrary:
     return PgLibrary.open(
-        url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400, chunk_overlap=60, ocr=OcrOptions()
+        url,
+        HashEmbeddings(384),
+        embedding_name=HASH_NAME,
+        chunk_size=400,
+        chunk_overlap=60,
+        ocr=ocr or OcrOptions(),
     )
 
 
@@ -59,3 +66,9 @@ def test_migrate_carries_the_ocr_records_and_confidences(pg_url: str, tmp_path) 
     assert migrate_library(local, target)[0] == 1
     assert target.page_ocr(doc.doc_id, 0) == local.page_ocr(doc.doc_id, 0) is not None
     assert [c.locators for c in target.chunks()] == [c.locators for c in local.chunks()]
+
+
+def test_a_short_upload_goes_before_a_long_scan_on_postgres(pg_url: str) -> None:
+    engine, gate = gated_engine()
+    library = _open(pg_url, OcrOptions(engine=engine))
+    check_a_short_upload_goes_before_a_long_scan(library, engine, gate)
