@@ -187,6 +187,7 @@ def measure_size(n: int, base_dir: str, questions: int, rounds: int, cold_runs: 
     """Child-process body: build a library of n chunks on the base, then time cold and warm questions."""
     import tempfile
 
+    from rag.questions.read import read_question
     from rag.retrieval.retrieve import search_evidence
     from wiring import make_chat_model
 
@@ -205,7 +206,10 @@ def measure_size(n: int, base_dir: str, questions: int, rounds: int, cold_runs: 
         for _ in range(rounds):
             warm.append([time_answer(row["question"], library, model, label) for row in rows])
             search.append(
-                [time_call(lambda q=row["question"]: search_evidence(library, q, k=K))[0] for row in rows]
+                [
+                    time_call(lambda q=row["question"]: search_evidence(library, read_question(q), k=K))[0]
+                    for row in rows
+                ]
             )
     last = warm[-1]
     return {

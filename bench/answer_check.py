@@ -29,6 +29,7 @@ from rag.answering.events import Done
 from rag.offline.check import MIN_SUPPORT, OFF, RULES, Rules
 from rag.offline.extractive import ExtractiveChatModel
 from rag.offline.scoring import RememberedEmbeddings
+from rag.questions.read import Question, read_question
 from rag.retrieval.retrieve import Retrieval, search_evidence
 
 K = 6
@@ -56,13 +57,18 @@ def disjoint_sample(
 
 
 def measure(
-    questions: Sequence[dict[str, Any]], retrievals: Sequence[Retrieval], embeddings: Any, rules: Rules
+    questions: Sequence[dict[str, Any]],
+    read: Sequence[Question],
+    retrievals: Sequence[Retrieval],
+    embeddings: Any,
+    rules: Rules,
 ) -> dict[str, Any]:
-    """Every question answered by the extractive model under these rules, judged and summed up."""
+    """Every question (read: each one's reading) answered by the extractive model under these
+    rules, judged and summed up."""
     model = ExtractiveChatModel(embeddings=embeddings, answer_check=rules)
     rows = []
-    for question, retrieval in zip(questions, retrievals):
-        events = stream_answer(question["question"], retrieval, chat_model=model, provider_label="bench")
+    for question, asked, retrieval in zip(questions, read, retrievals):
+        events = stream_answer(asked, retrieval, chat_model=model, provider_label="bench")
         rows.append(judge(question, retrieval, next(e.answer for e in events if isinstance(e, Done))))
     summary = summarize(rows)
     answered = summary["answered"]
@@ -88,19 +94,22 @@ def measure_set(
     """One set: retrieve each question once, then every variant (only before and after unless
     by_rule) and, when curve, every threshold."""
     started = time.perf_counter()
-    retrievals = [search_evidence(library, q["question"], k=K) for q in questions]
+    read = [read_question(q["question"]) for q in questions]  # the edge: each question read once
+    retrievals = [search_evidence(library, q, k=K) for q in read]
     embeddings = RememberedEmbeddings(library.embeddings)  # each text embedded once across the variants
     chosen = (
         variants() if by_rule else {k: v for k, v in variants().items() if k.startswith(("before", "after"))}
     )
-    figures = {label: measure(questions, retrievals, embeddings, rules) for label, rules in chosen.items()}
+    figures = {
+        label: measure(questions, read, retrievals, embeddings, rules) for label, rules in chosen.items()
+    }
     points: dict[str, list[dict[str, Any]]] = {}
     if curve:
         for mode, base in (("support alone", replace(OFF, support=True)), ("with the other rules", Rules())):
             points[mode] = [
                 {
                     "threshold": t,
-                    **_point(measure(questions, retrievals, embeddings, replace(base, min_support=t))),
+                    **_point(measure(questions, read, retrievals, embeddings, replace(base, min_support=t))),
                 }
                 for t in THRESHOLDS
             ]

@@ -80,6 +80,7 @@ def _piece(evidence: Any) -> dict[str, Any]:
 def squad_claims(limit: int, seed: int = 0, k: int = 6) -> list[dict[str, Any]]:
     """The squad-dev claims with their evidence (see the module docstring)."""
     from bench.eval import load_questions, open_corpus_library
+    from rag.questions.read import read_question
     from rag.retrieval.retrieve import search_evidence
 
     questions = load_questions(SQUAD_DIR / "questions.jsonl", limit, seed)
@@ -88,7 +89,7 @@ def squad_claims(limit: int, seed: int = 0, k: int = 6) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="footnote-attr-") as tmp:
         library = open_corpus_library(pdfs, Path(tmp))
         for q in questions:
-            pieces = [_piece(e) for e in search_evidence(library, q["question"], k=k).evidence]
+            pieces = [_piece(e) for e in search_evidence(library, read_question(q["question"]), k=k).evidence]
             claims.extend(_squad_question_claims(q, pieces))
     return claims
 

@@ -28,10 +28,11 @@ from rag.answering.answer import stream_answer
 from rag.answering.events import Done
 from rag.citations.evidence import build_evidence
 from rag.offline.extractive import ExtractiveChatModel
+from rag.questions.read import Question, read_question
 from rag.retrieval.retrieve import Retrieval, search_evidence
 from rag.types import Answer, Evidence
 
-Retriever = Callable[[str], Retrieval]
+Retriever = Callable[[Question], Retrieval]
 SQUAD_QA = CORPUS / "squad-dev" / "questions.jsonl"
 SQUAD_SAMPLE = 80  # the fixed sample (seed 0) whose last figures were: gold page cited 0.775, answer 0.75
 FILINGS_DIR = ROOT / "bench" / "out" / "filings"  # generated on every run, git-ignored
@@ -84,8 +85,8 @@ def langchain_retriever(library: Any, k: int) -> Retriever:
     by_id = {c.chunk_id: c for c in chunks}
     docs = {d.doc_id: d for d in library.documents()}
 
-    def search(question: str) -> Retrieval:
-        found = [by_id[d.metadata["chunk_id"]] for d in retriever.invoke(question)]
+    def search(question: Question) -> Retrieval:
+        found = [by_id[d.metadata["chunk_id"]] for d in retriever.invoke(question.text)]
         return Retrieval(build_evidence([(c, docs[c.doc_id], 1.0) for c in found]))
 
     return search
@@ -157,9 +158,10 @@ def answer_all(
     model = ExtractiveChatModel(embeddings=embeddings)
     rows = []
     for question in questions:
-        retrieval = retriever(question["question"])
+        read = read_question(question["question"])  # the edge: the one reading of the question's text
+        retrieval = retriever(read)
         events = stream_answer(
-            question["question"],
+            read,
             retrieval,
             chat_model=model,
             provider_label="offline extractive mode",

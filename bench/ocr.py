@@ -324,6 +324,7 @@ def answers_child(quick: bool) -> dict[str, Any]:
     from bench.eval import SQUAD_QA, SQUAD_SAMPLE, answer_all, load_questions, summarize
     from ingest.local.library import Library
     from ingest.types import OcrOptions
+    from rag.questions.read import read_question
     from rag.retrieval.retrieve import search_evidence
     from settings import load_settings
     from wiring import make_embeddings
@@ -345,7 +346,7 @@ def answers_child(quick: bool) -> dict[str, Any]:
                 out[f"recall at {dpi} dpi"] = _library_recall(library, SQUAD_QA.parent, questions)
             rows = answer_all(
                 questions,
-                lambda q, lib=library: search_evidence(lib, q, k=6),
+                lambda q, lib=library: search_evidence(lib, read_question(q), k=6),
                 gate=True,
                 embeddings=embeddings,
             )

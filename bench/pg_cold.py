@@ -80,6 +80,7 @@ def _open_and_ask(open_reader: Any, settings: Any, models: tuple[Any, str], ques
 def _parts(library: Any, question: str, runs: int) -> dict[str, float]:
     """What a first question pays, timed on its own on an open library (ms; medians of runs, the
     document profiles once)."""
+    from rag.questions.read import read_question
     from rag.retrieval.documents import build_profiles
     from rag.retrieval.retrieve import lexical_index, search_evidence
 
@@ -93,7 +94,12 @@ def _parts(library: Any, question: str, runs: int) -> dict[str, float]:
             median([time_call(lambda: library.search_vector(vector, 24))[0] for _ in range(runs)])
         ),
         "search_evidence_ms": _ms(
-            median([time_call(lambda: search_evidence(library, question, k=6))[0] for _ in range(runs)])
+            median(
+                [
+                    time_call(lambda: search_evidence(library, read_question(question), k=6))[0]
+                    for _ in range(runs)
+                ]
+            )
         ),
     }
 

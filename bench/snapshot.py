@@ -101,10 +101,14 @@ def _stable(value: Any) -> Any:
     return value
 
 
-def compare(before: Path, after: Path, out: Any = sys.stdout) -> int:
-    """Print how many answers are the same and which differ (and in which fields); 1 if any differ."""
+def compare(before: Path, after: Path, out: Any = sys.stdout, subset: bool = False) -> int:
+    """Print how many answers are the same and which differ (and in which fields); 1 if any differ.
+    subset: after holds only some of before's questions (a --limit or --ids snapshot); the others
+    are not counted."""
     old = {r["id"]: r for r in map(json.loads, before.read_text().splitlines()) if r}
     new = {r["id"]: r for r in map(json.loads, after.read_text().splitlines()) if r}
+    if subset:
+        old = {qid: row for qid, row in old.items() if qid in new}
     differ = []
     for qid in old.keys() & new.keys():
         a, b = _stable(old[qid]["reply"]), _stable(new[qid]["reply"])
@@ -130,19 +134,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         sub.add_argument("--data-dir", type=Path, required=True, help="the set's library")
         if verb == "take":
             sub.add_argument("--out", type=Path, required=True, help="the snapshot (JSON lines)")
+            sub.add_argument("--limit", type=int, help="only the set's first N questions")
+            sub.add_argument("--ids", help="only these questions (ids, comma-separated)")
     cmp = verbs.add_parser("compare")
     cmp.add_argument("before", type=Path)
     cmp.add_argument("after", type=Path)
+    cmp.add_argument("--subset", action="store_true", help="after holds only some of before's questions")
     args = parser.parse_args(argv)
     if args.verb == "compare":
-        return compare(args.before, args.after)
+        return compare(args.before, args.after, subset=args.subset)
     if args.verb == "build":
         from bench.eval import open_corpus_library
 
         open_corpus_library(set_pdfs(args.set), args.data_dir)
         return 0
+    questions = set_questions(args.set)
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        questions = [q for q in questions if q["id"] in wanted]
     with args.out.open("w", encoding="utf-8") as out:
-        for line in answers(set_questions(args.set), args.data_dir):
+        for line in answers(questions[: args.limit], args.data_dir):
             out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
     return 0
 

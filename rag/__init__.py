@@ -9,13 +9,15 @@ rag.retrieval.library_search (search_library: words and phrases).
 
 A question's hops through the core (the Streamlit side is in ``components/__init__.py``):
 
-1. rag/answering/answer.py:retrieval_query - the question, preceded by the previous one for a short follow-up.
+1. rag/questions/read.py:read_question - the question read once, into the Question every hop below
+   takes (a short follow-up is searched for after the previous question).
 2. rag/retrieval/retrieve.py:search_evidence - the documents the question names (rag/retrieval/documents.py, profiles
    saved by rag/retrieval/profile_store.py), then dense (ingest/local/library.py:Library.search_vector) and BM25
    (rag/retrieval/lexical.py, saved by rag/retrieval/lexical_store.py) rankings fused; the top k chunks become
    Evidence with short ids (rag/citations/evidence.py:build_evidence) in a Retrieval.
 3. rag/answering/answer.py:stream_answer - Retrieval.is_relevant gates it; rag/prompts.py:build_messages;
-   rag/answering/model_stream.py:model_deltas streams the model's text (retries, timeouts, limits).
+   rag/answering/model_stream.py:model_deltas streams the model's text (retries, timeouts, limits);
+   the offline answerer gets the Question beside the prompt (rag/answering/answer.py:TakesQuestion).
 4. rag/answering/answer.py:AnswerCitations.feed - the one parse: rag/citations/parser.py:CitationStream.feed finds
    the markers as the text streams; TextDelta says how much may be shown, Cited events carry id,
    span, number (resolved ids numbered by first use) and the evidence on first use.

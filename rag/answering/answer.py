@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterator, Sequence
 from contextlib import closing
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
 
@@ -20,8 +20,8 @@ from rag.answering.model_stream import Limits, model_deltas
 from rag.citations.parser import CitationStream, citation_spans
 from rag.citations.table import canonical_id, resolve
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
+from rag.questions.read import Question, read_question
 from rag.relevance import MIN_DENSE, gate_measured_for
-from rag.retrieval.lexical import tokenize
 from rag.retrieval.pending import with_words_only
 from rag.retrieval.retrieve import Retrieval, search_evidence
 from rag.types import Answer, CitationEvent, CitationSpan, Evidence
@@ -34,14 +34,17 @@ log = logging.getLogger(__name__)
 # (ANY_WORD), and the model says itself when the documents do not answer.
 MIN_COVERAGE = 0.6
 ANY_WORD = 1e-9
-SHORT_FOLLOW_UP = 3  # content words; shorter questions are read with the previous question
 
 
-def retrieval_query(question: str, history: Sequence[Answer]) -> str:
-    """The question, preceded by the previous one when it is a short follow-up ("and in 1066?")."""
-    if history and len(tokenize(question)) < SHORT_FOLLOW_UP:
-        return f"{history[-1].question} {question}"
-    return question
+@runtime_checkable
+class TakesQuestion(Protocol):
+    """A chat model that can be given the question already read (the offline answerer,
+    rag.offline.extractive): the stream hands it the Question beside the messages, so that it need
+    not read the question back out of the prompt. Any other chat model gets the prompt's text."""
+
+    def for_question(self, question: Question) -> BaseChatModel:
+        """The model for the messages of this one question."""
+        ...
 
 
 def library_embedding_name(library: Any) -> str:
@@ -119,9 +122,9 @@ class AnswerCitations:
         """The citation that closed on the answer's last character, if any."""
         yield from self._cited(self.stream.finish())
 
-    def answer(self, question: str, **fields: Any) -> Answer:
+    def answer(self, question: Question, **fields: Any) -> Answer:
         """The Answer for the text so far, from the citations already reported (no second parse)."""
-        return build_answer(question, self.text, self.evidence, spans=self.spans, **fields)
+        return build_answer(question.text, self.text, self.evidence, spans=self.spans, **fields)
 
     def _cited(self, events: Sequence[CitationEvent]) -> Iterator[Cited]:
         for event in events:
@@ -138,7 +141,7 @@ class AnswerCitations:
 
 
 def stream_answer(
-    question: str,
+    question: Question,
     retrieval: Retrieval,
     *,
     chat_model: BaseChatModel,
@@ -154,13 +157,14 @@ def stream_answer(
     if not evidence or (check_relevance and not retrieval.is_relevant(min_dense, min_coverage)):
         yield TextDelta(NOT_IN_DOCUMENTS)
         yield Done(
-            build_answer(question, NOT_IN_DOCUMENTS, evidence, provider=provider_label, unsupported=True)
+            build_answer(question.text, NOT_IN_DOCUMENTS, evidence, provider=provider_label, unsupported=True)
         )
         return
     cites = AnswerCitations(evidence)
-    messages = build_messages(question, evidence, history)
+    messages = build_messages(question.text, evidence, history)
+    model = chat_model.for_question(question) if isinstance(chat_model, TakesQuestion) else chat_model
     try:
-        with closing(model_deltas(chat_model, messages, limits)) as deltas:  # closed on a Stop too
+        with closing(model_deltas(model, messages, limits)) as deltas:  # closed on a Stop too
             for delta in deltas:
                 yield from cites.feed(delta)
     except ModelFailure as failure:
@@ -187,15 +191,17 @@ def answer_stream(
     doc_ids: Sequence[str] | None = None,
     **options: Any,
 ) -> Iterator[StreamEvent]:
-    """Retrieve evidence for the question and stream the cited answer: Retrieved (the evidence, so a
-    UI can show the sources before the first token), TextDelta and Cited events, then Done; Failed
-    (then Done with interrupted=True if text had arrived) on errors.
+    """Read the question (rag.questions.read: the one reading, which every stage after it takes),
+    retrieve evidence for it and stream the cited answer: Retrieved (the evidence, so a UI can show
+    the sources before the first token), TextDelta and Cited events, then Done; Failed (then Done
+    with interrupted=True if text had arrived) on errors.
     options: min_dense, min_coverage, check_relevance (see ANY_WORD), and the fields of rag.answering.model_stream.Limits (retries, backoff_s,
     first_token_timeout_s, stall_timeout_s, deadline_s, retry_after_cap_s, max_tokens, sleep).
     Closing the generator early (a Stop button) stops the model's thread at its next chunk."""
+    read = read_question(question, history[-1].question if history else None)
     try:
         with asking():  # an ingest embedding of this process waits for the search (ingest.embeddings)
-            retrieval = search_evidence(library, retrieval_query(question, history), k=k, doc_ids=doc_ids)
+            retrieval = search_evidence(library, read, k=k, doc_ids=doc_ids)
     except Exception as exc:
         log.warning("retrieval failed", exc_info=True)
         yield Failed(
@@ -209,6 +215,6 @@ def answer_stream(
         options = {"min_coverage": ANY_WORD, **options, "min_dense": math.inf}  # cosine means nothing here
     progress = retrieval.vector_progress  # documents searched by words only, read once by the search
     for event in stream_answer(
-        question, retrieval, chat_model=chat_model, provider_label=provider_label, history=history, **options
+        read, retrieval, chat_model=chat_model, provider_label=provider_label, history=history, **options
     ):
         yield Done(with_words_only(event.answer, progress)) if progress and isinstance(event, Done) else event

@@ -215,32 +215,18 @@ from dataclasses import dataclass
 
 from rag.offline import phrasing
 from rag.offline.phrasing import fold_words as _words
-from rag.questions.asked import read_question, without_framing
-from rag.questions.terms import (
-    DATE,
-    TOKEN,
-    Asked,
-    amounts,
-    negated,
-    numbers,
-    quarters,
-    question_proper,
-    read_asked,
-)
+from rag.questions.read import Question
+from rag.questions.terms import DATE, TOKEN, amounts, negated, numbers, quarters
 from rag.text import STOPWORDS, acronyms, stem, tokenize, words
 
 __all__ = [
     "DEFAULT",
     "OFF",
     "RULES",
-    "Asked",
     "Quote",
     "Rules",
     "Verdict",
     "check",
-    "quarters",
-    "question_proper",
-    "read_asked",
     "support",
     "unnamed_label",
 ]
@@ -355,9 +341,9 @@ def _holds_name(name: str, text: str, caps: bool) -> bool:
     return caps and len(joined) >= 3 and any(w.startswith(joined) for w in found)
 
 
-def _asked_for(asked: Asked, quote: Quote) -> bool:
+def _asked_for(question: Question, quote: Quote) -> bool:
     """Whether the quote holds the kind of answer asked for (see the module docstring)."""
-    text = quote.text
+    asked, text = question.asked, quote.text
     if asked.wants == "number":
         return quote.row or "%" in text or bool(amounts(text) - set(asked.numbers))
     if asked.wants == "date":
@@ -370,16 +356,17 @@ def _asked_for(asked: Asked, quote: Quote) -> bool:
         )
     if asked.wants == "yesno":
         names = {t for n in asked.names for t in tokenize(n)}
-        concepts = [c for c in read_question(without_framing(asked.text)).concepts if not set(c) <= names]
+        concepts = [c for c in asked.about if not set(c) <= names]
         held = set(tokenize(f"{text} {quote.context}"))
         return not concepts or sum(c.credit(held) for c in concepts) / len(concepts) >= YES_NO_SHARE
     return True
 
 
-def _specific(asked: Asked, quote: Quote, rules: Rules) -> Verdict:
+def _specific(question: Question, quote: Quote, rules: Rules) -> Verdict:
     """Names and numbers held by the quote or its context, qualifiers by the quote or its heading;
     the question's quoted phrases (rules.quoted), word for word, by the quote, its context, the
     sentence before it or its passage, as names are."""
+    asked = question.asked
     near = f"{quote.text} {quote.context}"
     wide = f"{near} {quote.before}"
     named = f"{wide} {quote.passage}"
@@ -406,32 +393,33 @@ def _specific(asked: Asked, quote: Quote, rules: Rules) -> Verdict:
     return Verdict(True)
 
 
-def unnamed_label(asked: Asked, label: str, title: str = "") -> str:
+def unnamed_label(question: Question, label: str, title: str = "") -> str:
     """The words of a row's label the question does not name, when they are over half of it, the
     words of the document's title and of the question's names aside (they say whose line it is,
     not which: "Total MGM Resorts stockholders' equity" does not answer "MGM Resorts' total current
     liabilities"), and numbers (a year in "2021 restructuring charges" says when), else ""."""
+    asked = question.asked
     names = {t for n in asked.names for t in tokenize(n)}
     words = {t for t in tokenize(label) if not any(ch.isdigit() for ch in t)}  # a year is no line
     words -= set(tokenize(title)) | names
-    question = set(tokenize(asked.text)).union(*read_question(asked.text).concepts)
-    unnamed = words - question
-    return " ".join(sorted(unnamed)) if words and len(words & question) < LABEL_SHARE * len(words) else ""
+    named = set(tokenize(asked.text)).union(*asked.concepts)
+    unnamed = words - named
+    return " ".join(sorted(unnamed)) if words and len(words & named) < LABEL_SHARE * len(words) else ""
 
 
-def check(asked: Asked, quote: Quote, rules: Rules = DEFAULT) -> Verdict:
+def check(question: Question, quote: Quote, rules: Rules = DEFAULT) -> Verdict:
     """Whether the quote answers the question, by the rules of the module docstring in order."""
-    if rules.asked_for and not _asked_for(asked, quote):
-        return Verdict(False, "asked-for", asked.wants)
+    if rules.asked_for and not _asked_for(question, quote):
+        return Verdict(False, "asked-for", question.asked.wants)
     if rules.specific or rules.quoted:
-        verdict = _specific(asked, quote, rules)
+        verdict = _specific(question, quote, rules)
         if not verdict.passed:
             return verdict
-    if rules.label and quote.row and (unnamed := unnamed_label(asked, quote.label, quote.title)):
+    if rules.label and quote.row and (unnamed := unnamed_label(question, quote.label, quote.title)):
         return Verdict(False, "label", unnamed)
-    if rules.negation and asked.negated and not negated(quote.text):
+    if rules.negation and question.asked.negated and not negated(quote.text):
         return Verdict(False, "negation", "the question is negated, the quote is not")
-    verdict = _phrasing(asked, quote, rules)
+    verdict = _phrasing(question, quote, rules)
     if not verdict.passed:
         return verdict
     if rules.support and quote.support < rules.min_support:
@@ -439,36 +427,35 @@ def check(asked: Asked, quote: Quote, rules: Rules = DEFAULT) -> Verdict:
     return Verdict(True)
 
 
-def _phrasing(asked: Asked, quote: Quote, rules: Rules) -> Verdict:
+def _phrasing(question: Question, quote: Quote, rules: Rules) -> Verdict:
     """The word-order rules (rag.offline.phrasing) that apply, in order."""
+    asked = question.asked
     found = {
-        "swapped": rules.swapped and phrasing.swapped(asked.text, quote.text, quote.context),
+        "swapped": rules.swapped and phrasing.swapped(question, quote.text, quote.context),
         "denied": rules.denied
         and not (asked.negated or asked.wants == "yesno")
-        and phrasing.denied(asked.text, quote.text),
-        "moved": rules.moved and phrasing.moved(asked.text, asked.qualifiers, quote.text),
-        "inserted": rules.inserted and phrasing.inserted(asked.text, quote.text, quote.context),
-        "reversed": rules.reversed and phrasing.reversed_roles(asked.text, asked.names, quote.text),
-        "outranked": rules.outranked and phrasing.outranked(asked.text, quote.text),
-        "opposite": rules.opposite and phrasing.opposite(asked.text, quote.text),
-        "recounted": rules.recounted and phrasing.recounted(asked.text, quote.text),
-        "elsewhere": rules.elsewhere and phrasing.elsewhere(asked.text, quote.text, quote.context),
-        "echoed": rules.echoed and asked.wants != "yesno" and phrasing.echoed(asked.text, quote.text),
-        "renamed": rules.renamed and phrasing.renamed(asked.text, asked.names, quote.text),
-        "only_dated": rules.only_dated
-        and not quote.row
-        and phrasing.only_dated(asked.text, asked.names, quote.text),
-        "compared": rules.compared and not quote.row and phrasing.compared(asked.text, quote.text),
+        and phrasing.denied(question, quote.text),
+        "moved": rules.moved and phrasing.moved(question, quote.text),
+        "inserted": rules.inserted and phrasing.inserted(question, quote.text, quote.context),
+        "reversed": rules.reversed and phrasing.reversed_roles(question, quote.text),
+        "outranked": rules.outranked and phrasing.outranked(question, quote.text),
+        "opposite": rules.opposite and phrasing.opposite(question, quote.text),
+        "recounted": rules.recounted and phrasing.recounted(question, quote.text),
+        "elsewhere": rules.elsewhere and phrasing.elsewhere(question, quote.text, quote.context),
+        "echoed": rules.echoed and asked.wants != "yesno" and phrasing.echoed(question, quote.text),
+        "renamed": rules.renamed and phrasing.renamed(question, quote.text),
+        "only_dated": rules.only_dated and not quote.row and phrasing.only_dated(question, quote.text),
+        "compared": rules.compared and not quote.row and phrasing.compared(question, quote.text),
     }
     rule = next((name for name, detail in found.items() if detail), "")
     return Verdict(not rule, rule, str(found[rule]) if rule else "")
 
 
-def support(asked: Asked, quote: str, context: str, cosine: float | None) -> float:
-    """rag.audit.records's support formula, with the question read as the answerer reads it: the share of
-    the question's concepts (rag.questions.asked: shorthand and synonyms count) in the quote or its context,
-    averaged with their cosine when there is one."""
-    concepts = read_question(asked.text).concepts
+def support(question: Question, quote: str, context: str, cosine: float | None) -> float:
+    """rag.audit.records's support formula, with the question read as the answerer reads it: the
+    share of the question's concepts (rag.questions.asked: shorthand and synonyms count) in the
+    quote or its context, averaged with their cosine when there is one."""
+    concepts = question.asked.concepts
     held = set(tokenize(f"{quote} {context}")) | acronyms(quote)
     overlap = sum(c.credit(held) for c in concepts) / len(concepts) if concepts else 0.0
     return overlap if cosine is None else 0.5 * overlap + 0.5 * max(cosine, 0.0)

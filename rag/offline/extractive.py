@@ -26,15 +26,15 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from pydantic import Field
 
-from rag.offline.check import DEFAULT, Quote, Rules, check, read_asked, support, unnamed_label
+from rag.offline.check import DEFAULT, Quote, Rules, check, support, unnamed_label
 from rag.offline.scoring import (
     NUMBER_BONUS,
     SEMANTIC_WEIGHT,
     RememberedEmbeddings,
     Scored,
     Source,
-    asked_words,
     label_share,
     period_credit,
     score_sentences,
@@ -50,9 +50,7 @@ from rag.prompts import (
     QUESTION_HEADER,
     SOURCES_END,
 )
-from rag.questions.asked import Question, read_question
-from rag.questions.request import Request, read_request
-from rag.questions.shorthand import fiscal_periods
+from rag.questions.read import Question, read_question
 from rag.relevance import MIN_DENSE, gate_measured_for
 from rag.text import tokenize
 
@@ -104,9 +102,9 @@ def _source(short_id: str, header: str, block: str) -> Source:
     return Source(short_id, block, title=title, pages=pages)
 
 
-def _holds(unit: Unit, asked: Question) -> bool:
+def _holds(unit: Unit, question: Question) -> bool:
     """Whether a unit holds every number and every fiscal year (column) the question names."""
-    bag = set(tokenize(unit.text))
+    bag, asked = set(tokenize(unit.text)), question.concepts
     return asked.numbers <= bag and all(period_credit(unit, y, bag) for y in asked.years)
 
 
@@ -122,7 +120,7 @@ def _cite(items: Sequence[Scored]) -> str:
 
 
 def compose_answer(
-    question: str,
+    question: Question,
     sources: Sequence[Source],
     min_score: float,
     max_sentences: int,
@@ -142,36 +140,31 @@ def compose_answer(
     hold min_score themselves, come within NEAR_BEST of the best and, for a row, are named by
     the question as fully as the best one, and only when the best one answers *this* question
     (rag.offline.check, under these rules)."""
-    request = read_request(question)
-    if request.inputs:
-        rows = _computed(request, sources)
+    if question.inputs:
+        rows = _computed(question, sources)
         if rows:
             return f"{COMPUTED_FROM} {rows}"
-    question = request.core  # not the instructions' words (rag.questions.request)
     embeddings = RememberedEmbeddings(embeddings) if embeddings is not None else None
     floor = min(lexical_floor * min_score, RELATED_SCORE)
     ranked = [
         s
-        for s in score_sentences(
-            question, sources, embeddings, semantic_weight, floor, number_bonus, request.statements
-        )
+        for s in score_sentences(question, sources, embeddings, semantic_weight, floor, number_bonus)
         if s.lexical >= floor
     ]
 
     def by_meaning() -> list[Scored]:
-        return _by_meaning(question, sources, embeddings, semantic_weight, number_bonus, request.statements)
+        return _by_meaning(question, sources, embeddings, semantic_weight, number_bonus)
 
     if not ranked or max(s.lexical for s in ranked) < RELATED_SCORE:
         near = by_meaning() if _reads_cosine(embeddings) else []
         if near and max(s.semantic for s in near) >= MIN_DENSE:
             return f"{CLOSEST_PASSAGES} {_cite(near[:CLOSEST_COUNT])}"
         return NOT_IN_DOCUMENTS
-    asked = read_question(question)
     direct = [
-        s for s in ranked if s.lexical >= lexical_floor * min_score and s.unit and _holds(s.unit, asked)
+        s for s in ranked if s.lexical >= lexical_floor * min_score and s.unit and _holds(s.unit, question)
     ]
     if direct and max(s.lexical for s in direct) >= min_score:
-        best, terms = direct[0], asked_words(question)
+        best, terms = direct[0], question.words
         named = label_share(best.unit, terms)
         chosen = [best] + [
             s
@@ -206,31 +199,30 @@ def _closest(by_words: Sequence[Scored], by_meaning: Sequence[Scored]) -> list[S
 
 
 def _by_meaning(
-    question: str,
+    question: Question,
     sources: Sequence[Source],
     embeddings: Any,
     semantic_weight: float,
     number_bonus: float,
-    statements: tuple[str, ...],
 ) -> list[Scored]:
     """Every unit holding one of the question's words, best first by the blended score with each
     one's similarity to the question (the direct answer's candidates are only those holding
     RELATED_SCORE of its words, and only they are embedded for it). Without embeddings, none."""
     if embeddings is None or not semantic_weight:
         return []
-    scored = score_sentences(question, sources, embeddings, semantic_weight, 0.0, number_bonus, statements)
+    scored = score_sentences(question, sources, embeddings, semantic_weight, 0.0, number_bonus)
     return [s for s in scored if s.lexical > 0]
 
 
-def _unnamed(question: str, row: Scored, sources: Sequence[Source]) -> str:
+def _unnamed(question: Question, row: Scored, sources: Sequence[Source]) -> str:
     """The words of a row's label the question does not name, when most of it (rag.offline.check's
     label rule), for a row quoted beside the answer."""
     title = next((s.title for s in sources if s.short_id == row.source), "")
     label = row.unit.row.label if row.unit and row.unit.row else ""
-    return unnamed_label(read_asked(question), label, title)
+    return unnamed_label(question, label, title)
 
 
-def _answers(question: str, best: Scored, sources: Sequence[Source], rules: Rules) -> bool:
+def _answers(question: Question, best: Scored, sources: Sequence[Source], rules: Rules) -> bool:
     """Whether the best unit answers the question (rag.offline.check), read with its heading, the
     source's context line and document title, the unit before it and its passage around it."""
     source = next(s for s in sources if s.short_id == best.source)
@@ -238,8 +230,7 @@ def _answers(question: str, best: Scored, sources: Sequence[Source], rules: Rule
     units = passage_units(source.short_id, source.text, source.context, skip)
     before = units[best.unit.index - 1].text if 0 < best.unit.index <= len(units) else ""
     context = " ".join([best.unit.title, source.context, source.title])
-    asked = read_asked(question)
-    score = support(asked, best.unit.text, context, best.semantic if best.semantic > 0 else None)
+    score = support(question, best.unit.text, context, best.semantic if best.semantic > 0 else None)
     row = best.unit.row
     quote = Quote(
         best.unit.text,
@@ -251,15 +242,15 @@ def _answers(question: str, best: Scored, sources: Sequence[Source], rules: Rule
         row.label if row else "",
         source.title,
     )
-    return check(asked, quote, rules).passed
+    return check(question, quote, rules).passed
 
 
-def _computed(request: Request, sources: Sequence[Source]) -> str:
+def _computed(question: Question, sources: Sequence[Source]) -> str:
     """The cited rows of a defined metric's inputs (rag.passages.computed), or "" unless all are there."""
     skip = recurring_lines([(src.text, src.pages) for src in sources])
     units = [u for src in sources for u in passage_units(src.short_id, src.text, src.context, skip)]
-    years = sorted({p.year for p in fiscal_periods(request.text)}, reverse=True)
-    rows = computed_rows(request.inputs, units, years)
+    years = sorted({p.year for p in question.periods}, reverse=True)
+    rows = computed_rows(question.inputs, units, years)
     if not rows:
         return ""
     return _cite([Scored(0.0, u.source, quote_row(u.row, u.columns, years), unit=u) for u in rows])
@@ -267,7 +258,9 @@ def _computed(request: Request, sources: Sequence[Source]) -> str:
 
 class ExtractiveChatModel(BaseChatModel):
     """Answers from the prompt's sources alone, deterministic, with no network; model weights
-    only through the optional embeddings (the library's own, passed in by make_chat_model)."""
+    only through the optional embeddings (the library's own, passed in by make_chat_model). The
+    answer stream hands it the question it read (for_question); given messages alone, it reads
+    the prompt's question itself."""
 
     min_score: float = MIN_SCORE
     """Least IDF-weighted share of the question's words a sentence must contain to be quoted."""
@@ -282,14 +275,23 @@ class ExtractiveChatModel(BaseChatModel):
     """Share of min_score the quoted best sentence must hold when another one reaches min_score."""
     answer_check: Rules = DEFAULT
     """The rules a quote must pass to be given as the answer (rag.offline.check)."""
+    question: Question | None = Field(default=None, repr=False, exclude=True)
+    """The messages' question as the answer stream read it (for_question); None: read from the
+    prompt's text, as a caller that only has messages gives it. Not a setting: not in the repr."""
 
     @property
     def _llm_type(self) -> str:
         return "footnote-extractive"
 
+    def for_question(self, question: Question) -> ExtractiveChatModel:
+        """This model for the messages of one question already read: it answers that value instead
+        of reading the question back out of the prompt (rag.answering.answer.TakesQuestion)."""
+        return self.model_copy(update={"question": question})
+
     def answer_text(self, messages: Sequence[BaseMessage]) -> str:
         """The full answer for these messages."""
-        sources, question = parse_task(messages)
+        sources, text = parse_task(messages)
+        question = self.question if self.question is not None else read_question(text)
         return compose_answer(
             question,
             sources,

@@ -1,6 +1,7 @@
 """The answer check's word-order rules (rag.offline.check): a quote that holds the question's
-words but says something else of them. Each reads the question proper and the quote, words
-lowercased and stemmed, and returns what it found ("" for nothing):
+words but says something else of them. Each reads the question proper (the read question's
+asked.text, rag.questions.read) and the quote, words lowercased and stemmed, and returns what it
+found ("" for nothing):
 
 - swapped: a word of the question missing from the quote and its context while the quote holds
   the words on both sides of it (articles skipped; the end of the sentence counts as a word)
@@ -59,6 +60,7 @@ import re
 import unicodedata
 from itertools import pairwise
 
+from rag.questions.read import Question
 from rag.questions.terms import DATE, DEGREE, DIGITS, NEGATIONS, QUALIFIERS
 from rag.text import STOPWORDS, stem
 
@@ -104,14 +106,14 @@ def content(word: str) -> bool:
     return len(word) > 2 and word not in STOPWORDS and not word.isdigit()
 
 
-def swapped(question: str, quote: str, context: str) -> str:
+def swapped(question: Question, quote: str, context: str) -> str:
     """The first question word the quote swaps for another, as "asked -> quoted", else "".
     Articles are skipped: "a decrease in" / "an increase in" swaps, and "the problem of" holds
     no slot that "a class of" fills."""
     found = [w for w in fold_words(quote) if w not in ARTICLES]
     said = [stem(w) for w in found]
     held = set(said) | {stem(w) for w in fold_words(context)}
-    own = [w for w in fold_words(question) if w not in ARTICLES] + [END]
+    own = [w for w in fold_words(question.asked.text) if w not in ARTICLES] + [END]
     found.append(END)
     said.append(END)
     stems = [stem(w) for w in own]
@@ -126,10 +128,10 @@ def swapped(question: str, quote: str, context: str) -> str:
     return ""
 
 
-def denied(question: str, quote: str) -> str:
+def denied(question: Question, quote: str) -> str:
     """The negation and the two question words after it (articles skipped), else "". The caller
     skips negated and yes/no questions ("Is X always practical?" is answered by "not always")."""
-    own = [stem(w) for w in fold_words(question) if w not in ARTICLES]
+    own = [stem(w) for w in fold_words(question.asked.text) if w not in ARTICLES]
     pairs = set(pairwise(own))
     found = fold_words(quote)
     for i, word in enumerate(found):
@@ -140,12 +142,12 @@ def denied(question: str, quote: str) -> str:
     return ""
 
 
-def inserted(question: str, quote: str, context: str) -> str:
+def inserted(question: Question, quote: str, context: str) -> str:
     """The question's words between two the quote holds side by side, missing around it, else ""."""
     said = [stem(w) for w in fold_words(quote)]
     held = set(said) | {stem(w) for w in fold_words(context)}
     pairs = set(pairwise(said))
-    own = fold_words(question)
+    own = fold_words(question.asked.text)
     stems = [stem(w) for w in own]
     for i in range(len(own)):
         for k in range(1, INSERTED_SPAN + 1):
@@ -163,9 +165,10 @@ def inserted(question: str, quote: str, context: str) -> str:
     return ""
 
 
-def moved(question: str, qualifiers: tuple[str, ...], quote: str) -> str:
+def moved(question: Question, quote: str) -> str:
     """The qualifier and its two next words, which the quote holds only without it, else ""."""
-    own = fold_words(question)
+    qualifiers = question.asked.qualifiers
+    own = fold_words(question.asked.text)
     stems = [stem(w) for w in own]
     found = fold_words(quote)
     said = [stem(w) for w in found]
@@ -190,21 +193,21 @@ def _ranked(found: list[str], at: int, one_of: bool) -> bool:
     return bool(before) and (before[-1] in RANKS or (one_of and before[-2:] == ["one", "of"]))
 
 
-def _one_of_many(asked: list[str], said: list[str]) -> bool:
-    """Whether the quote's words (said) go on as the question's (asked) until a noun the question
+def _one_of_many(own: list[str], said: list[str]) -> bool:
+    """Whether the quote's words (said) go on as the question's (own) until a noun the question
     has in the singular and the quote in the plural ("food company" / "food companies")."""
-    for one, many in zip(asked, said):
+    for one, many in zip(own, said):
         if one != many:
             return many in (one + "s", one + "es", one[:-1] + "ies")
     return False
 
 
-def outranked(question: str, quote: str) -> str:
+def outranked(question: Question, quote: str) -> str:
     """Two words of the question side by side ("busiest container"), or a superlative of it
     ("largest"), that the quote holds only just after a rank the question does not give ("the
     second busiest container port", "one of the largest"), else "": the quote speaks of another
     place in the ranking."""
-    own = fold_words(question)
+    own = fold_words(question.asked.text)
     if any(w in RANKS for w in own):
         return ""
     one_of_ranks = "one of" not in " ".join(own)  # a question asking for "one of" them is exempt
@@ -263,11 +266,11 @@ def _opposites() -> dict[str, frozenset[str]]:
 OPPOSITES = _opposites()
 
 
-def opposite(question: str, quote: str) -> str:
+def opposite(question: Question, quote: str) -> str:
     """A relation word of the question with the thing it relates to ("before the conquest", "more
     than", "revenue increase"), which the quote holds only with the opposite relation ("Subsequent
     to the Conquest", "less than", "revenue decreased"), else "": the quote says the other thing."""
-    own = [w for w in fold_words(question) if w not in ARTICLES]
+    own = [w for w in fold_words(question.asked.text) if w not in ARTICLES]
     stems = [stem(w) for w in own]
     found = [stem(w) for w in fold_words(quote) if w not in ARTICLES]
 
@@ -359,13 +362,13 @@ def _counts(text: str) -> list[tuple[float, str, bool]]:
     return out
 
 
-def recounted(question: str, quote: str) -> str:
+def recounted(question: Question, quote: str) -> str:
     """A number of the question and the word it counts ("10 megaregions") that the quote gives only
     with other numbers ("11 megaregions"; "Six of the seven lines" for "seven lines"), else "": the
     quote counts something else. A whole the question takes a part of ("two of the three major
     cities", "how many of the seven lines") is read against the quote's wholes too."""
     said = _counts(quote)
-    for value, thing, whole in _counts(question):
+    for value, thing, whole in _counts(question.asked.text):
         others = {v for v, t, w in said if t == thing and (whole or not w)}
         if others and value not in others:
             return f"{value:g} {thing} / {', '.join(f'{v:g}' for v in sorted(others))}"
@@ -392,20 +395,20 @@ def _directions(text: str, lower_only: bool) -> set[str]:
     }
 
 
-def elsewhere(question: str, quote: str, context: str) -> str:
+def elsewhere(question: Question, quote: str, context: str) -> str:
     """The directions the question writes in lower case ("to the south") when neither the quote (in
     any case: "South of the river") nor its context (in lower case) holds any of them, else "": the
     quote speaks of another place. A compass word that is or starts a name ("Southern California",
     "southern California" in a question, a heading's "Southern Acme") is left to the names."""
-    asked = _directions(question, lower_only=True)
+    asked = _directions(question.asked.text, lower_only=True)
     missing = asked - _directions(quote, lower_only=False) - _directions(context, lower_only=True)
     return ", ".join(sorted(missing)) if asked and missing == asked else ""
 
 
-def echoed(question: str, quote: str) -> str:
+def echoed(question: Question, quote: str) -> str:
     """A quote whose every content word and number the question holds (stemmed), else "": it says
     nothing the question does not, so it answers nothing."""
-    own = {stem(w) for w in fold_words(question)}
+    own = {stem(w) for w in fold_words(question.asked.text)}
     said = [w for w in fold_words(quote) if content(w) or w.isdigit()]
     return "" if not said or any(stem(w) not in own for w in said) else " ".join(said)
 
@@ -422,12 +425,13 @@ def _cased(text: str) -> list[str]:
     return [t.removesuffix("'s").removesuffix("'") for t in _CASED_TOKEN.findall(folded)]
 
 
-def renamed(question: str, names: tuple[str, ...], quote: str) -> str:
+def renamed(question: Question, quote: str) -> str:
     """A name of the question (lowercased, as rag.questions.terms reads it) that the quote does not
     hold, while the quote holds the question's preposition before it (articles skipped) just
     before another capitalised word that is no word of the question's names, else "": the quote
     says the same of someone else ("as French" / "as English")."""
-    own = [w.lower() for w in _cased(question)]
+    names = question.asked.names
+    own = [w.lower() for w in _cased(question.asked.text)]
     said = _cased(quote)
     said_low = [w.lower() for w in said]
     said_stems = {stem(w) for w in said_low}
@@ -455,15 +459,17 @@ _PERIOD_WORDS = frozenset(
 )
 
 
-def only_dated(question: str, names: tuple[str, ...], quote: str) -> str:
+def only_dated(question: Question, quote: str) -> str:
     """A question naming a date or period, and a quote holding none of its words but its names
     and the date's (stemmed), else "": the quote meets the question on when, not on what."""
-    if not DATE.search(question):
+    proper = question.asked.text
+    names = question.asked.names
+    if not DATE.search(proper):
         return ""
     named = {stem(w) for n in names for w in fold_words(n)}
     asked = [
         w
-        for w in fold_words(DATE.sub(" ", question))
+        for w in fold_words(DATE.sub(" ", proper))
         if content(w)
         and w not in _PERIOD_WORDS
         and not any(ch.isdigit() for ch in w)
@@ -499,11 +505,12 @@ def _question_verb(own: list[str], stems: list[str], start: int, end: int) -> tu
     return verbs, False
 
 
-def reversed_roles(question: str, names: tuple[str, ...], quote: str) -> str:
+def reversed_roles(question: Question, quote: str) -> str:
     """A name the question puts on one side of its verb that the quote holds only on the other
     side of the same verb ("Who did Edgar marry?" / "Malcolm married Edgar's sister"; a form of
     "be" just before the quote's verb makes it passive, which swaps the sides), else ""."""
-    own = fold_words(question)
+    names = question.asked.names
+    own = fold_words(question.asked.text)
     if len(own) < 3 or own[0] not in _WH:
         return ""
     stems = [stem(w) for w in own]
@@ -534,11 +541,11 @@ _YEARS = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")  # "2016", "FY2016", "fiscal 
 _COMPARED = r"(?:compared\s+(?:to|with)|versus|vs\.?|over|than|from)\s+(?:(?:fiscal|fy)\s*(?:year\s+)?)?"
 
 
-def compared(question: str, quote: str) -> str:
+def compared(question: Question, quote: str) -> str:
     """A year of the question that the quote holds only just after a comparison ("compared to
     2016", "versus fiscal 2016", "from 2016") while it holds a year the question does not, else
     "": the quote measures its own year against the asked one."""
-    asked = set(_YEARS.findall(question))
+    asked = set(_YEARS.findall(question.asked.text))
     said = _YEARS.findall(quote)
     if not asked or not set(said) - asked:
         return ""

@@ -17,9 +17,9 @@ import numpy as np
 
 from rag.passages.rows import quote_row, value_for
 from rag.passages.units import Unit, passage_units, recurring_lines
-from rag.questions.asked import Concept, Question, read_question
+from rag.questions.asked import Concept
+from rag.questions.read import Question
 from rag.questions.request import statements_in
-from rag.questions.shorthand import expand_question
 from rag.text import acronyms, stem, tokenize, words
 
 # Concepts found only in the sentence before, or in the source's context line, count this much.
@@ -88,18 +88,19 @@ def lexical_scores(
     found only in the unit before or in the source's context line count NEIGHBOUR_WEIGHT. Words
     of the source's document title count as held by every unit of it: a question naming the
     document ("Acme's revenue") is answered by any of its lines."""
-    if not question.concepts and not question.years:
+    asked = question.concepts
+    if not asked.concepts and not asked.years:
         return [0.0] * len(units)
     bags = [set(tokenize(u.text)) | acronyms(u.text) for u in units]
     # A title that is a file name ("PEPSICO_2021_10K.pdf") names its words apart.
     title_bags = {sid: set(tokenize(re.sub(r"[_.]", " ", text))) for sid, text in (titles or {}).items()}
     own = [
-        [max(credit(c, bag), credit(c, title_bags.get(u.source, set()))) for c in question.concepts]
-        + [period_credit(u, y, bag) for y in question.years]
+        [max(credit(c, bag), credit(c, title_bags.get(u.source, set()))) for c in asked.concepts]
+        + [period_credit(u, y, bag) for y in asked.years]
         for u, bag in zip(units, bags)
     ]
     df = Counter(i for credits in own for i, c in enumerate(credits) if c > 0)
-    n, size = len(units), len(question.concepts) + len(question.years)
+    n, size = len(units), len(asked.concepts) + len(asked.years)
     idf = [math.log(1.0 + (n + 1) / (df[i] + 0.5)) for i in range(size)]
     total = sum(idf)
     context_bags = {sid: set(tokenize(text)) for sid, text in contexts.items()}
@@ -107,13 +108,11 @@ def lexical_scores(
     for j, (unit, credits) in enumerate(zip(units, own)):
         context = context_bags.get(unit.source, set())
         near = context | (bags[j - 1] if unit.index > 0 else set()) | set(tokenize(unit.title))
-        nearby = [credit(c, near) for c in question.concepts] + [
-            float(str(y) in near) for y in question.years
-        ]
+        nearby = [credit(c, near) for c in asked.concepts] + [float(str(y) in near) for y in asked.years]
         # A sentence's own heading (the one above it in the passage, else the source's section)
         # says what it is about: "Item 3. Legal Proceedings" over "We were named as a defendant".
         heading = (set(tokenize(unit.title)) if unit.title else context) if unit.row is None else set()
-        headed = [credit(c, heading) for c in question.concepts] + [0.0] * len(question.years)
+        headed = [credit(c, heading) for c in asked.concepts] + [0.0] * len(asked.years)
         score = sum(
             w * max(c, HEADING_WEIGHT * h, NEIGHBOUR_WEIGHT * b)
             for w, c, b, h in zip(idf, credits, nearby, headed)
@@ -145,11 +144,11 @@ class RememberedEmbeddings:
         return [self._docs[t] for t in texts]
 
 
-def semantic_scores(question: str, sentences: Sequence[str], embeddings: Any) -> list[float]:
-    """Cosine similarity (clamped to 0..1) of the question with each sentence, in one batch."""
+def semantic_scores(text: str, sentences: Sequence[str], embeddings: Any) -> list[float]:
+    """Cosine similarity (clamped to 0..1) of text (the question's) with each sentence, in one batch."""
     if embeddings is None or not sentences:
         return [0.0] * len(sentences)
-    query = np.asarray(embeddings.embed_query(question), dtype=np.float64)
+    query = np.asarray(embeddings.embed_query(text), dtype=np.float64)
     matrix = np.asarray(embeddings.embed_documents(list(sentences)), dtype=np.float64)
     norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(query) or 1.0)
     sims = matrix @ query / np.where(norms > 0, norms, 1.0)
@@ -157,25 +156,24 @@ def semantic_scores(question: str, sentences: Sequence[str], embeddings: Any) ->
 
 
 def score_sentences(
-    question: str,
+    question: Question,
     sources: Sequence[Source],
     embeddings: Any = None,
     semantic_weight: float = 0.0,
     floor: float = 0.0,
     number_bonus: float = 0.0,
-    statements: tuple[str, ...] = (),
 ) -> list[Scored]:
     """Every sentence and row, best first, by its lexical score blended with its semantic
     similarity to the question (semantic_weight of it). Only units with a lexical score of at
     least floor are embedded (the others could not be quoted anyway); lexical alone without
-    embeddings."""
+    embeddings. A source from a financial statement the question names gets STATEMENT_BONUS."""
     skip = recurring_lines([(src.text, src.pages) for src in sources])
     units = [u for src in sources for u in passage_units(src.short_id, src.text, src.context, skip)]
-    asked = read_question(question)
+    asked, statements = question.concepts, question.statements
     if not units or not (asked.concepts or asked.years):
         return []
     lexical = lexical_scores(
-        asked, units, {s.short_id: s.context for s in sources}, {s.short_id: s.title for s in sources}
+        question, units, {s.short_id: s.context for s in sources}, {s.short_id: s.title for s in sources}
     )
     weight = semantic_weight if embeddings is not None else 0.0
     picked = [j for j, lex in enumerate(lexical) if lex >= floor and lex > 0] if weight else []
@@ -184,7 +182,7 @@ def score_sentences(
     for j, sim in zip(picked, semantic_scores(about, [units[j].text for j in picked], embeddings)):
         semantic[j] = sim
     bonus = number_bonus if asked.amount else 0.0
-    terms = asked_words(question)
+    terms = question.words
     named = {s.short_id for s in sources if statements and set(statements) & set(statements_of(s))}
     out = [
         Scored(
@@ -194,7 +192,7 @@ def score_sentences(
             + LABEL_BONUS * label_share(u, terms)
             + STATEMENT_BONUS * (u.source in named),
             u.source,
-            quote(u, asked),
+            quote(u, question),
             lex,
             sem,
             u,
@@ -209,27 +207,23 @@ def statements_of(source: Source) -> tuple[str, ...]:
     return statements_in(f"{source.context} {source.text[:STATEMENT_HEAD_CHARS]}")
 
 
-def without_title_words(question: str, titles: Sequence[str]) -> str:
-    """The question without the words of the sources' document titles, when two content words
-    remain: the lexical score already credits those words to every line of the document, and in
-    the embedding they make the lines that repeat the name (signatures, a cover, an exhibit list)
-    look like answers."""
+def without_title_words(question: Question, titles: Sequence[str]) -> str:
+    """The question's core without the words of the sources' document titles, when two content
+    words remain: the lexical score already credits those words to every line of the document,
+    and in the embedding they make the lines that repeat the name (signatures, a cover, an
+    exhibit list) look like answers."""
     held = {t for title in titles for t in tokenize(title)}
-    kept = [w for w in re.findall(r"[\w&'-]+", question) if not set(tokenize(w)) & held]
-    return " ".join(kept) if len(tokenize(" ".join(kept))) >= 2 else question
+    kept = [w for w in re.findall(r"[\w&'-]+", question.core) if not set(tokenize(w)) & held]
+    return " ".join(kept) if len(tokenize(" ".join(kept))) >= 2 else question.core
 
 
-def asked_words(question: str) -> set[str]:
-    """Stems of every word of the question, shorthand spelled out (stopwords kept)."""
-    return {stem(w) for w in words(expand_question(question))}
-
-
-def label_share(unit: Unit, terms: set[str]) -> float:
+def label_share(unit: Unit, terms: frozenset[str]) -> float:
     """For a row, the share of its label's words (stopwords too: "Other") the question holds
     ("Net income" 1, "Other income, net" 2/3), so the row the question names beats its neighbours."""
     label = {stem(w) for w in words(unit.row.label)} if unit.row is not None else set()
     return len(label & terms) / len(label) if label else 0.0
 
 
-def quote(unit: Unit, asked: Question) -> str:
-    return quote_row(unit.row, unit.columns, asked.years) if unit.row is not None else unit.text
+def quote(unit: Unit, question: Question) -> str:
+    """A row as quoted for the question's years (rag.passages.rows), a sentence as it is."""
+    return quote_row(unit.row, unit.columns, question.concepts.years) if unit.row is not None else unit.text

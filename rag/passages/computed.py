@@ -1,6 +1,6 @@
 """A metric the documents do not print but its inputs are there: the table row of each line item
-a question defines or writes out (rag.questions.request.Request.inputs), quoted with its column, so that the
-reader (or a model) computes the figure from cited numbers and nothing is invented.
+a question defines or writes out (rag.questions.read.Question.inputs), quoted with its column, so
+that the reader (or a model) computes the figure from cited numbers and nothing is invented.
 
 A row *holds* an input when its label holds every concept of the input (rag.questions.asked: a shorthand
 such as "COGS" counts through its spelled-out words) or, for a synonym group, one of its phrases;
@@ -15,11 +15,10 @@ row: two of three inputs are not a computation.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from rag.passages.rows import parse_row, value_for
 from rag.passages.units import Unit
-from rag.questions.asked import read_question
+from rag.questions.read import Input
 from rag.text import acronyms, tokenize
 
 # Share of an input's concepts a row label must hold. 1.0: every one (a label holding "current
@@ -27,26 +26,20 @@ from rag.text import acronyms, tokenize
 INPUT_SHARE = 1.0
 
 
-@lru_cache(maxsize=256)
-def _concepts(item: str) -> tuple:
-    return read_question(item).concepts
-
-
-def _holds(item: str, unit: Unit) -> float:
+def _holds(item: Input, unit: Unit) -> float:
     """The share of the item's concepts the row's label holds."""
-    concepts = _concepts(item)
+    concepts = item.concepts
     if not concepts or unit.row is None:
         return 0.0
     terms = set(tokenize(unit.row.label)) | acronyms(unit.row.label)
     return sum(c.credit(terms) for c in concepts) / len(concepts)
 
 
-def _extra_words(item: str, unit: Unit) -> int:
-    asked = set(tokenize(item))
-    return len([t for t in tokenize(unit.row.label if unit.row else "") if t not in asked])
+def _extra_words(item: Input, unit: Unit) -> int:
+    return len([t for t in tokenize(unit.row.label if unit.row else "") if t not in item.terms])
 
 
-def holds_row(item: str, text: str) -> bool:
+def holds_row(item: Input, text: str) -> bool:
     """Whether a passage has a table row whose label holds the item."""
     return any(
         _holds(item, Unit("", 0, line, row)) >= INPUT_SHARE
@@ -55,7 +48,7 @@ def holds_row(item: str, text: str) -> bool:
     )
 
 
-def best_row(item: str, units: Sequence[Unit], years: Sequence[int]) -> Unit | None:
+def best_row(item: Input, units: Sequence[Unit], years: Sequence[int]) -> Unit | None:
     """The row that holds the item (see the module docstring), or None."""
 
     def has_year(unit: Unit) -> bool:
@@ -75,7 +68,7 @@ def best_row(item: str, units: Sequence[Unit], years: Sequence[int]) -> Unit | N
     return min(rows, key=rank)
 
 
-def computed_rows(inputs: Sequence[str], units: Sequence[Unit], years: Sequence[int]) -> list[Unit] | None:
+def computed_rows(inputs: Sequence[Input], units: Sequence[Unit], years: Sequence[int]) -> list[Unit] | None:
     """The row of each input, in order, or None unless every input has one."""
     found = []
     for item in inputs:

@@ -1,6 +1,6 @@
-"""A question read for the offline answerer: its concepts (content words, with analysts' shorthand
-spelled out as alternatives), the fiscal years it names, the other numbers it names, and whether
-it asks for an amount."""
+"""A question's concepts (content words, with analysts' shorthand spelled out as alternatives),
+the fiscal years it names, the other numbers it names, and whether it asks for an amount: one part
+of the question read once (rag.questions.read), which the offline answerer scores with."""
 
 from __future__ import annotations
 
@@ -35,13 +35,13 @@ _DATE_YEAR = re.compile(
 )
 
 
-def without_framing(question: str) -> str:
-    """The question without its verb of telling (see _FRAMING), for retrieval: "Has the company
-    reported any material legal proceedings?" searches for "material legal proceedings"."""
-    framing = _FRAMING.match(question)
+def without_framing(text: str) -> str:
+    """The question's text without its verb of telling (see _FRAMING), for retrieval: "Has the
+    company reported any material legal proceedings?" searches for "material legal proceedings"."""
+    framing = _FRAMING.match(text)
     if not framing:
-        return question
-    return question[: framing.start(1)] + question[framing.end(1) :]
+        return text
+    return text[: framing.start(1)] + text[framing.end(1) :]
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,8 @@ class Concept:
 
 
 @dataclass(frozen=True)
-class Question:
-    """The question read for scoring: concepts (alternative terms each), fiscal years, numbers."""
+class Concepts:
+    """What a question is about, for scoring: concepts (alternative terms each), fiscal years, numbers."""
 
     concepts: tuple[Concept, ...]
     years: tuple[int, ...]
@@ -76,19 +76,20 @@ class Question:
     amount: bool
 
 
-def read_question(question: str) -> Question:
-    """The question's concepts: each SYNONYMS group it names (spelled out or through a shorthand)
-    with its phrases as alternatives, each other shorthand term with its spelled-out words, each
-    other content word alone; its fiscal years; the other numbers it names."""
+def read_concepts(text: str) -> Concepts:
+    """The concepts of a question's text (or of a line item's): each SYNONYMS group it names
+    (spelled out or through a shorthand) with its phrases as alternatives, each other shorthand
+    term with its spelled-out words, each other content word alone; its fiscal years; the other
+    numbers it names."""
     concepts: list[Concept] = []
     taken: set[str] = set()
     spelled = []
-    for match in _SHORTHAND_TOKEN.finditer(question):
+    for match in _SHORTHAND_TOKEN.finditer(text):
         key = match.group(0).lower()
         if key in SHORTHAND:
             spelled.append((key, SHORTHAND[key]))
             taken.update(tokenize(key))
-    groups = synonym_groups(" ".join([question, *(s for _, s in spelled)]))
+    groups = synonym_groups(" ".join([text, *(s for _, s in spelled)]))
     for group in groups:
         phrases = [frozenset(tokenize(p)) for p in group]
         keys = [k for k, s in spelled if s in group]
@@ -100,20 +101,20 @@ def read_question(question: str) -> Question:
         if not any(words_out in g for g in groups):
             bag = frozenset(tokenize(words_out))
             concepts.append(Concept(((bag, min(2, len(bag))), (frozenset(tokenize(key)), 1))))
-    dated = [int(m.group(1)) for m in _DATE_YEAR.finditer(question)]
-    question = _DATE_YEAR.sub(" ", question)
-    years = tuple(dict.fromkeys([p.year for p in fiscal_periods(question)] + dated))
+    dated = [int(m.group(1)) for m in _DATE_YEAR.finditer(text)]
+    text = _DATE_YEAR.sub(" ", text)
+    years = tuple(dict.fromkeys([p.year for p in fiscal_periods(text)] + dated))
     if years:
-        taken.update(t for w in words(question) if _PERIOD_WORD.match(w) for t in tokenize(w))
+        taken.update(t for w in words(text) if _PERIOD_WORD.match(w) for t in tokenize(w))
         taken.update(str(y) for y in years)
         taken.update(str(y)[2:] for y in years)
-    framing = _FRAMING.match(question)
+    framing = _FRAMING.match(text)
     if framing:
         taken.update(tokenize(framing.group(1)))
-    plain = [t for t in dict.fromkeys(tokenize(question)) if t not in taken]
+    plain = [t for t in dict.fromkeys(tokenize(text)) if t not in taken]
     concepts += [Concept.word(t) for t in plain]
     numbers = frozenset(t for t in plain if any(ch.isdigit() for ch in t))
     # A question naming a period asks for that period's figure, unless it asks yes or no ("Has
     # the company paid dividends in FY2022?": its answer is a sentence, not a number).
-    amount = bool(_QUANTITY.search(question) or (years and not _YES_NO.match(question)))
-    return Question(tuple(concepts), years, numbers, amount)
+    amount = bool(_QUANTITY.search(text) or (years and not _YES_NO.match(text)))
+    return Concepts(tuple(concepts), years, numbers, amount)

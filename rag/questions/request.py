@@ -87,7 +87,8 @@ _LEAD_IN = re.compile(
 
 @dataclass(frozen=True)
 class Request:
-    """A question read for retrieval: what to search for, where to look, what a metric needs."""
+    """A question's asking part apart from its instructions, where to look, what a metric needs:
+    one part of the question read once (rag.questions.read)."""
 
     text: str  # the question as asked
     core: str  # the asking sentences, without instructions and statement names
@@ -209,9 +210,9 @@ def _run(words: list[str]) -> list[str]:
     return out[:5]
 
 
-def read_request(question: str) -> Request:
+def read_request(text: str) -> Request:
     """The question's asking sentences, the statements it names, the inputs of a metric it defines."""
-    parts = sentences(question)
+    parts = sentences(text)
     asking = {s for s in parts if s.endswith("?")} or {s for s in parts if not _is_instruction(s)}
     kept, set_aside, inputs = [], [], []
     for sentence in parts:
@@ -230,11 +231,11 @@ def read_request(question: str) -> Request:
     inputs.extend(parenthetical_inputs(asked))
     marked = _STATEMENT_WORDS.sub("\x00", asked)  # where a statement's name was
     core = " ".join(_EMPTY_BRACKETS.sub(" ", _DANGLING.sub("", marked).replace("\x00", " ")).split())
-    core = core or asked or " ".join(question.split())
+    core = core or asked or " ".join(text.split())
     return Request(
-        text=question,
+        text=text,
         core=core,
-        statements=statements_in(question),
+        statements=statements_in(text),
         inputs=tuple(dict.fromkeys(inputs)),
         instructions=tuple(set_aside),
     )

@@ -1,9 +1,9 @@
-"""A question read for the answer check (rag.offline.check): what it asks for (a number, a date, a
-name, a place, yes or no) and the specific terms it names (names, numbers, qualifiers, quarters,
-negation). Only the question proper is read: its sentences that ask (end in "?"), so instructions
-around it ("Answer in USD millions.", "Round to two decimal places.") name nothing. The word lists
-are English grammar (number words, ordinals and superlatives, negations) and currency codes, no
-data set's words.
+"""What a question asks for (a number, a date, a name, a place, yes or no) and the specific terms
+it names (names, numbers, qualifiers, quarters, negation): the part of the question read once
+(rag.questions.read) that the answer check (rag.offline.check) reads. Only the question proper
+is read: its sentences that ask (end in "?"), so instructions around it ("Answer in USD
+millions.", "Round to two decimal places.") name nothing. The word lists are English grammar
+(number words, ordinals and superlatives, negations) and currency codes, no data set's words.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rag.questions.asked import Concept, read_concepts, without_framing
 from rag.questions.shorthand import SHORTHAND, fiscal_periods
 from rag.text import STOPWORDS, split_sentences, words
 
@@ -97,11 +98,15 @@ class Asked:
     # the phrases it puts in quotation marks, as written: a title or a term it asks about by its
     # exact words ('"On the Computational Complexity of Algorithms"')
     quoted: tuple[str, ...] = ()
+    # the concepts of the question proper (rag.questions.asked), and of it without a yes/no
+    # question's verb of telling ("reported"): what a quote must share with it
+    concepts: tuple[Concept, ...] = ()
+    about: tuple[Concept, ...] = ()
 
 
-def question_proper(question: str) -> str:
-    """The sentences of the question that ask (end in "?"), or the whole question when none does."""
-    pieces = split_sentences(question)
+def question_proper(text: str) -> str:
+    """The sentences of a question's text that ask (end in "?"), or the whole text when none does."""
+    pieces = split_sentences(text)
     asking = [p for p in pieces if p.endswith("?")]
     return " ".join(asking) if asking else " ".join(pieces)
 
@@ -143,9 +148,15 @@ def numbers(text: str) -> set[str]:
     return found | {DIGITS.get(w, w) for w in words(text) if w in NUMBER_WORDS}
 
 
-def read_asked(question: str) -> Asked:
-    """The question read for the check (see the module docstring)."""
-    text = question_proper(question)
+def names_in(text: str) -> tuple[str, ...]:
+    """The names of a question's text (Asked.names): runs of capitalised words and acronyms of its
+    question proper, lowercased."""
+    return tuple(n for n, _ in dict.fromkeys(_names(question_proper(text))))
+
+
+def read_asked(text: str) -> Asked:
+    """A question's text read for the check (see the module docstring)."""
+    text = question_proper(text)
     wants = next((name for name, pattern in _WANTS if pattern.search(text)), "")
     # Fiscal periods and dates are the periods asked for (rag.questions.asked reads them), and forms
     # ("10-K") are shorthand: no figures.
@@ -167,6 +178,8 @@ def read_asked(question: str) -> Asked:
         negated(text),
         frozenset(n for n, caps in names if caps),
         tuple(dict.fromkeys(p for m in _QUOTED.finditer(text) if (p := (m.group(1) or m.group(2)).strip()))),
+        read_concepts(text).concepts,
+        read_concepts(without_framing(text)).concepts,
     )
 
 

@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rag.questions.shorthand import fiscal_periods
-from rag.questions.terms import read_asked
+from rag.questions.read import Question
 from rag.retrieval import profile_store
 from rag.retrieval.covers import PERIOD_TERM, document_period, period_terms
 from rag.retrieval.lexical import tokenize
@@ -126,18 +125,17 @@ class DocumentProfiles:
         """How many profiles have each term."""
         return Counter({t: len(p) for t, p in self.postings.items()})
 
-    def pick(self, question: str, doc_ids: Sequence[str] | None = None) -> DocumentPick | None:
+    def pick(self, question: Question, doc_ids: Sequence[str] | None = None) -> DocumentPick | None:
         """The documents the question's naming words pick (among doc_ids), or None."""
         docs = [d for d in (doc_ids if doc_ids is not None else self.doc_ids) if d in self._position]
         if len(docs) <= MAX_PICKED:
             return None
         n = len(self.doc_ids)
-        extra = self._titled_postings(question)
-        naming = _as_written(
-            {t for t in tokenize(question) if 0 < self._df(t, extra) <= NAMING_SHARE * n}, question
-        )
+        text = question.search.naming.text
+        extra = self._titled_postings(question.search.naming.names)
+        naming = _as_written({t for t in tokenize(text) if 0 < self._df(t, extra) <= NAMING_SHARE * n}, text)
         years = {t for t in naming if _YEAR.fullmatch(t) or _QUARTER_TERM.fullmatch(t)}
-        asked_years = {t for t in tokenize(question) if _YEAR.fullmatch(t)}  # a year on every cover too
+        asked_years = {t for t in tokenize(text) if _YEAR.fullmatch(t)}  # a year on every cover too
         names = naming - years
         if not any(self._scores(docs, names, extra).values()):
             names, years, asked_years = years, set(), set()
@@ -149,7 +147,7 @@ class DocumentProfiles:
         for value in sorted({s for s in scores.values() if s >= PICK_SHARE * best}, reverse=True):
             tied = tuple(d for d in docs if scores[d] == value)
             if len(tied) > 1 and asked_years:  # the year picks among them, best first
-                by_year = self._period_scores(tied, asked_years, question)
+                by_year = self._period_scores(tied, asked_years, question.search.naming.quarters)
                 tied = tuple(sorted(tied, key=lambda d: -by_year[d]))
                 top = by_year[tied[0]]
                 if top > 0 and len(picked) + len(tied) > MAX_PICKED:
@@ -163,26 +161,28 @@ class DocumentProfiles:
         words = tuple(sorted(t for t in naming if chosen.intersection(self._holders(t, extra))))
         return DocumentPick(picked, words)
 
-    def names(self, question: str, doc_ids: Sequence[str] | None = None) -> tuple[str, ...]:
+    def names(self, question: Question, doc_ids: Sequence[str] | None = None) -> tuple[str, ...]:
         """The question's capitalised words (past its first) that some document's profile holds
         and that belong to a name the title or file name of one of doc_ids (default: all) writes:
         in a library too small to pick documents by them, still what names a document ("PepsiCo"
         of PEPSICO_2021_10K.pdf, "American Water Works" of AMERICANWATERWORKS_2022_10K.pdf)
         rather than what to look for in it ("Los Angeles" and "San Diego" on the first page of an
         article titled "Southern California" are what the question is about)."""
+        unframed = question.search.unframed
         capital: set[str] = set()
-        for n, match in enumerate(_WORD.finditer(question)):
+        for n, match in enumerate(_WORD.finditer(unframed.text)):
             word = match.group(0)
             if n > 0 and word[0].isupper():
                 capital.update(tokenize(word))
         titles = [self.titles.get(d, ()) for d in (self.doc_ids if doc_ids is None else doc_ids)]
-        titled = {t for name in read_asked(question).names if _titled(name, titles) for t in tokenize(name)}
+        titled = {t for name in unframed.names if _titled(name, titles) for t in tokenize(name)}
         return tuple(sorted(t for t in capital & titled if t in self.postings))
 
-    def _period_scores(self, docs: Sequence[str], years: set[str], question: str) -> dict[str, float]:
+    def _period_scores(
+        self, docs: Sequence[str], years: set[str], quarters: frozenset[int]
+    ) -> dict[str, float]:
         """Among one company's filings: the one whose cover covers the asked year (and quarter)
         first, then those that merely mention the year."""
-        quarters = {p.quarter for p in fiscal_periods(question) if p.quarter}
         covers = {f"{PERIOD_TERM}{y}" for y in years} | {
             f"{PERIOD_TERM}{y}q{q}" for y in years for q in quarters
         }
@@ -199,11 +199,11 @@ class DocumentProfiles:
         """How many documents hold term (see _holders)."""
         return len(self._holders(term, extra))
 
-    def _titled_postings(self, question: str) -> dict[str, set[int]]:
+    def _titled_postings(self, names: Sequence[str]) -> dict[str, set[int]]:
         """The words of each name of the question with the documents whose title or file name
         writes it (_titled: "MGM Resorts" of MGMRESORTS_2018_10K.pdf), as more postings."""
         extra: dict[str, set[int]] = {}
-        for name in read_asked(question).names:
+        for name in names:
             found = {i for i, d in enumerate(self.doc_ids) if _titled(name, [self.titles.get(d, ())])}
             for term in tokenize(name) if found else ():
                 extra.setdefault(term, set()).update(found)
@@ -239,14 +239,14 @@ def _titled(name: str, titles: Sequence[Sequence[str]]) -> bool:
     return any("".join(words[i:]).startswith(joined) for words in titles for i in range(len(words)))
 
 
-def _as_written(naming: set[str], question: str) -> set[str]:
+def _as_written(naming: set[str], text: str) -> set[str]:
     """The naming words, without those written only in lower case when the question capitalises a
     word past its first: it writes names that way, whether or not that name is on a cover
     ("immediately north of Luxor" names no document, though "immediately" and "north" are on two
     covers)."""
     capital: set[str] = set()
     lower: set[str] = set()
-    for n, match in enumerate(_WORD.finditer(question)):
+    for n, match in enumerate(_WORD.finditer(text)):
         word = match.group(0)
         if word.islower():
             lower.update(tokenize(word))

@@ -27,8 +27,8 @@ from typing import Any
 
 from ingest.types import Chunk
 from rag.passages.computed import holds_row
-from rag.questions.request import Request, statements_in
-from rag.questions.shorthand import expand_question
+from rag.questions.read import Input, Question
+from rag.questions.request import statements_in
 from rag.retrieval.pages import DocumentPages, FactsCache
 
 MAX_DOCUMENTS = 3
@@ -91,7 +91,7 @@ def _lexical_scores(index: Any, query: str, doc_ids: Sequence[str]) -> dict[str,
 def page_order(
     library: Any,
     index: Any,
-    request: Request,
+    question: Question,
     query: str,
     vector: Any,
     doc_ids: Sequence[str],
@@ -117,7 +117,7 @@ def page_order(
         if cid in page_of:
             page_dense[page_of[cid]] = max(page_dense.get(page_of[cid], 0.0), score)
     page_score = fused_blind(page_lexical, page_dense, lambda key: key[0] in words_only)
-    wanted = set(request.statements)
+    wanted = set(question.search.statements)
     named = {  # only a question naming statements reads every page's heading
         (d, f.page_index)
         for d, pages in known.items()
@@ -142,7 +142,8 @@ def page_order(
             chunks.update(library.chunks_by_id(missing))
         return {cid: chunks[cid] for cid in ids if cid in chunks}
 
-    first = [b for item in request.inputs if (b := _best_for(item, index, doc_ids, among, page_of, fetch))]
+    inputs = question.search.inputs
+    first = [b for item in inputs if (b := _best_for(item, index, doc_ids, among, page_of, fetch))]
     # A chunk ranks by fusing its own rank (dense + BM25 in these documents) with its page's rank,
     # so a page that holds the question's words together lifts its chunks, and a good chunk on a
     # page of many topics still comes through. Named statement pages' best chunks come first.
@@ -168,7 +169,7 @@ def page_order(
 
 
 def _best_for(
-    item: str,
+    item: Input,
     index: Any,
     doc_ids: Sequence[str],
     among: Sequence[str],
@@ -180,7 +181,7 @@ def _best_for(
     one (the filing whose cover covers the asked period comes first: rag.retrieval.documents); with no such
     row, the first document's among those within NEAR_TOP of the best score. The item is searched
     without the question's years: they are column headers, and a page of dates outscores the row."""
-    scores = _lexical_scores(index, expand_question(item), doc_ids)
+    scores = _lexical_scores(index, item.search, doc_ids)
     candidates = sorted((cid for cid in among if scores.get(cid, 0.0) > 0), key=lambda cid: -scores[cid])
     candidates = candidates[:ITEM_POOL]
     if not candidates:

@@ -12,10 +12,7 @@ import numpy as np
 from ingest.pdf.context import indexed_text
 from ingest.types import Chunk
 from rag.citations.evidence import build_evidence
-from rag.questions.asked import without_framing
-from rag.questions.request import read_request
-from rag.questions.shorthand import expand_question
-from rag.questions.terms import read_asked
+from rag.questions.read import Question
 from rag.retrieval.documents import DocumentPick, ProfileCache
 from rag.retrieval.fusion import fuse, merged_passage, passage_groups
 from rag.retrieval.lexical import LexicalCache, tokenize
@@ -120,7 +117,7 @@ def _capitalised(text: str) -> set[str]:
     return set(tokenize(" ".join(w for w in _WORD.findall(text) if w[:1].isupper())))
 
 
-def _share(question_terms: set[str], held: set[str]) -> float:
+def _share(question_terms: frozenset[str], held: set[str]) -> float:
     """Share of the question's distinct content words among a text's (held)."""
     return len(question_terms & held) / len(question_terms) if question_terms else 0.0
 
@@ -176,7 +173,7 @@ def stand_in(dense: Sequence[Chunk], words: Sequence[Chunk], words_only: frozens
 
 def search_evidence(
     library: Any,
-    question: str,
+    question: Question,
     *,
     k: int,
     doc_ids: Sequence[str] | None = None,
@@ -190,20 +187,19 @@ def search_evidence(
     order ranks the evidence; each piece's score is its cosine similarity to the question (None
     for a piece of a document searched by words only: see dense_similarities)."""
     n = candidates or max(4 * k, 20)
-    request = read_request(question)
-    asked = without_framing(request.core)
-    expanded = expand_question(asked, periods=SEARCH_PERIODS)
+    search = question.search
+    expanded = search.naming.text if SEARCH_PERIODS else search.words
     vector = None
-    if question.strip():
-        vector = library.embeddings.embed_query(expanded if DENSE_EXPANDED else request.core)
+    if search.text.strip():
+        vector = library.embeddings.embed_query(expanded if DENSE_EXPANDED else search.core)
     known_profiles = (profiles or _DEFAULT_PROFILES).get(library)
-    pick = known_profiles.pick(expand_question(asked), doc_ids)
+    pick = known_profiles.pick(question, doc_ids)
     index = _lexical(library, lexical)
     rest = None
     naming = (
         pick.words
         if pick is not None
-        else (known_profiles.names(asked, doc_ids) if SMALL_LIBRARY_NAMES else ())
+        else (known_profiles.names(question, doc_ids) if SMALL_LIBRARY_NAMES else ())
     )
     if naming:  # the question without the words that named its documents
         text = without_words(expanded, naming)
@@ -216,7 +212,7 @@ def search_evidence(
     if PAGE_STAGE and fused:
         stage_docs = pick.doc_ids if pick is not None else top_documents(fused, 2 * k)
         query, query_vector = rest if rest is not None else (expanded, vector)
-        stage = page_order(library, index, request, query, query_vector, stage_docs, words_only)
+        stage = page_order(library, index, question, query, query_vector, stage_docs, words_only)
         fused = _in_order([*stage.chunks, *(c for c, _ in fused)])
         known.update(stage.cosine)
     groups = passage_groups(fused, k)
@@ -228,8 +224,8 @@ def search_evidence(
         (with_statement(merged_passage(library, members, top)), docs[top.doc_id], sim)
         for (members, top, _), sim in zip(groups, sims)
     ]
-    terms = set(tokenize(question))
-    names = [set(tokenize(name)) for name in read_asked(request.core).names]
+    terms = search.terms
+    names = [set(tokenize(name)) for name in search.names]
     names = [name for name in names if name]
     texts = [indexed_text(c.context, c.text) for c, _ in fused[: 2 * k]]
     held_terms = [set(tokenize(text)) for text in texts]

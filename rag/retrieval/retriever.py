@@ -11,6 +11,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, Field
 
+from rag.questions.read import read_question
 from rag.retrieval.retrieve import search_evidence
 from rag.types import Evidence
 
@@ -58,7 +59,7 @@ class LibraryRetriever(BaseRetriever):
         **unknown: Any,
     ) -> list[Document]:
         k, only = self._call_options(k, doc_ids, unknown)
-        found = search_evidence(self.library, query, k=k, doc_ids=only)
+        found = search_evidence(self.library, read_question(query), k=k, doc_ids=only)  # LangChain's text in
         return [evidence_document(ev) for ev in found.evidence]
 
     async def _aget_relevant_documents(

@@ -20,11 +20,13 @@ def test_questions_are_grouped_by_their_article_in_order() -> None:
 
 def test_off_topic_questions_are_judged_unanswerable_and_counted_when_declined() -> None:
     from bench.answer_check import OFF_TOPIC, measure, off_topic_questions
+    from rag.questions.read import read_question
     from rag.retrieval.retrieve import Retrieval
 
     questions = off_topic_questions()
     assert [q["question"] for q in questions] == list(OFF_TOPIC)
     assert len({q["id"] for q in questions}) == len(OFF_TOPIC)
-    figures = measure(questions[:3], [Retrieval(evidence=())] * 3, None, OFF)
+    read = [read_question(q["question"]) for q in questions[:3]]
+    figures = measure(questions[:3], read, [Retrieval(evidence=())] * 3, None, OFF)
     assert figures["unanswerable"] == 3 and figures["answerable"] == 0
     assert figures["not_in_documents"] == 1.0 and figures["answered_unanswerable"] == 0.0

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from rag.questions.read import read_question
 from rag.retrieval.retrieve import search_evidence
 from rag.text import split_sentences, tokenize
 from tests.e2e.conftest import CHAT_INPUT, PANEL, wait_idle
@@ -27,7 +28,9 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Scripte
     """The app answering through the scripted server, and the evidence it will give the model."""
     root = tmp_path_factory.mktemp("attribution_e2e")
     library = build_library(root / "data", [("guide.pdf", guide_pdf())])
-    evidence = list(search_evidence(library, QUESTION, k=6).evidence)  # what the app retrieves too
+    evidence = list(
+        search_evidence(library, read_question(QUESTION), k=6).evidence
+    )  # what the app retrieves too
     with (
         ScriptedOpenAIServer() as llm,
         run_app(scripted_env(root / "data", llm.base_url), root / "app.log") as url,

@@ -17,6 +17,7 @@ from ingest.types import OcrOptions
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
 from rag.offline.extractive import ExtractiveChatModel
+from rag.questions.read import read_question
 from rag.retrieval.retrieve import search_evidence
 from tests.ingest.scans import HARBOUR, ORCHARD, covered, join_pdfs, scanned, text_pdf, turned, word_boxes
 
@@ -40,7 +41,8 @@ def harbour(tmp_path_factory: pytest.TempPathFactory):
     return source, scan, library, result, seen
 
 
-def _answer(library: Library, question: str):
+def _answer(library: Library, text: str):
+    question = read_question(text)
     retrieval = search_evidence(library, question, k=3)
     events = stream_answer(
         question,

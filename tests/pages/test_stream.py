@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from components.chat.stream import BadgeStream, sources_line
 from rag.answering.answer import AnswerCitations, answer_stream, build_answer
 from rag.answering.events import Cited, Done, Failed, Retrieved, TextDelta
+from rag.questions.read import read_question
 from tests.pages.test_render import _evidence
 
 
@@ -17,7 +18,7 @@ def _events(deltas: list[str], table: tuple[str, ...] = ("aaaa111",)) -> list:
     """Events the way answer_stream reports them: each delta, then the markers it completed."""
     cites = AnswerCitations([_evidence(i) for i in table])
     events = [event for delta in deltas for event in cites.feed(delta)]
-    return [*events, *cites.finish(), Done(cites.answer("q", provider="t"))]
+    return [*events, *cites.finish(), Done(cites.answer(read_question("q"), provider="t"))]
 
 
 def test_unfinished_marker_is_held_back_then_becomes_a_badge() -> None:
@@ -161,5 +162,5 @@ def test_badge_numbers_are_the_ones_the_events_carry() -> None:
     events = [*cites.feed("B [bbbb222] then A [aaaa111] and B again [bbbb222]."), *cites.finish()]
     numbers = [(e.citation.id, e.number, e.evidence is not None) for e in events if isinstance(e, Cited)]
     assert numbers == [("bbbb222", 1, True), ("aaaa111", 2, True), ("bbbb222", 1, False)]
-    out = "".join(BadgeStream().pieces([*events, Done(cites.answer("q", provider="t"))]))
+    out = "".join(BadgeStream().pieces([*events, Done(cites.answer(read_question("q"), provider="t"))]))
     assert out == "B  :blue-badge[1] then A  :blue-badge[2] and B again  :blue-badge[1]."

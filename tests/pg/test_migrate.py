@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ingest.embeddings import HashEmbeddings
 from ingest.team.library import PgLibrary
+from rag.questions.read import read_question
 from rag.retrieval.retrieve import search_evidence
 from rag.stores.conversations import ConversationStore
 from rag.stores.postgres_conversations import PgConversationStore
@@ -60,8 +61,8 @@ def test_migrate_copies_library_chats_and_verdicts_once(pg_url: str, tmp_path: P
     )
     assert shared.chunk_count() == local.chunk_count()
     question = "When was the greenhouse built?"
-    assert [e.text for e in search_evidence(shared, question, k=2).evidence] == [
-        e.text for e in search_evidence(local, question, k=2).evidence
+    assert [e.text for e in search_evidence(shared, read_question(question), k=2).evidence] == [
+        e.text for e in search_evidence(local, read_question(question), k=2).evidence
     ]
     vector = local.embeddings.embed_query(question)
     assert [(c.chunk_id, round(s, 5)) for c, s in shared.search_vector(vector, 3)] == [

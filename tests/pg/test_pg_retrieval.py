@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ingest.embeddings import HashEmbeddings
 from ingest.team.library import PgLibrary
+from rag.questions.read import read_question
 from rag.retrieval.retrieve import lexical_index, search_evidence, warm_lexical
 from tests.rag.conftest import ENGINES, GARDEN, HASH_NAME, make_pdf, open_hash_library
 
@@ -37,12 +38,12 @@ def test_same_evidence_table_on_both_backends(pg_url: str, tmp_path: Path) -> No
     )
     fill(local)
     fill(shared)
-    tables = [search_evidence(lib, QUESTION, k=3).evidence for lib in (local, shared)]
+    tables = [search_evidence(lib, read_question(QUESTION), k=3).evidence for lib in (local, shared)]
     assert [(e.file_name, e.page_index) for e in tables[0]][:1] == [
         (e.file_name, e.page_index) for e in tables[1]
     ][:1]
     assert "1987" in tables[1][0].text
-    within = search_evidence(shared, QUESTION, k=3, doc_ids=[tables[1][0].doc_id]).evidence
+    within = search_evidence(shared, read_question(QUESTION), k=3, doc_ids=[tables[1][0].doc_id]).evidence
     assert within and {e.doc_id for e in within} == {tables[1][0].doc_id}
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from ingest.local.library import Library
 from ingest.types import PageLocator
-from rag.answering.answer import answer_stream, build_answer, retrieval_query
+from rag.answering.answer import answer_stream, build_answer
 from rag.answering.events import Cited, Done, Failed, Retrieved, TextDelta
 from rag.answering.failures import retry_after_s
 from rag.answering.metrics import measure
@@ -20,6 +20,7 @@ from rag.citations.parser import citation_spans
 from rag.citations.table import resolve
 from rag.offline.extractive import ExtractiveChatModel
 from rag.prompts import NOT_IN_DOCUMENTS
+from rag.questions.read import read_question
 from rag.types import Answer, Evidence
 from settings import load_settings
 from wiring import stream_options
@@ -76,8 +77,12 @@ def test_the_extractive_model_answers_end_to_end_with_the_right_page(hash_librar
 
 def test_follow_ups_see_the_recent_turns(hash_library: Library) -> None:
     earlier = Answer("When was the greenhouse built?", "In 1987 [aaaa111].", (), (), ())
-    assert retrieval_query("And why?", [earlier]) == "When was the greenhouse built? And why?"
-    assert retrieval_query("What do diesel engines power?", [earlier]) == "What do diesel engines power?"
+    assert (
+        read_question("And why?", earlier.question).search.text == "When was the greenhouse built? And why?"
+    )
+    assert read_question("What do diesel engines power?", earlier.question).search.text == (
+        "What do diesel engines power?"
+    )
     model = ScriptedChatModel()
     ask(hash_library, "What was it built from?", model, history=[earlier])
     prompt = model.calls[0][1].content

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rag.offline.check import OFF, RULES, Quote, Rules, check, quarters, question_proper, read_asked, support
+from rag.offline.check import OFF, RULES, Quote, Rules, check, support
+from rag.questions.read import read_question
+from rag.questions.terms import quarters, question_proper, read_asked
 
 
 @pytest.mark.parametrize(
@@ -537,7 +539,7 @@ CASES = [
 
 @pytest.mark.parametrize(("question", "quote", "passes", "rule"), CASES)
 def test_each_rule_from_a_table_of_cases(question: str, quote: Quote, passes: bool, rule: str) -> None:
-    verdict = check(read_asked(question), quote)
+    verdict = check(read_question(question), quote)
     assert (verdict.passed, verdict.rule) == (passes, rule), verdict.detail
 
 
@@ -545,8 +547,8 @@ def test_each_rule_from_a_table_of_cases(question: str, quote: Quote, passes: bo
 def test_each_failure_is_that_rules_alone(question: str, quote: Quote, passes: bool, rule: str) -> None:
     """Turning the failing rule off lets the quote through: no other rule decided it."""
     name = {"replaced": "specific", "asked-for": "asked_for"}.get(rule, rule)
-    assert not check(read_asked(question), quote, Rules(**{name: True, **_others_off(name)})).passed
-    assert check(read_asked(question), quote, OFF).passed
+    assert not check(read_question(question), quote, Rules(**{name: True, **_others_off(name)})).passed
+    assert check(read_question(question), quote, OFF).passed
 
 
 def _others_off(name: str) -> dict[str, bool]:
@@ -554,7 +556,7 @@ def _others_off(name: str) -> dict[str, bool]:
 
 
 def test_support_reads_the_question_as_the_answerer_does() -> None:
-    asked = read_asked("What was Acme's net PP&E at the end of fiscal 2022?")
+    asked = read_question("What was Acme's net PP&E at the end of fiscal 2022?")
     row = "Property, plant and equipment, net 818 795"
     # PP&E is held by its spelled-out words, Acme by the document title in the context.
     assert support(asked, row, "Acme Corp annual report", None) > support(asked, row, "", None)

@@ -1,13 +1,13 @@
-"""How the offline answerer and retrieval read a question (rag.questions.asked)."""
+"""A question's concepts and its verb of telling (rag.questions.asked), parts of the one reading."""
 
 from __future__ import annotations
 
-from rag.questions.asked import read_question, without_framing
+from rag.questions.asked import read_concepts, without_framing
 from rag.text import tokenize
 
 
 def _terms(question: str) -> set[str]:
-    return {t for c in read_question(question).concepts for t in c}
+    return {t for c in read_concepts(question).concepts for t in c}
 
 
 def test_the_verb_of_telling_in_a_yes_no_question_is_not_a_word_to_find() -> None:
@@ -28,7 +28,7 @@ def test_report_as_a_noun_or_outside_a_yes_no_question_stays() -> None:
 
 
 def test_a_yes_no_question_naming_a_year_does_not_ask_for_an_amount() -> None:
-    from rag.questions.asked import read_question
+    from rag.questions.asked import read_concepts
 
-    assert not read_question("Has Acme reported any material legal proceedings in FY2022?").amount
-    assert read_question("What were Acme's dividends in FY2022?").amount
+    assert not read_concepts("Has Acme reported any material legal proceedings in FY2022?").amount
+    assert read_concepts("What were Acme's dividends in FY2022?").amount

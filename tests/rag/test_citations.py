@@ -13,6 +13,7 @@ from rag.answering.answer import AnswerCitations
 from rag.answering.events import Cited
 from rag.citations.parser import CitationStream, citation_spans, extract_citations
 from rag.citations.table import resolve
+from rag.questions.read import read_question
 from rag.types import CitationSpan, Evidence
 
 A, B, C = "abc1234", "def5678", "0a1b2c3d"
@@ -150,7 +151,7 @@ def test_grammar_table_through_the_answer_stream_one_character_at_a_time(
     cites = AnswerCitations([])
     events = [e for ch in text or "" for e in cites.feed(ch)] + list(cites.finish())
     assert [e.citation.id for e in events if isinstance(e, Cited)] == expected
-    assert [s.id for s in cites.answer("q", provider="t").spans] == expected
+    assert [s.id for s in cites.answer(read_question("q"), provider="t").spans] == expected
 
 
 def test_table_is_large_enough() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from ingest.local.library import Library
 from ingest.types import Chunk, PageLocator
+from rag.questions.read import read_question
 from rag.retrieval.covers import document_period
 from rag.retrieval.documents import DocumentProfiles, ProfileCache, drew_on, profile_text, profiles_for
 from rag.retrieval.lexical import LexicalIndex, tokenize
@@ -47,20 +48,24 @@ def _profiles(names: list[str]) -> DocumentProfiles:
 
 
 def test_a_named_company_picks_its_report() -> None:
-    pick = _profiles(COMPANIES).pick("What did Dunmore Textiles spend on equipment?")
+    pick = _profiles(COMPANIES).pick(read_question("What did Dunmore Textiles spend on equipment?"))
     assert pick is not None and pick.doc_ids == ("doc3",)
     assert set(pick.words) == set(tokenize("Dunmore Textiles"))
 
 
 def test_no_naming_word_or_a_small_library_picks_nothing() -> None:
-    assert _profiles(COMPANIES).pick("What was spent on equipment in the annual report?") is None
-    assert _profiles(COMPANIES[:3]).pick("What did Corrigan Steel spend?") is None
+    assert (
+        _profiles(COMPANIES).pick(read_question("What was spent on equipment in the annual report?")) is None
+    )
+    assert _profiles(COMPANIES[:3]).pick(read_question("What did Corrigan Steel spend?")) is None
 
 
 def test_the_pick_stays_within_the_documents_the_user_limited_to() -> None:
     profiles = _profiles(COMPANIES)
-    assert profiles.pick("Dunmore Textiles spending?", ["doc0", "doc1", "doc2", "doc4"]) is None
-    limited = profiles.pick("Dunmore Textiles spending?", [f"doc{i}" for i in range(6)])
+    assert (
+        profiles.pick(read_question("Dunmore Textiles spending?"), ["doc0", "doc1", "doc2", "doc4"]) is None
+    )
+    limited = profiles.pick(read_question("Dunmore Textiles spending?"), [f"doc{i}" for i in range(6)])
     assert limited is not None and limited.doc_ids == ("doc3",)
 
 
@@ -78,7 +83,9 @@ def _reports(path: Path) -> tuple[Library, dict[str, str]]:
 def test_retrieval_draws_on_the_named_report_among_look_alikes(tmp_path: Path) -> None:
     library, ids = _reports(tmp_path / "lib")
     for name in ("Elsworth Paper", "Bellhaven Foods"):
-        retrieval = search_evidence(library, f"How much did {name} spend on purchases of equipment?", k=3)
+        retrieval = search_evidence(
+            library, read_question(f"How much did {name} spend on purchases of equipment?"), k=3
+        )
         body = [e for e in retrieval.evidence if "249" in e.text]
         assert body and body[0].doc_id == ids[name]
         assert retrieval.picked == (ids[name],)
@@ -109,17 +116,17 @@ def test_a_small_library_is_named_only_by_what_a_title_or_file_name_writes() -> 
         },
         titles=titles,
     )
-    assert set(profiles.names("What was American Water Works' revenue?")) == set(
+    assert set(profiles.names(read_question("What was American Water Works' revenue?"))) == set(
         tokenize("American Water Works")
     )
     # on the article's first page, but what the question is about, not which document it asks
-    assert profiles.names("In which direction from Los Angeles is San Diego?") == ()
-    assert profiles.names("How large is Southern California?") == tuple(
+    assert profiles.names(read_question("In which direction from Los Angeles is San Diego?")) == ()
+    assert profiles.names(read_question("How large is Southern California?")) == tuple(
         sorted(tokenize("Southern California"))
     )
-    assert profiles.names("How large is Southern California?", ["water"]) == ()
+    assert profiles.names(read_question("How large is Southern California?"), ["water"]) == ()
     # a name joins its words to meet a file name's; a name no title starts with names nothing
-    assert profiles.names("Where is Water Works based?") == ()
+    assert profiles.names(read_question("Where is Water Works based?")) == ()
 
 
 def test_saved_profiles_know_the_titles_too(tmp_path: Path) -> None:
@@ -130,7 +137,11 @@ def test_saved_profiles_know_the_titles_too(tmp_path: Path) -> None:
     built, reread = profiles_for(library), profiles_for(library)
     assert not built.saved and reread.saved
     question = "What did Corrigan Steel spend on equipment?"
-    assert reread.names(question) == built.names(question) == tuple(sorted(tokenize("Corrigan Steel")))
+    assert (
+        reread.names(read_question(question))
+        == built.names(read_question(question))
+        == tuple(sorted(tokenize("Corrigan Steel")))
+    )
 
 
 def test_a_small_librarys_search_keeps_the_names_no_title_writes(tmp_path: Path) -> None:
@@ -149,7 +160,9 @@ def test_a_small_librarys_search_keeps_the_names_no_title_writes(tmp_path: Path)
         library.add_pdf(make_pdf([text], f"Essay {n}"), f"essay-{n}.pdf")
     # Searched without "Los Angeles" and "San Diego", the question was about cardinal directions:
     # the essays only. With them, the article about the two cities is in the evidence.
-    retrieval = search_evidence(library, "In which cardinal direction from Los Angeles is San Diego?", k=3)
+    retrieval = search_evidence(
+        library, read_question("In which cardinal direction from Los Angeles is San Diego?"), k=3
+    )
     assert any(e.doc_id == socal.doc.doc_id for e in retrieval.evidence)
 
 
@@ -173,7 +186,7 @@ def test_shorthand_in_the_question_reaches_the_spelled_out_line(tmp_path: Path) 
     library.add_pdf(
         make_pdf([filler, BODY, "Depreciation and amortization was 176 for the year."], "Report"), "r.pdf"
     )
-    retrieval = search_evidence(library, "What was D&A?", k=1)
+    retrieval = search_evidence(library, read_question("What was D&A?"), k=1)
     assert "Depreciation and amortization" in retrieval.evidence[0].text
 
 
@@ -191,8 +204,10 @@ def test_a_tie_among_too_many_documents_picks_none_of_them() -> None:
     profiles = DocumentProfiles(
         {f"doc{i}": f"{'Tessaro' if i < 4 else 'Quillon'} annual report {i}" for i in range(20)}
     )
-    assert profiles.pick("Tessaro revenue?") is None  # four reports tie: none is named more than the others
-    assert profiles.pick("Tessaro revenue in report 2?").doc_ids == ("doc2",)
+    assert (
+        profiles.pick(read_question("Tessaro revenue?")) is None
+    )  # four reports tie: none is named more than the others
+    assert profiles.pick(read_question("Tessaro revenue in report 2?")).doc_ids == ("doc2",)
 
 
 def test_within_the_named_report_the_name_itself_does_not_crowd_out_the_answer(tmp_path: Path) -> None:
@@ -209,7 +224,9 @@ def test_within_the_named_report_the_name_itself_does_not_crowd_out_the_answer(t
         ]
         pages = [named[0], legal, BODY, *named[1:], *(f"{name} {line}" for line in GENERIC)]
         library.add_pdf(make_pdf(pages, f"{name} 10-K"), f"{name}.pdf")
-    retrieval = search_evidence(library, "Has Dunmore Textiles, Inc. reported any legal proceedings?", k=3)
+    retrieval = search_evidence(
+        library, read_question("Has Dunmore Textiles, Inc. reported any legal proceedings?"), k=3
+    )
     assert any(
         "Legal Proceedings" in e.text and e.title == "Dunmore Textiles 10-K" for e in retrieval.evidence
     )
@@ -250,23 +267,25 @@ def test_a_year_chooses_among_a_companys_reports_but_never_outweighs_its_name() 
             for i, (n, y) in enumerate(names)
         }
     )
-    pick = profiles.pick("Dunmore Textiles capex in fiscal 2021?")
+    pick = profiles.pick(read_question("Dunmore Textiles capex in fiscal 2021?"))
     assert pick is not None and set(pick.doc_ids) == {"doc0", "doc1"}  # not Ashcombe's 2021 report
-    pick = profiles.pick("Dunmore Textiles capex in fiscal 2023?")
+    pick = profiles.pick(read_question("Dunmore Textiles capex in fiscal 2023?"))
     assert pick is not None and pick.doc_ids[0] == "doc1"
-    pick = profiles.pick("capex in fiscal 2021?")  # only a year: it names the report
+    pick = profiles.pick(read_question("capex in fiscal 2021?"))  # only a year: it names the report
     assert pick is not None and pick.doc_ids == ("doc2",)
 
 
 def test_a_word_written_in_lower_case_beside_capitalised_names_names_no_document() -> None:
     names = [*COMPANIES, "Kestrel Bay Materials", "Kestrel Ridge Therapeutics"]
     profiles = _profiles(names)
-    pick = profiles.pick("Has Kestrel Ridge Therapeutics reported any material legal proceedings?")
+    pick = profiles.pick(
+        read_question("Has Kestrel Ridge Therapeutics reported any material legal proceedings?")
+    )
     assert pick is not None and pick.doc_ids == ("doc7",) and "materi" not in pick.words
-    pick = profiles.pick("Has Kestrel Bay Materials reported any material legal proceedings?")
+    pick = profiles.pick(read_question("Has Kestrel Bay Materials reported any material legal proceedings?"))
     assert pick is not None and pick.doc_ids == ("doc6",)
     # Typed all in lower case, every naming word stays: "material" names Kestrel Bay Materials too.
-    pick = profiles.pick("has kestrel ridge reported any material legal proceedings?")
+    pick = profiles.pick(read_question("has kestrel ridge reported any material legal proceedings?"))
     assert pick is not None and set(pick.doc_ids) == {"doc6", "doc7"}
 
 
@@ -274,8 +293,10 @@ def test_a_capitalised_name_on_no_cover_still_makes_lower_case_words_ordinary() 
     # "Luxor" is on no cover; "material" is on Kestrel Bay Materials' one. The question writes its
     # name with a capital, so "material" is an ordinary word and names no document.
     profiles = _profiles([*COMPANIES, "Kestrel Bay Materials", "Kestrel Ridge Therapeutics"])
-    assert profiles.pick("Which material is used north of Luxor?") is None
-    assert profiles.pick("which material is used north of luxor?") is not None  # all lower case
+    assert profiles.pick(read_question("Which material is used north of Luxor?")) is None
+    assert (
+        profiles.pick(read_question("which material is used north of luxor?")) is not None
+    )  # all lower case
 
 
 @pytest.mark.parametrize(
@@ -306,7 +327,7 @@ def test_the_year_picks_the_filing_whose_cover_covers_it_among_one_companys_fili
     }
     periods = {d: document_period([t]) for d, t in texts.items()}
     profiles = DocumentProfiles(texts, periods=periods)
-    pick = profiles.pick("What was Acme's FY2021 revenue? fiscal 2021 2021")
+    pick = profiles.pick(read_question("What was Acme's FY2021 revenue?"))  # periods spelled out
     assert pick is not None and pick.doc_ids[0] == "acme21" and set(pick.doc_ids) == {"acme21", "acme22"}
 
 
@@ -322,7 +343,7 @@ def test_a_quarter_chooses_among_a_companys_filings_but_names_no_company() -> No
     }
     periods = {d: document_period([t]) for d, t in texts.items()}
     profiles = DocumentProfiles(texts, periods=periods)
-    pick = profiles.pick("In 2022 Q2, which of Acme's segments had the highest net income?")
+    pick = profiles.pick(read_question("In 2022 Q2, which of Acme's segments had the highest net income?"))
     assert pick is not None and pick.doc_ids[0] == "acme22q2" and "beta23q2" not in pick.doc_ids
 
 
@@ -343,5 +364,5 @@ def test_a_name_its_file_name_writes_names_a_filing_whose_cover_does_not() -> No
         periods=periods,
         titles={d: f"{files.get(d, d)} {files.get(d, d)}" for d in texts},
     )
-    pick = profiles.pick("What was Kestrel Mining's revenue in 2018? fiscal 2018 2018")
+    pick = profiles.pick(read_question("What was Kestrel Mining's revenue in 2018? fiscal 2018 2018"))
     assert pick is not None and pick.doc_ids[0] == "k18"

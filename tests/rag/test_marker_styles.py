@@ -14,6 +14,7 @@ from ingest.types import PageLocator
 from rag.answering.answer import stream_answer
 from rag.answering.events import Cited, Done, TextDelta
 from rag.answering.metrics import answer_sentences
+from rag.questions.read import read_question
 from rag.retrieval.retrieve import Retrieval
 from rag.types import Answer, Evidence
 from settings import load_settings
@@ -111,7 +112,13 @@ def ask(server: ScriptedOpenAIServer, reply: str, size: int) -> list:
     model, label = make_chat_model(settings)
     retrieval = Retrieval(EVIDENCE, best_dense=0.9, best_coverage=1.0)
     return list(
-        stream_answer("Who were the Normans?", retrieval, chat_model=model, provider_label=label, retries=0)
+        stream_answer(
+            read_question("Who were the Normans?"),
+            retrieval,
+            chat_model=model,
+            provider_label=label,
+            retries=0,
+        )
     )
 
 

@@ -16,6 +16,7 @@ from rag.answering.events import Cited, Done, Failed, TextDelta
 from rag.answering.model_stream import JITTER, PUMP_THREAD
 from rag.citations.parser import extract_citations
 from rag.prompts import SYSTEM_PROMPT
+from rag.questions.read import read_question
 from rag.retrieval.retrieve import Retrieval
 from rag.types import Evidence
 from settings import load_settings
@@ -68,7 +69,11 @@ def run(server: ScriptedOpenAIServer, **timing: object) -> list:
     assert label == f"scripted-model at {server.base_url}"
     return list(
         stream_answer(
-            "Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label, **{**FAST, **timing}
+            read_question("Where is Normandy?"),
+            RETRIEVAL,
+            chat_model=model,
+            provider_label=label,
+            **{**FAST, **timing},
         )
     )
 
@@ -194,7 +199,9 @@ def test_an_unreachable_endpoint_is_named() -> None:
         )
         model, label = make_chat_model(settings)
         events = list(
-            stream_answer("Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label, **FAST)
+            stream_answer(
+                read_question("Where is Normandy?"), RETRIEVAL, chat_model=model, provider_label=label, **FAST
+            )
         )
     assert len(events) == 1 and events[0].cause == "unreachable"
     assert f"127.0.0.1:{port}" in events[0].message
@@ -390,7 +397,9 @@ def test_closing_the_answer_generator_stops_the_model_thread(server: ScriptedOpe
     server.push(Endless("more ", 0.005))
     settings = load_settings(llm_provider="openai", llm_base_url=server.base_url, llm_api_key="sk-test")
     model, label = make_chat_model(settings)
-    events = stream_answer("Where is Normandy?", RETRIEVAL, chat_model=model, provider_label=label, **FAST)
+    events = stream_answer(
+        read_question("Where is Normandy?"), RETRIEVAL, chat_model=model, provider_label=label, **FAST
+    )
     assert isinstance(next(events), TextDelta) and pump_threads()
     events.close()  # what a Stop button does
     assert_model_thread_ended(server)

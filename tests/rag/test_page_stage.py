@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ingest.local.library import Library
+from rag.questions.read import read_question
 from rag.retrieval import retrieve
 from rag.retrieval.retrieve import search_evidence
 from tests.rag.conftest import make_pdf, open_hash_library
@@ -44,7 +45,7 @@ def _pages(evidence) -> list[int]:
 
 
 def test_a_question_naming_a_statement_gets_that_statements_page_first(filing_library: Library) -> None:
-    found = search_evidence(filing_library, QUESTION, k=2).evidence
+    found = search_evidence(filing_library, read_question(QUESTION), k=2).evidence
     assert _pages(found)[:1] == [3]  # the cash flow statement, not the pages that talk about it
 
 
@@ -53,7 +54,7 @@ def test_a_defined_metric_gets_the_page_of_each_input(filing_library: Library) -
         "What is Acme's FY2021 operating cash flow ratio? Operating cash flow ratio is defined as: cash "
         "from operations / total current liabilities."
     )
-    found = search_evidence(filing_library, question, k=3).evidence
+    found = search_evidence(filing_library, read_question(question), k=3).evidence
     assert {3, 4} <= set(_pages(found))
 
 
@@ -63,7 +64,7 @@ def test_without_the_page_stage_the_prose_that_repeats_the_words_wins(
     """The check that the first test is not passing by luck: the chunk ranking alone ranks the
     pages that repeat "cash flows" and "capital expenditures" above the statement."""
     monkeypatch.setattr(retrieve, "PAGE_STAGE", False)
-    found = search_evidence(filing_library, QUESTION, k=2).evidence
+    found = search_evidence(filing_library, read_question(QUESTION), k=2).evidence
     assert 3 not in _pages(found)[:1]
 
 
@@ -72,7 +73,7 @@ def test_a_chunk_from_a_statement_page_names_its_statement_in_its_context(filing
 
     from rag.retrieval.page_stage import with_statement
 
-    search_evidence(filing_library, QUESTION, k=2)  # the page stage reads the document's pages
+    search_evidence(filing_library, read_question(QUESTION), k=2)  # the page stage reads the document's pages
     [row_chunk] = [c for c in filing_library.chunks() if "Dividends paid" in c.text]
     bare = replace(row_chunk, context="")  # as a chunk from the middle of a long page has it
     assert with_statement(bare).context.startswith("Consolidated Statements of Cash Flows")

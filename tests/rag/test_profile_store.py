@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rag.questions.read import read_question
 from rag.retrieval import documents, profile_store
 from rag.retrieval.documents import PROFILE_PAGES, ProfileCache, build_profiles, profiles_for
 from rag.retrieval.retrieve import search_evidence
@@ -50,12 +51,14 @@ def test_saved_profiles_are_used_for_their_generation_and_equal_a_fresh_build(li
     reopened = ProfileCache().get(library)
     assert reopened.saved
     assert reopened.terms == built.terms == fresh.terms and reopened.df == fresh.df
-    pick = reopened.pick(QUESTION)
+    pick = reopened.pick(read_question(QUESTION))
     assert pick is not None and pick.doc_ids == (_corrigan(library),)
     # The page stage reads the picked document's pages (rag.retrieval.page_stage); the profiles still may
     # not be built from the first pages.
     monkeypatch.setattr(library, "pages", pages)
-    assert search_evidence(library, QUESTION, k=3, profiles=ProfileCache()).picked == (_corrigan(library),)
+    assert search_evidence(library, read_question(QUESTION), k=3, profiles=ProfileCache()).picked == (
+        _corrigan(library),
+    )
 
 
 @pytest.mark.parametrize("change", ["add", "delete"])
@@ -140,7 +143,9 @@ def test_a_damaged_file_is_rebuilt_not_a_crash(library, damage: str, caplog) -> 
     assert not again.saved and again.terms == fresh
     folder = damage == "a folder in its place"  # nothing to read, and nowhere to save: stays in memory
     assert ("could not save" if folder else "rebuilding them") in caplog.text
-    assert search_evidence(library, QUESTION, k=3, profiles=ProfileCache()).picked == (_corrigan(library),)
+    assert search_evidence(library, read_question(QUESTION), k=3, profiles=ProfileCache()).picked == (
+        _corrigan(library),
+    )
     if not folder:
         assert profiles_for(library).saved  # the rebuilt profiles were saved in its place
 
@@ -149,7 +154,7 @@ def test_an_empty_library_reads_its_saved_profiles_too(tmp_path: Path) -> None:
     empty = open_hash_library(tmp_path / "empty")
     assert not profiles_for(empty).saved
     again = profiles_for(empty)
-    assert again.saved and again.pick(QUESTION) is None
+    assert again.saved and again.pick(read_question(QUESTION)) is None
 
 
 def test_the_file_is_plain_json(library) -> None:
@@ -163,7 +168,7 @@ def test_the_file_is_plain_json(library) -> None:
 def test_a_read_only_folder_keeps_the_profiles_in_memory(library, monkeypatch) -> None:
     monkeypatch.setattr(profile_store.os, "access", lambda *_: False)
     found = profiles_for(library)
-    assert not found.saved and found.pick(QUESTION) is not None
+    assert not found.saved and found.pick(read_question(QUESTION)) is not None
     assert not (library.data_dir / profile_store.FOLDER).exists()
 
 

@@ -13,6 +13,7 @@ from ingest.local.library import Library
 from ingest.pdf.chunking import locator_text
 from ingest.pdf.context import indexed_text
 from ingest.types import Chunk, PageLocator
+from rag.questions.read import read_question
 from rag.retrieval.fusion import fuse
 from rag.retrieval.lexical import LexicalCache, LexicalIndex, collection_paused
 from rag.retrieval.page_stage import fused, fused_blind
@@ -45,7 +46,7 @@ def test_overlapping_neighbours_come_back_merged_into_one_passage(tmp_path: Path
     [second] = [c for c in rows if "fig" in c.text]
     [third] = [c for c in rows if "iris" in c.text]
     assert third.ordinal == second.ordinal + 1 and "guava" in second.text and "guava" in third.text
-    found = search_evidence(library, "Which rows grow fig and guava trees?", k=2).evidence
+    found = search_evidence(library, read_question("Which rows grow fig and guava trees?"), k=2).evidence
     assert len(found) == 2
     joined = found[0]
     assert joined.chunk_id == second.chunk_id  # under the best-ranked member's id
@@ -70,7 +71,9 @@ def test_a_sentence_over_a_page_break_comes_back_whole(tmp_path: Path, end: str,
     # the chunker splits at the page break: page 1's last chunk ends where the sentence breaks
     chunks = library.chunks()
     assert chunks[-2].text.endswith(end.split()[-1]) and chunks[-1].text.startswith("due to")
-    found = search_evidence(library, "Who built the longest bridge over the river?", k=len(chunks)).evidence
+    found = search_evidence(
+        library, read_question("Who built the longest bridge over the river?"), k=len(chunks)
+    ).evidence
     [passage] = [e for e in found if "Ada Marsh" in e.text]
     if merged:  # one passage over both pages, still exactly the pages' text
         assert [loc.page_index for loc in passage.locators] == [0, 1]
@@ -86,14 +89,14 @@ def test_duplicate_text_comes_back_once_and_k_is_kept(tmp_path: Path) -> None:
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
     library.add_pdf(make_pdf(GARDEN, "Garden guide, second copy"), "garden-copy.pdf")  # the same text
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
-    found = search_evidence(library, "When was the greenhouse built?", k=3).evidence
+    found = search_evidence(library, read_question("When was the greenhouse built?"), k=3).evidence
     assert len(found) == 3
     assert sum("greenhouse was built in 1987" in e.text for e in found) == 1
     assert len({" ".join(e.text.split()).lower() for e in found}) == 3
 
 
 def test_a_keyword_finds_its_page_with_locators(hash_library: Library) -> None:
-    found = search_evidence(hash_library, "When was the greenhouse built?", k=2).evidence
+    found = search_evidence(hash_library, read_question("When was the greenhouse built?"), k=2).evidence
     best = found[0]
     assert "1987" in best.text and best.title == "Garden guide" and best.file_name == "garden.pdf"
     assert best.page_index == 2 and best.page_label == "3"
@@ -105,13 +108,15 @@ def test_a_keyword_finds_its_page_with_locators(hash_library: Library) -> None:
 
 def test_the_document_filter_keeps_other_documents_out(hash_library: Library) -> None:
     engines = next(d.doc_id for d in hash_library.documents() if d.file_name == "engines.pdf")
-    found = search_evidence(hash_library, "When was the greenhouse built?", k=5, doc_ids=[engines]).evidence
+    found = search_evidence(
+        hash_library, read_question("When was the greenhouse built?"), k=5, doc_ids=[engines]
+    ).evidence
     assert found and {e.doc_id for e in found} == {engines}
 
 
 def test_relevance_signal_separates_related_from_unrelated(hash_library: Library) -> None:
-    related = search_evidence(hash_library, "When must a compost heap be turned?", k=3)
-    unrelated = search_evidence(hash_library, "Which violinist played Paganini caprices?", k=3)
+    related = search_evidence(hash_library, read_question("When must a compost heap be turned?"), k=3)
+    unrelated = search_evidence(hash_library, read_question("Which violinist played Paganini caprices?"), k=3)
     assert related.best_coverage == 1.0 and unrelated.best_coverage == 0.0
     assert related.is_relevant(0.9, 0.5) and not unrelated.is_relevant(0.9, 0.5)
 
@@ -119,8 +124,10 @@ def test_relevance_signal_separates_related_from_unrelated(hash_library: Library
 def test_a_name_the_question_gives_makes_evidence_related_when_written_as_a_name(
     hash_library: Library,
 ) -> None:
-    named = search_evidence(hash_library, "Who was James Watt's teacher?", k=3)
-    common = search_evidence(hash_library, "Who painted Full Sun?", k=3)  # the guide's "full sun" is no name
+    named = search_evidence(hash_library, read_question("Who was James Watt's teacher?"), k=3)
+    common = search_evidence(
+        hash_library, read_question("Who painted Full Sun?"), k=3
+    )  # the guide's "full sun" is no name
     assert named.best_coverage == common.best_coverage == 2 / 3  # two of three words each
     assert max(named.best_dense, common.best_dense) < 0.9
     assert named.names_found and not common.names_found
@@ -130,13 +137,16 @@ def test_a_name_the_question_gives_makes_evidence_related_when_written_as_a_name
 def test_the_lexical_index_follows_adds_and_deletes(tmp_path: Path) -> None:
     library = open_hash_library(tmp_path / "lib")
     cache = LexicalCache()
-    assert search_evidence(library, "compost heap", k=3, lexical=cache).evidence == ()
+    assert search_evidence(library, read_question("compost heap"), k=3, lexical=cache).evidence == ()
     garden = library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf").doc
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
     assert cache.get(library).search("compost heap", 3)[0][0].doc_id == garden.doc_id
     library.delete(garden.doc_id)
     assert all(c.doc_id != garden.doc_id for c, _ in cache.get(library).search("compost heap", 3))
-    assert all(e.doc_id != garden.doc_id for e in search_evidence(library, "compost heap", k=3).evidence)
+    assert all(
+        e.doc_id != garden.doc_id
+        for e in search_evidence(library, read_question("compost heap"), k=3).evidence
+    )
 
 
 def test_lexical_index_on_an_empty_library_finds_nothing() -> None:
@@ -150,7 +160,7 @@ def test_dense_half_finds_a_paraphrase_with_local_embeddings(tmp_path: Path) -> 
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
     # No content word shared with the passage: only the dense half can find it.
-    found = search_evidence(library, "motors firing gasoil through pressure", k=1)
+    found = search_evidence(library, read_question("motors firing gasoil through pressure"), k=1)
     assert "Diesel" in found.evidence[0].text
     assert found.best_dense > 0.3
 
@@ -165,7 +175,7 @@ def test_evidence_score_is_the_dense_cosine_even_for_bm25_only_hits(tmp_path: Pa
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
     question = "Which engines and which compost heap were improved in 1765 or turned in May?"
-    found = search_evidence(library, question, k=5, candidates=2).evidence
+    found = search_evidence(library, read_question(question), k=5, candidates=2).evidence
     dense_ids = {c.chunk_id for c, _ in library.search_vector(library.embeddings.embed_query(question), 2)}
     assert len(found) >= 3 and {e.chunk_id for e in found} - dense_ids  # some found by BM25 alone
     expected = [max(0.0, _cosine(library.embeddings, question, e.text)) for e in found]

@@ -86,9 +86,9 @@ def test_a_year_the_table_lacks_gets_the_closest_passages_not_a_made_up_number()
 
 
 def test_period_words_are_read_as_the_period_not_as_words_to_find() -> None:
-    from rag.questions.asked import read_question
+    from rag.questions.asked import read_concepts
 
-    asked = read_question("What was total revenue for the fiscal year ended December 31, 2022?")
+    asked = read_concepts("What was total revenue for the fiscal year ended December 31, 2022?")
     assert asked.years == (2022,) and asked.numbers == frozenset()
     assert {t for c in asked.concepts for t in c} == {"total", "revenu"}
 

@@ -67,9 +67,9 @@ def test_expanded_question_shares_words_with_the_statement_line() -> None:
 
 
 def test_a_synonym_phrase_held_whole_is_the_concept_and_part_of_it_is_not() -> None:
-    from rag.questions.asked import read_question
+    from rag.questions.asked import read_concepts
 
-    (concept,) = read_question("capital expenditure").concepts
+    (concept,) = read_concepts("capital expenditure").concepts
     assert concept.credit(set(tokenize("Purchases of property and equipment (249) (210)"))) == 1.0
     assert concept.credit(set(tokenize("Property, plant and equipment, net 1,948 1,865"))) < 1.0
 

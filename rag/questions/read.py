@@ -1,0 +1,130 @@
+"""A question read once: ``read_question`` turns a question's text into one frozen ``Question``,
+and every stage after the edge takes that value, never the text.
+
+The answer stream (rag.answering.answer.answer_stream), the LangChain retriever and the bench call
+it where a question comes in; retrieval, the page stage, the offline answerer's scoring, its check
+and the computed rows read the parts they need from the value. The parts come from the readers
+beside this module: the asking sentences apart from the instructions, the statements a question
+names and the inputs of a metric it defines (request), analysts' shorthand and fiscal periods
+(shorthand), its concepts (asked) and what it asks for (terms).
+
+Retrieval reads a few parts from texts of its own (the core without a yes/no question's verb of
+telling, that with its shorthand spelled out, the question after the one before it for a short
+follow-up): ``Search`` holds them, read here with the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag.questions.asked import Concept, Concepts, read_concepts, without_framing
+from rag.questions.request import Request, read_request
+from rag.questions.shorthand import Period, expand_question, fiscal_periods
+from rag.questions.terms import Asked, names_in, read_asked
+from rag.text import stem, tokenize, words
+
+SHORT_FOLLOW_UP = 3  # content words; a shorter question is searched for after the one before it
+
+
+@dataclass(frozen=True)
+class Input:
+    """A line item of the metric a question defines or writes out ("total current liabilities")."""
+
+    text: str
+    concepts: tuple[Concept, ...]  # a row's label holds the item when it holds every one
+    terms: frozenset[str]  # its content words, stemmed
+    search: str  # what to search for it by: its text, shorthand and periods spelled out
+
+
+@dataclass(frozen=True)
+class Naming:
+    """Words of the question that may name documents (rag.retrieval.documents): the text, the
+    names it writes (rag.questions.terms) and the quarters it names."""
+
+    text: str
+    names: tuple[str, ...]
+    quarters: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Search:
+    """What retrieval looks for."""
+
+    text: str  # the text searched: the question, after the one before it for a short follow-up
+    core: str  # its asking sentences, without instructions and statement names
+    words: str  # the core without a yes/no question's verb of telling, shorthand spelled out
+    naming: Naming  # the same with its fiscal periods spelled out: what picks documents
+    unframed: Naming  # the core without the verb of telling: what names a document in a small library
+    names: tuple[str, ...]  # the names of the core: a candidate holding one is related
+    terms: frozenset[str]  # the content words of text: how much of them a candidate holds
+    statements: tuple[str, ...]  # the financial statements it names: their pages first
+    inputs: tuple[Input, ...]  # the line items of a metric it defines: their rows first
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question read once (read_question): the question proper and what surrounds it, what it
+    names, what it is about and what it asks for."""
+
+    text: str  # as asked
+    core: str  # the asking sentences, without instructions and statement names (rag.questions.request)
+    instructions: tuple[str, ...]  # the sentences and clauses set aside: how to answer, where to look
+    statements: tuple[str, ...]  # the financial statements it names (request.STATEMENTS kinds), in order
+    inputs: tuple[Input, ...]  # the line items of a metric it defines or writes out, in order
+    periods: tuple[Period, ...]  # the fiscal periods it names anywhere, in order
+    concepts: Concepts  # of the core: concepts with shorthand spelled out, years, numbers, amount
+    asked: Asked  # of the question proper: what it asks for, names, numbers, qualifiers, negation
+    words: frozenset[str]  # stems of every word of the core with shorthand spelled out (stopwords too)
+    search: Search  # what retrieval looks for
+
+
+def read_question(text: str, previous: str | None = None) -> Question:
+    """The question read (see the module docstring). previous: the question asked before it in the
+    conversation, if any; a follow-up of fewer than SHORT_FOLLOW_UP content words ("and in
+    1066?") is searched for after it."""
+    request = read_request(text)
+    inputs = _inputs(request.inputs)
+    asked = read_asked(request.core)
+    if previous is not None and len(tokenize(text)) < SHORT_FOLLOW_UP:
+        searched = f"{previous} {text}"
+        found = read_request(searched)
+        search = _search(searched, found, _inputs(found.inputs), names_in(found.core))
+    else:
+        search = _search(text, request, inputs, asked.names)
+    return Question(
+        text=text,
+        core=request.core,
+        instructions=request.instructions,
+        statements=request.statements,
+        inputs=inputs,
+        periods=fiscal_periods(text),
+        concepts=read_concepts(request.core),
+        asked=asked,
+        words=frozenset(stem(w) for w in words(expand_question(request.core))),
+        search=search,
+    )
+
+
+def _inputs(items: Sequence[str]) -> tuple[Input, ...]:
+    return tuple(
+        Input(item, read_concepts(item).concepts, frozenset(tokenize(item)), expand_question(item))
+        for item in items
+    )
+
+
+def _search(text: str, request: Request, inputs: tuple[Input, ...], names: tuple[str, ...]) -> Search:
+    unframed = without_framing(request.core)
+    naming = expand_question(unframed)
+    quarters = frozenset(p.quarter for p in fiscal_periods(naming) if p.quarter)
+    return Search(
+        text=text,
+        core=request.core,
+        words=expand_question(unframed, periods=False),
+        naming=Naming(naming, names_in(naming), quarters),
+        unframed=Naming(unframed, names_in(unframed)),
+        names=names,
+        terms=frozenset(tokenize(text)),
+        statements=request.statements,
+        inputs=inputs,
+    )

@@ -1,0 +1,94 @@
+"""rag.questions.read: a question read once, and the answer stream that reads each question once."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import Field
+
+from ingest.local.library import Library
+from rag.answering import answer as answer_module
+from rag.answering.answer import answer_stream
+from rag.answering.events import Done
+from rag.offline import extractive as extractive_module
+from rag.offline.extractive import ExtractiveChatModel
+from rag.questions.read import Question, read_question
+from rag.questions.shorthand import Period
+from rag.retrieval import retriever as retriever_module
+from rag.text import stem
+
+ANALYST = (
+    "Assume that you are an investment analyst. What is the FY2021 capex for PepsiCo? Operating "
+    "cash flow ratio is defined as: cash from operations / total current liabilities. Respond by "
+    "using the details shown within the statement of cash flows."
+)
+
+
+def test_one_reading_holds_every_part_of_an_analysts_question() -> None:
+    question = read_question(ANALYST)
+    assert question.text == ANALYST
+    assert question.core == "What is the FY2021 capex for PepsiCo?"
+    assert question.instructions[0] == "Assume that you are an investment analyst."
+    assert question.statements == ("cash_flows",)
+    assert question.periods == (Period(2021),)
+    assert [i.text for i in question.inputs] == ["cash from operations", "total current liabilities"]
+    assert question.concepts.years == (2021,) and question.concepts.amount
+    assert question.asked.text == question.core and question.asked.names == ("pepsico",)
+    assert {stem("capital"), stem("expenditures")} <= question.words  # the shorthand spelled out
+    assert "capital expenditures" in question.search.words and "fiscal 2021" not in question.search.words
+    assert "fiscal 2021 2021" in question.search.naming.text  # the periods pick among filings
+    assert question.search.inputs == question.inputs and question.search.text == ANALYST
+
+
+def test_a_short_follow_up_is_searched_for_after_the_question_before_it() -> None:
+    follow_up = read_question("And in 1066?", "Who ruled England?")
+    assert follow_up.search.text == "Who ruled England? And in 1066?"
+    assert follow_up.search.names == ("england",)
+    assert follow_up.core == "And in 1066?" and follow_up.asked.names == ()  # the answer reads it alone
+    assert read_question("Who ruled England in 1066?", "Who ruled France?").search.text == (
+        "Who ruled England in 1066?"
+    )
+
+
+def test_the_value_is_frozen() -> None:
+    question = read_question("What was Acme's revenue?")
+    with pytest.raises(AttributeError):
+        question.core = "something else"  # type: ignore[misc]
+    assert read_question("What was Acme's revenue?") == question
+
+
+class RecordingModel(ExtractiveChatModel):
+    """The offline answerer, noting each Question the answer stream hands it."""
+
+    given: list = Field(default_factory=list)
+
+    def for_question(self, question: Question) -> ExtractiveChatModel:
+        self.given.append(question)
+        return super().for_question(question)
+
+
+def test_the_answer_stream_reads_each_question_once(hash_library: Library, monkeypatch) -> None:
+    calls: list[tuple[str, str | None]] = []
+    made: list[Question] = []
+
+    def spy(text: str, previous: str | None = None) -> Question:
+        calls.append((text, previous))
+        made.append(read_question(text, previous))
+        return made[-1]
+
+    # every core module that may read a question's text (tests/test_read_once.py keeps the list)
+    for module in (answer_module, extractive_module, retriever_module):
+        monkeypatch.setattr(module, "read_question", spy)
+    model = RecordingModel()
+
+    def ask(text: str, history: list) -> Done:
+        events = answer_stream(
+            text, library=hash_library, chat_model=model, provider_label="t", k=3, history=history
+        )
+        return next(e for e in events if isinstance(e, Done))
+
+    first = ask("When was the greenhouse built?", [])
+    ask("And why?", [first.answer])
+    assert calls == [("When was the greenhouse built?", None), ("And why?", "When was the greenhouse built?")]
+    # the offline answerer answered the stream's reading itself, not one of its own
+    assert len(model.given) == 2 and all(a is b for a, b in zip(model.given, made))
+    assert "1987" in first.answer.text and first.answer.question == "When was the greenhouse built?"
