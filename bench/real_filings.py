@@ -89,7 +89,7 @@ def companies(folder: Path = FILINGS_DEV) -> dict[str, str]:
         for line in listing.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
-                found[Path(row["doc_file"]).name] = row["company"]
+                found[f"{row['doc_name']}.pdf"] = row["company"]
     return found
 
 

@@ -20,6 +20,7 @@ from bench.filings_dev.check import (
     load_questions,
     schema_problems,
 )
+from bench.real_filings import companies
 
 ROWS = load_questions()
 WORDING_ROWS = load_questions(WORDING)
@@ -151,6 +152,8 @@ def test_round_three_covers_all_51_filings_with_gold_values_on_gold_pages(corpus
     pdfs |= {f"more/pdfs/{p.name}" for p in (folder / "more" / "pdfs").glob("*.pdf")}
     assert len(pdfs) == 51
     assert {r["doc_file"] for r in ANALYST_ROWS + COMPUTED_ROWS} == pdfs
+    # bench eval's excluded-evidence figures need each filing's company
+    assert set(companies(folder)) == {Path(p).name for p in pdfs}
 
 
 @pytest.mark.corpus
