@@ -1,9 +1,23 @@
-"""The ingestion vocabulary: documents, pages, page locators and chunks (frozen, content-derived)."""
+"""The ingestion vocabulary: documents, pages, page locators and chunks (frozen, content-derived),
+and LibraryReader, what the answering core (rag/) reads from a library of them.
+
+LibraryReader is the one contract both backends keep, the local library
+(ingest.local.library.Library) and the team library (ingest.team.library.PgLibrary): rag/ types
+every library parameter with it and asks a library nothing else, so a read added to one backend
+and not the other fails the suite (tests/ingest/test_library_reader.py), not a question in team
+mode. A capability only one backend has is still a method on both, and the other says that it
+lacks it (``has_lexical_search``, ``cache_dir``); rag then takes its own way.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # only named in annotations: the vocabulary imports no model code
+    from langchain_core.embeddings import Embeddings
 
 
 @dataclass(frozen=True)
@@ -163,3 +177,84 @@ class IngestResult:
     chunks: int
     warnings: tuple[str, ...] = field(default=())
     message: str = ""
+
+
+class LibraryReader(Protocol):
+    """A library as the answering core reads it: documents, pages, chunks and searches."""
+
+    embeddings: Embeddings  # the model the vectors were made with; questions are embedded with it
+    config: LibrarySettings  # what the library records (rag reads its embedding_name)
+    open_report: list[str]  # what opening it found (a repair a writer would make), for the CLI
+
+    @property
+    def generation(self) -> int:
+        """Changes on every add, delete and re-index: what rag keys its caches on."""
+        ...
+
+    @property
+    def cache_dir(self) -> Path | None:
+        """The folder where rag keeps what it derives from the library (BM25 index, each chunk's
+        terms, document profiles) for the next process; None when there is none to write in."""
+        ...
+
+    @property
+    def has_lexical_search(self) -> bool:
+        """Whether lexical_search ranks words in the store itself; when False rag builds BM25."""
+        ...
+
+    def documents(self) -> list[Document]:
+        """Every listed document (searchable, by words at least), in the order added."""
+        ...
+
+    def document(self, doc_id: str) -> Document | None:
+        """One listed document, or None (gone, or never there)."""
+        ...
+
+    def pages(self, doc_id: str) -> list[Page]:
+        """A document's pages (text and printed labels)."""
+        ...
+
+    def first_pages(self, limit: int) -> dict[str, list[Page]]:
+        """The first ``limit`` pages of every listed document, by doc_id, in one read."""
+        ...
+
+    def chunks(self, doc_ids: Sequence[str] | None = None) -> list[Chunk]:
+        """Chunks of listed documents (or of these), ordered by document and ordinal."""
+        ...
+
+    def chunk_count(self) -> int:
+        """How many chunks the listed documents have."""
+        ...
+
+    def chunk_keys(self) -> list[tuple[str, str, int, int]]:
+        """(chunk_id, doc_id, context length, text length) in chunks() order, without the texts."""
+        ...
+
+    def chunk_words(self) -> list[tuple[str, str, str, str]]:
+        """(chunk_id, doc_id, context, text) in chunks() order, without decoding locators."""
+        ...
+
+    def chunk_pages(self, doc_id: str) -> dict[str, int]:
+        """Each chunk of a document (by id, in ordinal order) and the page it starts on."""
+        ...
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        """The listed chunks among chunk_ids, by id (deleted ones are missing)."""
+        ...
+
+    def search_vector(
+        self, vec: Sequence[float], k: int, doc_ids: Sequence[str] | None = None
+    ) -> list[tuple[Chunk, float]]:
+        """The k chunks closest to a query vector (cosine, best first), optionally within documents."""
+        ...
+
+    def lexical_search(
+        self, query: str, k: int, doc_ids: Sequence[str] | None = None
+    ) -> list[tuple[Chunk, float]] | None:
+        """The k chunks whose words best match the query, by the store's own ranking; None when
+        the library has none (has_lexical_search is False)."""
+        ...
+
+    def vector_progress(self) -> dict[str, float]:
+        """Documents searchable by words whose vectors are still being embedded: the share done."""
+        ...

@@ -4,6 +4,7 @@ a fresh read-only-when-asked SQLite connection; Library (ingest.local.library) t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from ingest.local import queries, store, vectors
 from ingest.local.jobs import LocalJobs
@@ -17,13 +18,24 @@ from ingest.types import (
 
 
 class LibraryReads:
-    """A local library's reads; Library supplies ``db_path``, ``files_dir``, ``read_only`` and ``_loaded``."""
+    """A local library's reads (ingest.types.LibraryReader); Library supplies ``data_dir``,
+    ``db_path``, ``files_dir``, ``read_only`` and ``_loaded``."""
 
     @property
     def generation(self) -> int:
         """Changes on every add, delete and re-index (in any process)."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return store.generation(conn)
+
+    @property
+    def cache_dir(self) -> Path | None:
+        """The library's folder: rag keeps its BM25 index, chunk terms and document profiles there."""
+        return self.data_dir
+
+    @property
+    def has_lexical_search(self) -> bool:
+        """False: SQLite keeps no word index here; rag ranks the chunk_words with BM25 instead."""
+        return False
 
     def documents(self) -> list[Document]:
         """Every ready document, in the order added."""
@@ -97,6 +109,12 @@ class LibraryReads:
         """Dense search: the k chunks closest to a query vector (cosine), optionally within documents."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return search_ready(conn, self._loaded.current(conn), vectors.as_matrix(vec), k, doc_ids)
+
+    def lexical_search(
+        self, query: str, k: int, doc_ids: Sequence[str] | None = None
+    ) -> list[tuple[Chunk, float]] | None:
+        """None: the local library has no word ranking of its own (see has_lexical_search)."""
+        return None
 
     @property
     def jobs(self) -> LocalJobs:

@@ -4,6 +4,7 @@ through ingest.team.read on a pooled connection; PgLibrary (ingest.team.library)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from ingest.team import read as pg_read
 from ingest.team.jobs import PgJobs
@@ -16,13 +17,25 @@ from ingest.types import (
 
 
 class PgLibraryReads:
-    """A team library's reads; PgLibrary supplies ``_connect`` and its settings."""
+    """A team library's reads (ingest.types.LibraryReader); PgLibrary supplies ``_connect``
+    and its settings."""
 
     @property
     def generation(self) -> int:
         """Changes on every add, delete and re-index (in any process on any machine)."""
         with self._connect() as conn:
             return pg_read.generation(conn)
+
+    @property
+    def cache_dir(self) -> Path | None:
+        """None: the database is the only place a team library has, so what rag derives from it
+        stays in memory (and the BM25 index is never built: see has_lexical_search)."""
+        return None
+
+    @property
+    def has_lexical_search(self) -> bool:
+        """True: PostgreSQL ranks words itself (full text over a GIN index)."""
+        return True
 
     def documents(self) -> list[Document]:
         """Every document, in the order added."""
@@ -59,6 +72,26 @@ class PgLibraryReads:
         with self._connect() as conn:
             return pg_read.chunks(conn, doc_ids)
 
+    def chunk_keys(self) -> list[tuple[str, str, int, int]]:
+        """(chunk_id, doc_id, context length, text length) of every chunk in chunks() order."""
+        with self._connect() as conn:
+            return pg_read.chunk_keys(conn)
+
+    def chunk_words(self) -> list[tuple[str, str, str, str]]:
+        """(chunk_id, doc_id, context, text) of every chunk in chunks() order."""
+        with self._connect() as conn:
+            return pg_read.chunk_words(conn)
+
+    def chunk_pages(self, doc_id: str) -> dict[str, int]:
+        """Each chunk of a document (by id, in order) and the page it starts on."""
+        with self._connect() as conn:
+            return pg_read.chunk_pages(conn, doc_id)
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        """The chunks among chunk_ids, by id (deleted ones are missing)."""
+        with self._connect() as conn:
+            return pg_read.chunks_by_id(conn, chunk_ids)
+
     def chunk_count(self) -> int:
         """How many chunks the library holds."""
         with self._connect() as conn:
@@ -73,7 +106,7 @@ class PgLibraryReads:
 
     def lexical_search(
         self, query: str, k: int, doc_ids: Sequence[str] | None = None
-    ) -> list[tuple[Chunk, float]]:
+    ) -> list[tuple[Chunk, float]] | None:
         """Full-text ranking (any of the query's words, ts_rank normalised by length) over the GIN index."""
         with self._connect() as conn:
             return pg_read.lexical_search(conn, query, k, doc_ids)

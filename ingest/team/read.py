@@ -16,6 +16,11 @@ _DOC = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
 _CHUNK = "c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context"
 
 
+_IN_ORDER = (
+    "SELECT c.chunk_id, c.doc_id, {} FROM footnote_chunks c JOIN footnote_documents d USING (doc_id) "
+    "ORDER BY d.seq, c.ordinal"
+)
+
 _INCOMPLETE = """
 SELECT doc_id FROM footnote_documents d
 WHERE d.pages <> (SELECT COUNT(*) FROM footnote_pages p WHERE p.doc_id = d.doc_id)
@@ -100,6 +105,33 @@ def chunks(conn: psycopg.Connection, doc_ids: Sequence[str] | None = None) -> li
         params,
     ).fetchall()
     return [_chunk(r) for r in rows]
+
+
+def chunks_by_id(conn: psycopg.Connection, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+    """The chunks among chunk_ids, by id (deleted ones are missing)."""
+    rows = conn.execute(
+        f"SELECT {_CHUNK} FROM footnote_chunks c WHERE c.chunk_id = ANY(%s)", (list(chunk_ids),)
+    )
+    return {chunk.chunk_id: chunk for chunk in map(_chunk, rows)}
+
+
+def chunk_keys(conn: psycopg.Connection) -> list[tuple[str, str, int, int]]:
+    """(chunk_id, doc_id, context length, text length) of every chunk, in chunks() order."""
+    return [tuple(r) for r in conn.execute(_IN_ORDER.format("length(c.context), length(c.text)"))]
+
+
+def chunk_words(conn: psycopg.Connection) -> list[tuple[str, str, str, str]]:
+    """(chunk_id, doc_id, context, text) of every chunk, in chunks() order."""
+    return [tuple(r) for r in conn.execute(_IN_ORDER.format("c.context, c.text"))]
+
+
+def chunk_pages(conn: psycopg.Connection, doc_id: str) -> dict[str, int]:
+    """chunk_id -> the page index of its first locator, in ordinal order (chunks without locators left out)."""
+    rows = conn.execute(
+        "SELECT chunk_id, (locators -> 0 ->> 0)::int FROM footnote_chunks WHERE doc_id = %s ORDER BY ordinal",
+        (doc_id,),
+    )
+    return {chunk_id: int(page) for chunk_id, page in rows if page is not None}
 
 
 def chunk_count(conn: psycopg.Connection) -> int:

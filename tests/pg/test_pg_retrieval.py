@@ -63,3 +63,27 @@ def test_document_profiles_on_postgres_are_built_and_never_saved_to_a_folder(
     assert found.terms == build_profiles(shared).terms and all(found.terms.values())
     assert not profiles_for(shared).saved
     assert list(tmp_path.iterdir()) == [] and not Path(profile_store.FOLDER).exists()
+
+
+def test_the_team_librarys_chunk_reads_equal_the_local_librarys(pg_url: str, tmp_path: Path) -> None:
+    local = open_hash_library(tmp_path / "lib")
+    shared = PgLibrary.open(
+        pg_url, HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400, chunk_overlap=60
+    )
+    files = [
+        (make_pdf(GARDEN, "Garden guide"), "garden.pdf"),
+        (make_pdf(ENGINES, "Engines primer"), "engines.pdf"),
+    ]
+    for library in (local, shared):  # the same bytes: the same document and chunk ids
+        for data, name in files:
+            library.add_pdf(data, name)
+    assert shared.chunk_keys() == local.chunk_keys() and shared.chunk_words() == local.chunk_words()
+    for doc in local.documents():
+        assert shared.chunk_pages(doc.doc_id) == local.chunk_pages(doc.doc_id)
+    some = [*[c.chunk_id for c in local.chunks()][::2], "no-such-chunk"]
+    assert len(local.chunks_by_id(some)) == len(some) - 1
+    assert shared.chunks_by_id(some) == local.chunks_by_id(some)
+    assert shared.first_pages(2) == local.first_pages(2)
+    assert shared.has_lexical_search and not local.has_lexical_search
+    assert shared.cache_dir is None and local.cache_dir == local.data_dir
+    assert local.lexical_search("greenhouse", 3) is None
