@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from ingest.types import LibraryReader
 from rag.answering.events import Cited, Done, Failed, TextDelta
 from rag.retrieval.documents import drew_on
 from rag.types import Answer, Evidence, Footnote
@@ -98,7 +99,7 @@ def print_sources(answer: Answer, out: TextIO) -> None:
         print(f"  ({line})", file=out)
 
 
-def open_library(settings: Any, err: TextIO = sys.stderr) -> Any:
+def open_library(settings: Any, err: TextIO = sys.stderr) -> LibraryReader:
     """The library the settings point at, read-only (no lock, never created or repaired), with
     its embeddings; what a writer would repair is printed as a note, and answers use the rest."""
     from ingest.backend import library_class
@@ -121,7 +122,7 @@ def open_library(settings: Any, err: TextIO = sys.stderr) -> Any:
     return library
 
 
-def pick_documents(library: Any, wanted: Sequence[str] | None) -> list[str] | None:
+def pick_documents(library: LibraryReader, wanted: Sequence[str] | None) -> list[str] | None:
     """Full document ids for --doc values (a unique prefix is enough)."""
     if not wanted:
         return None

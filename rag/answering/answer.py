@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 from langchain_core.language_models import BaseChatModel
 
 from ingest.embeddings import asking
+from ingest.types import LibraryReader
 from rag.answering.attribution import attribute
 from rag.answering.events import Cited, Done, Failed, Retrieved, StreamEvent, TextDelta
 from rag.answering.failures import ModelFailure
@@ -47,11 +48,10 @@ class TakesQuestion(Protocol):
         ...
 
 
-def library_embedding_name(library: Any) -> str:
+def library_embedding_name(library: LibraryReader) -> str:
     """The embedding model's own name when it has one, else the name the library's index records."""
-    name = getattr(getattr(library, "embeddings", None), "name", None)
-    config = getattr(library, "config", None)
-    return str(name or getattr(config, "embedding_name", "") or "")
+    name = getattr(library.embeddings, "name", None)  # only some embedding classes carry a name
+    return str(name or library.config.embedding_name or "")
 
 
 def build_answer(
@@ -183,7 +183,7 @@ def stream_answer(
 def answer_stream(
     question: str,
     *,
-    library: Any,
+    library: LibraryReader,
     chat_model: BaseChatModel,
     provider_label: str,
     k: int,

@@ -32,9 +32,9 @@ import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from ingest.types import LibraryReader
 from rag.questions.read import Question
 from rag.retrieval import profile_store
 from rag.retrieval.covers import PERIOD_TERM, document_period, period_terms
@@ -257,27 +257,27 @@ def _as_written(naming: set[str], text: str) -> set[str]:
     return {t for t in naming if t in capital or t not in lower}
 
 
-def build_profiles(library: Any, documents: Sequence[Any] | None = None) -> DocumentProfiles:
+def build_profiles(library: LibraryReader, documents: Sequence[Any] | None = None) -> DocumentProfiles:
     """Profiles of every ready document of the library (or of these, read from it just before),
     for its current generation."""
     generation = library.generation
     profiles: dict[str, str] = {}
     titles: dict[str, str] = {}
     periods: dict[str, tuple[int, int | None] | None] = {}
-    first = library.first_pages(PROFILE_PAGES) if hasattr(library, "first_pages") else None
+    first = library.first_pages(PROFILE_PAGES)
     for doc in library.documents() if documents is None else documents:
-        found = first.get(doc.doc_id, []) if first is not None else library.pages(doc.doc_id)[:PROFILE_PAGES]
+        found = first.get(doc.doc_id, [])
         profiles[doc.doc_id] = profile_text(doc.title, doc.file_name, [p.text for p in found])
         titles[doc.doc_id] = f"{doc.title} {doc.file_name}"
         periods[doc.doc_id] = document_period([p.text for p in found])
     return DocumentProfiles(profiles, generation, periods, titles)
 
 
-def profiles_for(library: Any) -> DocumentProfiles:
+def profiles_for(library: LibraryReader) -> DocumentProfiles:
     """The profiles of library's current generation: its saved copy when that matches the
-    documents, else built (and saved when data_dir is a writable folder)."""
-    data_dir = getattr(library, "data_dir", None)
-    if not isinstance(data_dir, Path):  # PostgreSQL's data_dir is the masked URL: nowhere to save
+    documents, else built (and saved when its cache_dir is a writable folder)."""
+    data_dir = library.cache_dir
+    if data_dir is None:  # a team library: nowhere to save
         return build_profiles(library)
     generation = library.generation
     documents = library.documents()
@@ -299,7 +299,7 @@ class ProfileCache:
         self._profiles: DocumentProfiles | None = None
         self._owner: Any = None
 
-    def get(self, library: Any) -> DocumentProfiles:
+    def get(self, library: LibraryReader) -> DocumentProfiles:
         """The profiles for library's current generation, built if needed."""
         generation = library.generation
         with self._lock:

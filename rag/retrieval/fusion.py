@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
-from typing import Any
 
 from ingest.pdf.chunking import PAGE_JOIN
-from ingest.types import Chunk, PageLocator
+from ingest.types import Chunk, LibraryReader, PageLocator
 from rag.retrieval.page_stage import continued
 
 RRF_K = 60
@@ -80,7 +79,7 @@ def merge_chunks(members: list[Chunk], best: Chunk) -> Chunk:
     )
 
 
-def merged_passage(library: Any, members: list[Chunk], best: Chunk) -> Chunk:
+def merged_passage(library: LibraryReader, members: list[Chunk], best: Chunk) -> Chunk:
     """The merged passage, continued into the next chunk when it ends on a heading (rag.retrieval.page_stage)."""
     joined = merge_chunks(members, best)
     last = max(members, key=lambda c: c.ordinal)

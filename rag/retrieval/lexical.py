@@ -16,7 +16,7 @@ from typing import Any
 import bm25s
 import numpy as np
 
-from ingest.types import Chunk
+from ingest.types import Chunk, LibraryReader
 from rag.retrieval import lexical_store, lexical_terms
 from rag.text import SOFT_HYPHEN, STOPWORDS, stem, tokenize
 
@@ -52,12 +52,12 @@ class LexicalIndex:
         self._bm25 = bm25 if bm25 is not None else build_bm25(self.chunks)
 
     @classmethod
-    def for_library(cls, library: Any) -> LexicalIndex:
+    def for_library(cls, library: LibraryReader) -> LexicalIndex:
         """The index of library's current generation: its saved copy when that matches the chunks
-        (whose rows are then read only for hits), else built (and saved when data_dir is writable)."""
+        (whose rows are then read only for hits), else built (and saved when cache_dir is writable)."""
         generation = library.generation
-        data_dir = getattr(library, "data_dir", None)
-        if data_dir is None or not hasattr(library, "chunk_keys"):
+        data_dir = library.cache_dir
+        if data_dir is None:
             return cls(library.chunks(), generation)
         keys = library.chunk_keys()
         signed = [(chunk_id, context_len, text_len) for chunk_id, _, context_len, text_len in keys]
@@ -65,15 +65,11 @@ class LexicalIndex:
         if bm25 is not None:
             rows = SavedRows(tuple(k[0] for k in keys), tuple(k[1] for k in keys), library.chunks_by_id)
             return cls([], generation, bm25, rows, saved=True)
-        if not hasattr(library, "chunk_words"):
-            chunks = library.chunks()
-            index = cls(chunks, generation)
-            ids = [c.chunk_id for c in chunks]
-        else:  # the texts only, their kept terms reused: a new generation tokenizes its new chunks
-            words = library.chunk_words()
-            ids = [w[0] for w in words]
-            rows = SavedRows(tuple(ids), tuple(w[1] for w in words), library.chunks_by_id)
-            index = cls([], generation, bm25_of(lexical_terms.terms_for(Path(data_dir), words)), rows)
+        # the texts only, their kept terms reused: a new generation tokenizes its new chunks
+        words = library.chunk_words()
+        ids = [w[0] for w in words]
+        rows = SavedRows(tuple(ids), tuple(w[1] for w in words), library.chunks_by_id)
+        index = cls([], generation, bm25_of(lexical_terms.terms_for(Path(data_dir), words)), rows)
         if ids and ids == [k[0] for k in keys]:  # no change in between
             lexical_store.save(Path(data_dir), generation, signed, index._bm25)
         return index
@@ -160,7 +156,7 @@ class LexicalCache:
         self._owner: Any = None
         self._warming: threading.Thread | None = None
 
-    def warm(self, library: Any) -> threading.Thread | None:
+    def warm(self, library: LibraryReader) -> threading.Thread | None:
         """Build the index for library's current generation in a background thread, unless it is
         built or being built; a question asked meanwhile waits only for the rest of the build.
         (At 100,000 chunks the build takes seconds: better paid while the user is still typing.)"""
@@ -177,13 +173,13 @@ class LexicalCache:
         thread.start()
         return thread
 
-    def _warm(self, library: Any) -> None:
+    def _warm(self, library: LibraryReader) -> None:
         try:
             self.get(library)
         except Exception:
             logger.warning("warming the BM25 index failed; the next question builds it", exc_info=True)
 
-    def get(self, library: Any) -> LexicalIndex:
+    def get(self, library: LibraryReader) -> LexicalIndex:
         """The index for library's current generation, built if needed."""
         generation = library.generation
         with self._lock:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ingest.pdf.chunking import PAGE_JOIN
-from ingest.types import Chunk
+from ingest.types import Chunk, LibraryReader
 from rag.citations.evidence import build_evidence
 from rag.retrieval.lexical import SOFT_HYPHEN, tokenize
 from rag.types import Evidence
@@ -111,7 +111,7 @@ def snippet(text: str, match: tuple[int, int], width: int = SNIPPET_CHARS) -> st
 
 
 def _candidates(
-    library: Any, lexical: Any, query: Query, doc_ids: Sequence[str] | None
+    library: LibraryReader, lexical: Any, query: Query, doc_ids: Sequence[str] | None
 ) -> Iterator[tuple[Chunk, float]]:
     """Every chunk BM25 scores above zero, best first (asked for in growing batches: most searches
     stop early); for a phrase of stopwords only (which BM25 cannot rank), every chunk in order."""
@@ -131,7 +131,12 @@ def _candidates(
 
 
 def search_library(
-    library: Any, raw_query: str, lexical: Any, *, limit: int = 20, doc_ids: Sequence[str] | None = None
+    library: LibraryReader,
+    raw_query: str,
+    lexical: Any,
+    *,
+    limit: int = 20,
+    doc_ids: Sequence[str] | None = None,
 ) -> list[SearchHit]:
     """Up to limit hits for the query (score: BM25, 0 for stopword-only phrases); the same match
     found again in an overlapping neighbour chunk is listed once."""

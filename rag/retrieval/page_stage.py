@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ingest.types import Chunk
+from ingest.types import Chunk, LibraryReader
 from rag.passages.computed import holds_row
 from rag.questions.read import Input, Question
 from rag.questions.request import statements_in
@@ -81,15 +81,8 @@ def fused_blind(lexical: dict[Any, float], dense: dict[Any, float], unseen: Any)
     return scores
 
 
-def _lexical_scores(index: Any, query: str, doc_ids: Sequence[str]) -> dict[str, float]:
-    if hasattr(index, "scores"):
-        return index.scores(query, doc_ids)
-    # a library that ranks words itself (PostgreSQL full text): its best few hundred
-    return {c.chunk_id: s for c, s in index.search(query, DENSE_POOL, doc_ids=doc_ids)}
-
-
 def page_order(
-    library: Any,
+    library: LibraryReader,
     index: Any,
     question: Question,
     query: str,
@@ -107,7 +100,7 @@ def page_order(
     dense = library.search_vector(vector, DENSE_POOL, doc_ids=doc_ids) if vector is not None else []
     chunks = {c.chunk_id: c for c, _ in dense}
     cosine = {c.chunk_id: float(s) for c, s in dense}
-    lexical = _lexical_scores(index, query, doc_ids)
+    lexical = index.scores(query, doc_ids)
     page_lexical: dict[tuple[str, int], float] = {}
     page_dense: dict[tuple[str, int], float] = {}
     for cid, score in lexical.items():
@@ -181,7 +174,7 @@ def _best_for(
     one (the filing whose cover covers the asked period comes first: rag.retrieval.documents); with no such
     row, the first document's among those within NEAR_TOP of the best score. The item is searched
     without the question's years: they are column headers, and a page of dates outscores the row."""
-    scores = _lexical_scores(index, item.search, doc_ids)
+    scores = index.scores(item.search, doc_ids)
     candidates = sorted((cid for cid in among if scores.get(cid, 0.0) > 0), key=lambda cid: -scores[cid])
     candidates = candidates[:ITEM_POOL]
     if not candidates:
@@ -231,7 +224,7 @@ def ends_on_heading(text: str) -> bool:
     )
 
 
-def continued(library: Any, passage: Chunk, last_id: str, merge: Any) -> Chunk:
+def continued(library: LibraryReader, passage: Chunk, last_id: str, merge: Any) -> Chunk:
     """The passage with the chunk after its last one (last_id) when it ends on a heading (see
     ends_on_heading), so the heading comes with what it heads; merge joins the two."""
     known = _FACTS.peek(passage.doc_id)

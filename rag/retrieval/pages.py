@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ingest.types import LibraryReader
 from rag.passages.rows import header_years, parse_row
 from rag.questions.request import statements_in
 
@@ -144,7 +145,7 @@ class FactsCache:
         with self._lock:
             return self._facts.get(doc_id)
 
-    def get(self, library: Any, doc_id: str) -> DocumentPages:
+    def get(self, library: LibraryReader, doc_id: str) -> DocumentPages:
         """The document's page facts and chunk pages, read once per library generation."""
         generation = library.generation
         with self._lock:
@@ -152,14 +153,8 @@ class FactsCache:
                 self._facts, self._owner, self._generation = {}, library, generation
             found = self._facts.get(doc_id)
         if found is None:
-            chunk_pages = _chunk_pages(library, doc_id)
+            chunk_pages = library.chunk_pages(doc_id)
             found = DocumentPages([p.text for p in library.pages(doc_id)], chunk_pages)
             with self._lock:
                 self._facts[doc_id] = found
         return found
-
-
-def _chunk_pages(library: Any, doc_id: str) -> dict[str, int]:
-    if hasattr(library, "chunk_pages"):  # read without decoding every locator
-        return library.chunk_pages(doc_id)
-    return {c.chunk_id: c.locators[0].page_index for c in library.chunks([doc_id]) if c.locators}

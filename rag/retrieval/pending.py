@@ -4,16 +4,14 @@ embedding says so, one line per document ("words only for <title>: vectors 40% d
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
+from ingest.types import LibraryReader
 from rag.types import Answer
 
 
-def vector_progress(library: Any) -> dict[str, float]:
-    """doc_id -> share of vectors embedded, for documents searchable by words only (a library
-    without jobs, such as a test's, has none)."""
-    progress = getattr(library, "vector_progress", None)
-    return progress() if progress is not None else {}
+def vector_progress(library: LibraryReader) -> dict[str, float]:
+    """doc_id -> share of vectors embedded, for documents searchable by words only."""
+    return library.vector_progress()
 
 
 def words_only_lines(answer: Answer, progress: dict[str, float]) -> tuple[str, ...]:

@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 
 from ingest.pdf.context import indexed_text
-from ingest.types import Chunk
+from ingest.types import Chunk, LibraryReader
 from rag.citations.evidence import build_evidence
 from rag.questions.read import Question
 from rag.retrieval.documents import DocumentPick, ProfileCache
 from rag.retrieval.fusion import fuse, merged_passage, passage_groups
 from rag.retrieval.lexical import LexicalCache, tokenize
-from rag.retrieval.page_stage import MAX_DOCUMENTS, page_order, with_statement
+from rag.retrieval.page_stage import DENSE_POOL, MAX_DOCUMENTS, page_order, with_statement
 from rag.retrieval.pending import vector_progress
 from rag.types import Evidence
 
@@ -131,7 +131,7 @@ def without_words(text: str, terms: Iterable[str]) -> str:
 
 
 def _rankings(
-    library: Any,
+    library: LibraryReader,
     query: str,
     vector: Any,
     n: int,
@@ -172,7 +172,7 @@ def stand_in(dense: Sequence[Chunk], words: Sequence[Chunk], words_only: frozens
 
 
 def search_evidence(
-    library: Any,
+    library: LibraryReader,
     question: Question,
     *,
     k: int,
@@ -257,35 +257,40 @@ def _in_order(chunks: Iterable[Chunk]) -> list[tuple[Chunk, float]]:
 
 
 class _OwnLexical:
-    """A library's own lexical ranking (PostgreSQL full text) behind LexicalIndex's search()."""
+    """A library's own lexical ranking (PostgreSQL full text) behind LexicalIndex's search() and scores()."""
 
-    def __init__(self, library: Any) -> None:
+    def __init__(self, library: LibraryReader) -> None:
         self.library = library
 
     def search(self, query: str, k: int, doc_ids: Sequence[str] | None = None) -> list[tuple[Chunk, float]]:
         """The library's lexical_search."""
-        return self.library.lexical_search(query, k, doc_ids)
+        return self.library.lexical_search(query, k, doc_ids) or []
+
+    def scores(self, query: str, doc_ids: Sequence[str]) -> dict[str, float]:
+        """The scores of the best DENSE_POOL chunks of doc_ids, by chunk id (not every chunk's, as
+        BM25's: the store ranks and returns rows, each read whole)."""
+        return {c.chunk_id: s for c, s in self.search(query, DENSE_POOL, doc_ids=doc_ids)}
 
 
-def _lexical(library: Any, lexical: LexicalCache | None = None) -> Any:
+def _lexical(library: LibraryReader, lexical: LexicalCache | None = None) -> Any:
     """The library's own lexical search when it offers one (nothing to build), else shared BM25."""
-    if hasattr(library, "lexical_search"):
+    if library.has_lexical_search:
         return _OwnLexical(library)
     return (lexical or _DEFAULT_CACHE).get(library)
 
 
-def warm_lexical(library: Any) -> Any:
+def warm_lexical(library: LibraryReader) -> Any:
     """Start building the shared BM25 index for library's current generation in the background
     (a no-op when it is built or being built, or the library searches text itself); returns the
     thread, or None."""
-    return None if hasattr(library, "lexical_search") else _DEFAULT_CACHE.warm(library)
+    return None if library.has_lexical_search else _DEFAULT_CACHE.warm(library)
 
 
-def lexical_index(library: Any) -> Any:
+def lexical_index(library: LibraryReader) -> Any:
     """The lexical index questions use for library's current generation, built if needed."""
     return _lexical(library)
 
 
-def document_profiles(library: Any) -> Any:
+def document_profiles(library: LibraryReader) -> Any:
     """The document profiles questions use for library's current generation, read or built."""
     return _DEFAULT_PROFILES.get(library)

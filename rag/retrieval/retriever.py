@@ -9,8 +9,9 @@ from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, Callba
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables.config import run_in_executor
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, SkipValidation
 
+from ingest.types import LibraryReader
 from rag.questions.read import read_question
 from rag.retrieval.retrieve import search_evidence
 from rag.types import Evidence
@@ -38,14 +39,15 @@ def evidence_document(ev: Evidence) -> Document:
 
 
 class LibraryRetriever(BaseRetriever):
-    """Hybrid (dense + BM25) retrieval over a Library, k merged pieces per question.
+    """Hybrid (dense + BM25) retrieval over a library, k merged pieces per question.
 
     ``k`` and ``doc_ids`` may also be given per call, ``retriever.invoke(q, k=1, doc_ids=[...])``,
     overriding the fields for that call only (LangChain's standard retriever contract)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    library: Any = Field(description="An ingest.local.library.Library (or anything with its search API).")
+    # not validated: a Protocol has no isinstance check, and asking the library's properties would read it
+    library: SkipValidation[LibraryReader] = Field(description="The library (local or team) to search.")
     k: int = Field(6, ge=1, description="Pieces of evidence per question.")
     doc_ids: tuple[str, ...] | None = Field(None, description="Only these documents (None: all).")
 
@@ -97,6 +99,6 @@ class LibraryRetriever(BaseRetriever):
         return (self.k if k is None else k), only
 
 
-def library_retriever(library: Any, k: int = 6, doc_ids: Any = None) -> LibraryRetriever:
+def library_retriever(library: LibraryReader, k: int = 6, doc_ids: Any = None) -> LibraryRetriever:
     """A LibraryRetriever over library (doc_ids: any iterable of document ids, or None for all)."""
     return LibraryRetriever(library=library, k=k, doc_ids=tuple(doc_ids) if doc_ids is not None else None)

@@ -247,11 +247,12 @@ def test_profiles_read_the_first_pages_in_one_query_as_page_by_page(tmp_path: Pa
     expected = {d.doc_id: library.pages(d.doc_id)[:PROFILE_PAGES] for d in library.documents()}
     assert library.first_pages(PROFILE_PAGES) == expected
     assert all(len(pages) == PROFILE_PAGES for pages in expected.values())
-
-    class PageByPage:  # the library's read methods without first_pages: the other way of reading
-        generation, documents, pages = library.generation, library.documents, library.pages
-
-    assert build_profiles(library).terms == build_profiles(PageByPage()).terms
+    texts = {d: [p.text for p in pages] for d, pages in expected.items()}
+    page_by_page = DocumentProfiles(
+        {d.doc_id: profile_text(d.title, d.file_name, texts[d.doc_id]) for d in library.documents()},
+        periods={d: document_period(t) for d, t in texts.items()},
+    )
+    assert build_profiles(library).terms == page_by_page.terms
 
 
 def test_a_year_chooses_among_a_companys_reports_but_never_outweighs_its_name() -> None:

@@ -227,7 +227,7 @@ def test_passages_of_a_words_only_document_are_not_embedded_and_have_no_cosine()
 class _Counted:
     """A library of one chunk that notes whether the garbage collector ran while it was read."""
 
-    generation = 1
+    generation, cache_dir = 1, None  # no folder: the index is built from chunks()
 
     def __init__(self) -> None:
         self.collector_on: list[bool] = []
@@ -279,7 +279,7 @@ def test_a_failed_warm_up_is_logged_and_the_question_still_works(
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
 
     class Broken:
-        generation = 1
+        generation, cache_dir = 1, None
 
         def chunks(self) -> list:
             raise OSError("disk went away")
