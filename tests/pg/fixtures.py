@@ -39,9 +39,14 @@ def pg_server() -> Iterator[object]:
                 server.cleanup()
 
 
+def new_database(server) -> str:
+    """The URL of a fresh, empty database on the server (pgvector available, not yet created)."""
+    name = f"footnote_test_{next(_names)}"
+    server.psql(f"CREATE DATABASE {name};")
+    return server.get_uri(name)
+
+
 @pytest.fixture
 def pg_url(pg_server) -> str:
     """A fresh, empty database on the test server (pgvector available, not yet created)."""
-    name = f"footnote_test_{next(_names)}"
-    pg_server.psql(f"CREATE DATABASE {name};")
-    return pg_server.get_uri(name)
+    return new_database(pg_server)

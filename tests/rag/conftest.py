@@ -1,15 +1,23 @@
-"""Shared fixtures for the answering tests: tiny real PDFs and real libraries in tmp dirs."""
+"""Shared fixtures for the answering tests: tiny real PDFs and real libraries in tmp dirs, and the
+same libraries on either backend (``backend``: the local library, then PostgreSQL on the suite's
+one server), so that what rag answers is checked on both."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fpdf import FPDF
 
 from ingest.embeddings import HashEmbeddings
 from ingest.local.library import Library
+from ingest.team.library import PgLibrary
+from ingest.types import LibraryReader
+from rag.stores.migrate import migrate_library
+from tests.pg.fixtures import new_database
 
 HASH_NAME = "fake:hash:384"
 
@@ -59,3 +67,60 @@ def hash_library(tmp_path: Path) -> Library:
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
     return library
+
+
+BACKENDS = ("local", "team")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """A test that asks for it runs on the local library, then on PostgreSQL (team mode)."""
+    return request.param
+
+
+OpenLibrary = Callable[..., Any]
+
+
+@pytest.fixture
+def open_backend_library(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> OpenLibrary:
+    """Opens a fresh, empty library of the test's backend (a folder, or a database of its own), with
+    hashing embeddings unless given and open_hash_library's chunk sizes unless given."""
+    folders = itertools.count()
+
+    def open_library(embeddings: Any = None, **options: Any) -> Any:
+        embeddings = embeddings if embeddings is not None else HashEmbeddings(384)
+        options = {"embedding_name": HASH_NAME, "chunk_size": 400, "chunk_overlap": 60, **options}
+        if backend == "local":
+            return Library.open(tmp_path / f"lib{next(folders)}", embeddings, **options)
+        return PgLibrary.open(new_database(request.getfixturevalue("pg_server")), embeddings, **options)
+
+    return open_library
+
+
+def copy_to_team(local: Library, server: Any) -> PgLibrary:
+    """The local library's documents in a fresh PostgreSQL library, vectors copied as stored (the
+    same chunks and vectors: only the backend differs), opened with the same embeddings."""
+    team = PgLibrary.open(new_database(server), local.embeddings, **local.config.recorded())
+    migrate_library(local, team)
+    return team
+
+
+@pytest.fixture(scope="session")
+def team_hash_library(pg_server: Any) -> PgLibrary:
+    """hash_library's two documents in PostgreSQL, made once per session: tests only read it."""
+    library = PgLibrary.open(
+        new_database(pg_server),
+        HashEmbeddings(384),
+        embedding_name=HASH_NAME,
+        chunk_size=400,
+        chunk_overlap=60,
+    )
+    library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
+    library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
+    return library
+
+
+@pytest.fixture
+def garden_library(backend: str, request: pytest.FixtureRequest) -> LibraryReader:
+    """hash_library's two documents on the test's backend (the team one shared by the session)."""
+    return request.getfixturevalue("hash_library" if backend == "local" else "team_hash_library")

@@ -1,4 +1,5 @@
-"""answer_stream over a real library with the scripted and extractive models; answer metrics."""
+"""answer_stream over a real library with the scripted and extractive models (those that depend on
+what is retrieved on both backends: ``garden_library``); answer metrics."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from ingest.local.library import Library
-from ingest.types import PageLocator
+from ingest.types import LibraryReader, PageLocator
 from rag.answering.answer import answer_stream, build_answer
 from rag.answering.events import Cited, Done, Failed, Retrieved, TextDelta
 from rag.answering.failures import retry_after_s
@@ -38,7 +39,7 @@ class StatusError(Exception):
 FAST = {"backoff_s": 0.01, "first_token_timeout_s": 60.0, "stall_timeout_s": 60.0}
 
 
-def ask(library: Library, question: str, model, **options) -> list:
+def ask(library: LibraryReader, question: str, model, **options) -> list:
     """The stream's events after Retrieved (tests/pages/test_stream.py checks that it comes first)."""
     events = list(
         answer_stream(
@@ -48,18 +49,18 @@ def ask(library: Library, question: str, model, **options) -> list:
     return [e for e in events if not isinstance(e, Retrieved)]
 
 
-def test_an_unrelated_question_never_reaches_the_model(hash_library: Library) -> None:
+def test_an_unrelated_question_never_reaches_the_model(garden_library: LibraryReader) -> None:
     model = ScriptedChatModel()
-    events = ask(hash_library, "Which violinist played Paganini caprices?", model, min_dense=0.99)
+    events = ask(garden_library, "Which violinist played Paganini caprices?", model, min_dense=0.99)
     assert model.calls == []
     assert [type(e) for e in events] == [TextDelta, Done]
     answer = events[-1].answer
     assert answer.unsupported and answer.text == NOT_IN_DOCUMENTS and answer.footnotes == ()
 
 
-def test_a_cited_answer_carries_evidence_on_the_first_citation_only(hash_library: Library) -> None:
+def test_a_cited_answer_carries_evidence_on_the_first_citation_only(garden_library: LibraryReader) -> None:
     model = ScriptedChatModel()  # with nothing queued it quotes the first source and cites it
-    events = ask(hash_library, "When was the greenhouse built?", model)
+    events = ask(garden_library, "When was the greenhouse built?", model)
     cited = [e for e in events if isinstance(e, Cited)]
     assert len(cited) == 1 and cited[0].resolved and cited[0].number == 1
     answer = events[-1].answer
@@ -69,13 +70,13 @@ def test_a_cited_answer_carries_evidence_on_the_first_citation_only(hash_library
     assert "Source ID [" in model.calls[0][1].content
 
 
-def test_the_extractive_model_answers_end_to_end_with_the_right_page(hash_library: Library) -> None:
-    answer = ask(hash_library, "When was the greenhouse built?", ExtractiveChatModel())[-1].answer
+def test_the_extractive_model_answers_end_to_end_with_the_right_page(garden_library: LibraryReader) -> None:
+    answer = ask(garden_library, "When was the greenhouse built?", ExtractiveChatModel())[-1].answer
     assert "1987" in answer.text and answer.metrics.coverage == 1.0
     assert [f.evidence.page_label for f in answer.footnotes] == ["3"]
 
 
-def test_follow_ups_see_the_recent_turns(hash_library: Library) -> None:
+def test_follow_ups_see_the_recent_turns(garden_library: LibraryReader) -> None:
     earlier = Answer("When was the greenhouse built?", "In 1987 [aaaa111].", (), (), ())
     assert (
         read_question("And why?", earlier.question).search.text == "When was the greenhouse built? And why?"
@@ -84,7 +85,7 @@ def test_follow_ups_see_the_recent_turns(hash_library: Library) -> None:
         "What do diesel engines power?"
     )
     model = ScriptedChatModel()
-    ask(hash_library, "What was it built from?", model, history=[earlier])
+    ask(garden_library, "What was it built from?", model, history=[earlier])
     prompt = model.calls[0][1].content
     assert "User: When was the greenhouse built?" in prompt
     assert prompt.rstrip().endswith("What was it built from?")
@@ -234,22 +235,28 @@ def test_closing_the_stream_ends_the_model_thread(hash_library: Library) -> None
         assert not thread.is_alive()
 
 
-def test_the_relevance_gate_knows_which_embedding_models_it_was_measured_for(hash_library: Library) -> None:
+def test_the_relevance_gate_knows_which_embedding_models_it_was_measured_for(
+    garden_library: LibraryReader,
+) -> None:
     from rag.answering.answer import gate_measured_for, library_embedding_name
 
     assert gate_measured_for("local:all-MiniLM-L6-v2-fused-int8:384")
     assert not gate_measured_for("openai:text-embedding-3-small")
-    assert library_embedding_name(hash_library) == "fake:hash:384" and not gate_measured_for("fake:hash:384")
+    assert library_embedding_name(garden_library) == "fake:hash:384" and not gate_measured_for(
+        "fake:hash:384"
+    )
 
 
-def test_with_an_unmeasured_embedding_model_only_wordless_evidence_is_declined(hash_library: Library) -> None:
+def test_with_an_unmeasured_embedding_model_only_wordless_evidence_is_declined(
+    garden_library: LibraryReader,
+) -> None:
     # MIN_DENSE is a MiniLM cosine: with another model a related question must reach the model ...
     related = ScriptedChatModel()
-    ask(hash_library, "Which greenhouse did Napoleon paint in Florence?", related)
+    ask(garden_library, "Which greenhouse did Napoleon paint in Florence?", related)
     assert len(related.calls) == 1
     # ... while evidence holding none of the question's words is still declined without a call.
     unrelated = ScriptedChatModel()
-    events = ask(hash_library, "Which violinist played Paganini caprices?", unrelated)
+    events = ask(garden_library, "Which violinist played Paganini caprices?", unrelated)
     assert unrelated.calls == [] and events[-1].answer.text == NOT_IN_DOCUMENTS
 
 

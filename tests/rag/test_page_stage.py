@@ -1,17 +1,15 @@
-"""The page stage on a small real filing-like library (SQLite + FAISS, hashing embeddings, so the
+"""The page stage on a small real filing-like library, on both backends (hashing embeddings, so the
 dense side carries no meaning and the pages' headings and words must do the work)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from ingest.local.library import Library
+from ingest.types import LibraryReader
 from rag.questions.read import read_question
 from rag.retrieval import retrieve
 from rag.retrieval.retrieve import search_evidence
-from tests.rag.conftest import make_pdf, open_hash_library
+from tests.rag.conftest import OpenLibrary, make_pdf
 
 PROSE = (
     "Our consolidated statements of cash flows reflect capital expenditures for new plants, and "
@@ -34,8 +32,8 @@ QUESTION = (
 
 
 @pytest.fixture
-def filing_library(tmp_path: Path) -> Library:
-    library = open_hash_library(tmp_path / "lib", chunk_size=300, chunk_overlap=40)
+def filing_library(open_backend_library: OpenLibrary) -> LibraryReader:
+    library = open_backend_library(chunk_size=300, chunk_overlap=40)
     library.add_pdf(make_pdf(PAGES, "Acme Corp annual report 2021"), "acme-2021.pdf")
     return library
 
@@ -44,12 +42,12 @@ def _pages(evidence) -> list[int]:
     return [loc.page_index for e in evidence for loc in e.locators]
 
 
-def test_a_question_naming_a_statement_gets_that_statements_page_first(filing_library: Library) -> None:
+def test_a_question_naming_a_statement_gets_that_statements_page_first(filing_library: LibraryReader) -> None:
     found = search_evidence(filing_library, read_question(QUESTION), k=2).evidence
     assert _pages(found)[:1] == [3]  # the cash flow statement, not the pages that talk about it
 
 
-def test_a_defined_metric_gets_the_page_of_each_input(filing_library: Library) -> None:
+def test_a_defined_metric_gets_the_page_of_each_input(filing_library: LibraryReader) -> None:
     question = (
         "What is Acme's FY2021 operating cash flow ratio? Operating cash flow ratio is defined as: cash "
         "from operations / total current liabilities."
@@ -59,7 +57,7 @@ def test_a_defined_metric_gets_the_page_of_each_input(filing_library: Library) -
 
 
 def test_without_the_page_stage_the_prose_that_repeats_the_words_wins(
-    filing_library: Library, monkeypatch: pytest.MonkeyPatch
+    filing_library: LibraryReader, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The check that the first test is not passing by luck: the chunk ranking alone ranks the
     pages that repeat "cash flows" and "capital expenditures" above the statement."""
@@ -68,7 +66,9 @@ def test_without_the_page_stage_the_prose_that_repeats_the_words_wins(
     assert 3 not in _pages(found)[:1]
 
 
-def test_a_chunk_from_a_statement_page_names_its_statement_in_its_context(filing_library: Library) -> None:
+def test_a_chunk_from_a_statement_page_names_its_statement_in_its_context(
+    filing_library: LibraryReader,
+) -> None:
     from dataclasses import replace
 
     from rag.retrieval.page_stage import with_statement

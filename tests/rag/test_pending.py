@@ -1,5 +1,6 @@
 """An answer drawing on a document whose vectors are still being embedded says so in one line,
-saved with it; once the vectors are in, the same library answers without the line (no reopen)."""
+saved with it; once the vectors are in, the same library answers without the line (no reopen).
+On both backends: the worker's job store is the library's own (local queue or PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -8,19 +9,19 @@ import time
 from pathlib import Path
 
 from ingest.embeddings import GatedEmbeddings
-from ingest.local.library import Library
+from ingest.types import LibraryReader
 from ingest.worker import run_job
 from rag.answering.answer import answer_stream
 from rag.answering.events import Done
 from rag.offline.extractive import ExtractiveChatModel
 from rag.retrieval.pending import words_only_lines
 from rag.stores.serialize import answer_from_dict, answer_to_dict
-from tests.rag.conftest import GARDEN, HASH_NAME, make_pdf
+from tests.rag.conftest import GARDEN, OpenLibrary, make_pdf
 
 QUESTION = "When does the gardener stake each tomato plant?"
 
 
-def _answer(library: Library):
+def _answer(library: LibraryReader):
     events = answer_stream(
         QUESTION,
         library=library,
@@ -38,16 +39,11 @@ def _wait(condition, what: str) -> None:
         time.sleep(0.05)
 
 
-def test_a_words_only_answer_says_so_and_then_no_longer(tmp_path: Path) -> None:
+def test_a_words_only_answer_says_so_and_then_no_longer(
+    tmp_path: Path, open_backend_library: OpenLibrary
+) -> None:
     gate = tmp_path / "gate"
-    library = Library.open(
-        tmp_path / "lib",
-        GatedEmbeddings(gate),
-        embedding_name=HASH_NAME,
-        chunk_size=200,
-        chunk_overlap=0,
-        batch_size=2,
-    )
+    library = open_backend_library(GatedEmbeddings(gate), chunk_size=200, chunk_overlap=0, batch_size=2)
     job = library.jobs.enqueue(make_pdf(GARDEN * 3, "Garden guide"), "garden.pdf")
     thread = threading.Thread(
         target=run_job, args=(library, library.jobs.claim("t:0:w", 60), 60), daemon=True

@@ -1,4 +1,5 @@
-"""Hybrid retrieval on small real PDFs in a real library (SQLite + FAISS)."""
+"""Hybrid retrieval on small real PDFs in a real library: the local one (SQLite + FAISS) and, for
+every test that takes ``backend``, PostgreSQL + pgvector too, with the same expected evidence."""
 
 from __future__ import annotations
 
@@ -9,16 +10,15 @@ import numpy as np
 import pytest
 
 from ingest.embeddings import HashEmbeddings, LocalEmbeddings
-from ingest.local.library import Library
 from ingest.pdf.chunking import locator_text
 from ingest.pdf.context import indexed_text
-from ingest.types import Chunk, PageLocator
+from ingest.types import Chunk, LibraryReader, PageLocator
 from rag.questions.read import read_question
 from rag.retrieval.fusion import fuse
 from rag.retrieval.lexical import LexicalCache, LexicalIndex, collection_paused
 from rag.retrieval.page_stage import fused, fused_blind
 from rag.retrieval.retrieve import dense_similarities, search_evidence, stand_in
-from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
+from tests.rag.conftest import ENGINES, GARDEN, OpenLibrary, make_pdf, open_hash_library
 
 
 def chunk(cid: str, text: str = "text", doc: str = "d", ordinal: int = 0) -> Chunk:
@@ -37,8 +37,8 @@ FRUIT = "apricot banana cherry damson elder fig guava hazel iris juniper".split(
 ORCHARD = "\n".join(f"Row {i} grows {fruit} trees." for i, fruit in enumerate(FRUIT))
 
 
-def test_overlapping_neighbours_come_back_merged_into_one_passage(tmp_path: Path) -> None:
-    library = open_hash_library(tmp_path / "lib", chunk_size=140, chunk_overlap=60)
+def test_overlapping_neighbours_come_back_merged_into_one_passage(open_backend_library: OpenLibrary) -> None:
+    library = open_backend_library(chunk_size=140, chunk_overlap=60)
     orchard = library.add_pdf(make_pdf([ORCHARD], "Orchard"), "orchard.pdf").doc
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
     rows = [c for c in library.chunks() if c.doc_id == orchard.doc_id]
@@ -61,8 +61,10 @@ def test_overlapping_neighbours_come_back_merged_into_one_passage(tmp_path: Path
 @pytest.mark.parametrize(
     ("end", "merged"), [("The longest bridge over the river,", True), ("It is long.", False)]
 )
-def test_a_sentence_over_a_page_break_comes_back_whole(tmp_path: Path, end: str, merged: bool) -> None:
-    library = open_hash_library(tmp_path / "lib")
+def test_a_sentence_over_a_page_break_comes_back_whole(
+    open_backend_library: OpenLibrary, end: str, merged: bool
+) -> None:
+    library = open_backend_library()
     first = (
         " ".join(f"Bridge number {n} crosses the river at mile {3 * n + 1}." for n in range(20)) + " " + end
     )
@@ -84,8 +86,8 @@ def test_a_sentence_over_a_page_break_comes_back_whole(tmp_path: Path, end: str,
         assert any(end in e.text for e in found)  # the chunk before was retrieved, and left apart
 
 
-def test_duplicate_text_comes_back_once_and_k_is_kept(tmp_path: Path) -> None:
-    library = open_hash_library(tmp_path / "lib")
+def test_duplicate_text_comes_back_once_and_k_is_kept(open_backend_library: OpenLibrary) -> None:
+    library = open_backend_library()
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
     library.add_pdf(make_pdf(GARDEN, "Garden guide, second copy"), "garden-copy.pdf")  # the same text
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
@@ -95,38 +97,40 @@ def test_duplicate_text_comes_back_once_and_k_is_kept(tmp_path: Path) -> None:
     assert len({" ".join(e.text.split()).lower() for e in found}) == 3
 
 
-def test_a_keyword_finds_its_page_with_locators(hash_library: Library) -> None:
-    found = search_evidence(hash_library, read_question("When was the greenhouse built?"), k=2).evidence
+def test_a_keyword_finds_its_page_with_locators(garden_library: LibraryReader) -> None:
+    found = search_evidence(garden_library, read_question("When was the greenhouse built?"), k=2).evidence
     best = found[0]
     assert "1987" in best.text and best.title == "Garden guide" and best.file_name == "garden.pdf"
     assert best.page_index == 2 and best.page_label == "3"
-    page_text = hash_library.pages(best.doc_id)[2].text
+    page_text = garden_library.pages(best.doc_id)[2].text
     assert page_text[best.char_start : best.char_end] in best.text
     assert len({e.short_id for e in found}) == len(found) == 2
     assert all(e.chunk_id.startswith(e.short_id) for e in found)
 
 
-def test_the_document_filter_keeps_other_documents_out(hash_library: Library) -> None:
-    engines = next(d.doc_id for d in hash_library.documents() if d.file_name == "engines.pdf")
+def test_the_document_filter_keeps_other_documents_out(garden_library: LibraryReader) -> None:
+    engines = next(d.doc_id for d in garden_library.documents() if d.file_name == "engines.pdf")
     found = search_evidence(
-        hash_library, read_question("When was the greenhouse built?"), k=5, doc_ids=[engines]
+        garden_library, read_question("When was the greenhouse built?"), k=5, doc_ids=[engines]
     ).evidence
     assert found and {e.doc_id for e in found} == {engines}
 
 
-def test_relevance_signal_separates_related_from_unrelated(hash_library: Library) -> None:
-    related = search_evidence(hash_library, read_question("When must a compost heap be turned?"), k=3)
-    unrelated = search_evidence(hash_library, read_question("Which violinist played Paganini caprices?"), k=3)
+def test_relevance_signal_separates_related_from_unrelated(garden_library: LibraryReader) -> None:
+    related = search_evidence(garden_library, read_question("When must a compost heap be turned?"), k=3)
+    unrelated = search_evidence(
+        garden_library, read_question("Which violinist played Paganini caprices?"), k=3
+    )
     assert related.best_coverage == 1.0 and unrelated.best_coverage == 0.0
     assert related.is_relevant(0.9, 0.5) and not unrelated.is_relevant(0.9, 0.5)
 
 
 def test_a_name_the_question_gives_makes_evidence_related_when_written_as_a_name(
-    hash_library: Library,
+    garden_library: LibraryReader,
 ) -> None:
-    named = search_evidence(hash_library, read_question("Who was James Watt's teacher?"), k=3)
+    named = search_evidence(garden_library, read_question("Who was James Watt's teacher?"), k=3)
     common = search_evidence(
-        hash_library, read_question("Who painted Full Sun?"), k=3
+        garden_library, read_question("Who painted Full Sun?"), k=3
     )  # the guide's "full sun" is no name
     assert named.best_coverage == common.best_coverage == 2 / 3  # two of three words each
     assert max(named.best_dense, common.best_dense) < 0.9
@@ -153,9 +157,9 @@ def test_lexical_index_on_an_empty_library_finds_nothing() -> None:
     assert LexicalIndex([]).search("anything", 3) == []
 
 
-def test_dense_half_finds_a_paraphrase_with_local_embeddings(tmp_path: Path) -> None:
-    library = Library.open(
-        tmp_path / "lib", LocalEmbeddings(), embedding_name="local-test", chunk_size=200, chunk_overlap=0
+def test_dense_half_finds_a_paraphrase_with_local_embeddings(open_backend_library: OpenLibrary) -> None:
+    library = open_backend_library(
+        LocalEmbeddings(), embedding_name="local-test", chunk_size=200, chunk_overlap=0
     )
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
@@ -170,8 +174,10 @@ def _cosine(embeddings, question: str, text: str) -> float:
     return float(q @ t / (np.linalg.norm(q) * np.linalg.norm(t)))
 
 
-def test_evidence_score_is_the_dense_cosine_even_for_bm25_only_hits(tmp_path: Path) -> None:
-    library = open_hash_library(tmp_path / "lib", chunk_size=200, chunk_overlap=0)  # no merged pieces
+def test_evidence_score_is_the_dense_cosine_even_for_bm25_only_hits(
+    open_backend_library: OpenLibrary,
+) -> None:
+    library = open_backend_library(chunk_size=200, chunk_overlap=0)  # no merged pieces
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")
     library.add_pdf(make_pdf(ENGINES, "Engines primer"), "engines.pdf")
     question = "Which engines and which compost heap were improved in 1765 or turned in May?"
