@@ -7,7 +7,7 @@ import pytest
 
 from ingest.types import LibraryReader
 from rag.questions.read import read_question
-from rag.retrieval import retrieve
+from rag.retrieval import page_stage, retrieve
 from rag.retrieval.retrieve import search_evidence
 from tests.rag.conftest import OpenLibrary, make_pdf
 
@@ -87,3 +87,30 @@ def test_a_passage_that_ends_on_a_heading_is_known_and_a_table_row_is_not() -> N
     assert ends_on_heading("Our plants are in good condition.\nItem 3. Legal Proceedings.")
     assert not ends_on_heading("Our plants are in good condition.\nTotal current assets 15,000 14,500")
     assert not ends_on_heading("Our plants are in good condition, and\nthe warehouses too.")
+
+
+def test_the_stage_reads_by_id_the_chunks_dense_search_did_not_return(
+    filing_library: LibraryReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a long filing most chunks are beyond the dense pool: the stage reads them by id (the
+    team library could not, and team mode failed on a 503-page 10-K: issue 40)."""
+    monkeypatch.setattr(page_stage, "DENSE_POOL", 1)
+    found = search_evidence(filing_library, read_question(QUESTION), k=2).evidence
+    assert _pages(found)[:1] == [3]
+
+
+def test_a_passage_that_ends_on_a_heading_comes_with_what_it_heads(open_backend_library: OpenLibrary) -> None:
+    library = open_backend_library(chunk_size=300, chunk_overlap=40)
+    filler = " ".join(f"Warehouse {n} stores {n * 10} pallets of grain." for n in range(1, 16))
+    first = f"{filler}\nOur plants in Ohio and Texas are in good condition and fully used.\nItem 3. Legal Proceedings."
+    library.add_pdf(
+        make_pdf([first, "The company is not party to any material pending lawsuit."]), "acme.pdf"
+    )
+    # page 1's last chunk ends on the heading; what it heads is the next chunk, read by its id
+    assert library.chunks()[-2].text.endswith("Item 3. Legal Proceedings.")
+    asked = read_question("Are the plants in Ohio and Texas in good condition?")
+    [passage] = search_evidence(library, asked, k=1).evidence
+    assert passage.text.endswith(
+        "Item 3. Legal Proceedings. The company is not party to any material pending lawsuit."
+    )
+    assert [loc.page_index for loc in passage.locators] == [0, 1]
