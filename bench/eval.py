@@ -71,6 +71,19 @@ def open_corpus_library(
     return library
 
 
+def open_team_library() -> Any:
+    """The team library at FOOTNOTE_DATABASE_URL, read-only, with the settings' embeddings."""
+    from ingest.backend import library_class
+    from settings import load_settings
+    from wiring import make_embeddings
+
+    settings = load_settings()
+    if settings.database_url is None:
+        raise SystemExit("error: --team reads the library at FOOTNOTE_DATABASE_URL, which is not set")
+    embeddings, name = make_embeddings(settings)
+    return library_class(settings).open_reader(settings.data_dir, embeddings, embedding_name=name)
+
+
 def langchain_retriever(library: Any, k: int) -> Retriever:
     """The plain recipe: a LangChain vector store over the library's chunks, as_retriever(k).
 
@@ -251,10 +264,12 @@ def run_eval(
     library: Any = None,
     pdfs: Sequence[Path] | None = None,
     companies: dict[str, str] | None = None,
+    baseline: bool = True,
 ) -> dict[str, Any]:
     """Ingest these PDFs (default: the questions' own) into one library, unless a library is given,
     and measure ours beside the baseline (with each file's company: the evidence a question
-    excludes, too)."""
+    excludes, too). Without ``baseline`` the dense baseline is skipped: it embeds every chunk
+    again, and is the same on either backend."""
     qa_path = Path(qa_path)
     questions = load_questions(qa_path, limit, seed)
     with tempfile.TemporaryDirectory(prefix="footnote-eval-") as tmp:
@@ -270,12 +285,16 @@ def run_eval(
             embeddings=library.embeddings,
             companies=companies,
         )
-        baseline = answer_all(
-            questions,
-            langchain_retriever(library, k),
-            gate=False,
-            embeddings=library.embeddings,
-            companies=companies,
+        dense = (
+            answer_all(
+                questions,
+                langchain_retriever(library, k),
+                gate=False,
+                embeddings=library.embeddings,
+                companies=companies,
+            )
+            if baseline
+            else []
         )
         documents, chunks = len(library.documents()), len(library.chunks())
     return {
@@ -287,13 +306,13 @@ def run_eval(
         "seed": seed,
         "ingest_s": round(ingest_s, 1),
         "ours": summarize(ours),
-        "baseline": summarize(baseline),
+        "baseline": summarize(dense) if baseline else None,
         "ours_by_kind": by_kind(ours),
-        "baseline_by_kind": by_kind(baseline),
+        "baseline_by_kind": by_kind(dense),
         "ours_by_group": by_kind(ours, "group"),
-        "baseline_by_group": by_kind(baseline, "group"),
+        "baseline_by_group": by_kind(dense, "group"),
         "ours_by_category": by_kind(ours, "category"),
-        "baseline_by_category": by_kind(baseline, "category"),
+        "baseline_by_category": by_kind(dense, "category"),
         "rows": ours,
     }
 
@@ -357,7 +376,7 @@ GROUP_LABELS = [*KIND_LABELS, ("answered", "answered directly"), ("excluded_shar
 
 def render(result: dict[str, Any]) -> str:
     """A markdown table of ours beside the baseline (and per question kind, when there are kinds)."""
-    ours, base = result["ours"], result["baseline"]
+    ours, base = result["ours"], result["baseline"] or {}  # None: run with --no-baseline
     lines = [
         f"{result['questions']} questions ({ours['answerable']} answerable, {ours['unanswerable']} not) over "
         f"{result.get('documents', '?')} documents ({result.get('chunks', '?')} chunks) in one library, "
@@ -366,7 +385,7 @@ def render(result: dict[str, Any]) -> str:
         "| figure | hybrid (ours) | LangChain dense retriever |",
         "|---|---|---|",
     ]
-    lines += [f"| {label} | {ours.get(key)} | {base.get(key)} |" for key, label in LABELS]
+    lines += [f"| {label} | {ours.get(key)} | {base.get(key, '-')} |" for key, label in LABELS]
     if result.get("ours_by_group"):  # filings-dev: per kind of question, FinanceBench's apart from ours
         lines += ["", *_kind_table(result, "group", GROUP_LABELS, "source and kind")]
         lines += ["", *_kind_table(result, "category", GROUP_LABELS, "kind (both sources)")]
@@ -380,8 +399,8 @@ def _kind_table(result: dict[str, Any], key: str, labels: list[tuple[str, str]],
     head = " | ".join(f"{name}: ours / dense" for _, name in labels)
     lines = [f"| {title} | questions | {head} |", "|---|---:|" + "---:|" * len(labels)]
     for kind, row in result[f"ours_by_{key}"].items():
-        other = result[f"baseline_by_{key}"][kind]
-        cells = " | ".join(f"{row[k]} / {other[k]}" for k, _ in labels)
+        other = (result.get(f"baseline_by_{key}") or {}).get(kind, {})
+        cells = " | ".join(f"{row[k]} / {other.get(k, '-')}" for k, _ in labels)
         lines.append(f"| {kind} | {row['questions']} | {cells} |")
     return lines
 
@@ -433,6 +452,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--data-dir", type=Path, help="with --filings-dev: a library of the 24 filings to reuse"
     )
+    parser.add_argument(
+        "--team",
+        action="store_true",
+        help="with --filings-dev: the filings already in PostgreSQL at FOOTNOTE_DATABASE_URL (team mode; "
+        "`python -m ingest migrate --to URL` copies a local library there)",
+    )
+    parser.add_argument(
+        "--no-baseline", action="store_true", help="skip the dense baseline (it embeds every chunk again)"
+    )
     parser.add_argument("--limit", type=int, default=None, help="a fixed sample of N questions")
     parser.add_argument("--k", type=int, default=6, help="evidence per question")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample")
@@ -442,16 +470,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bench.real_filings import run_filings_dev
 
         library = None
-        if args.data_dir is not None:
+        if args.team:
+            library = open_team_library()
+        elif args.data_dir is not None:
             library = open_corpus_library([], args.data_dir)
-        result = run_filings_dev(k=args.k, library=library)
+        result = run_filings_dev(k=args.k, library=library, baseline=not args.no_baseline)
     elif args.filings:
         result = run_filings(k=args.k)
     elif args.qa is None or not args.qa.is_file():
         print(f"error: no question file at {args.qa} (give --qa PATH.jsonl, or --filings)", file=sys.stderr)
         return 2
     else:
-        result = run_eval(args.qa, args.limit, k=args.k, seed=args.seed)
+        result = run_eval(args.qa, args.limit, k=args.k, seed=args.seed, baseline=not args.no_baseline)
     print(json.dumps(result, indent=2) if args.json else render(result))
     return 0
 

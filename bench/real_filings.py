@@ -117,9 +117,11 @@ def named_library() -> Any:
     return Library.open_reader(Path(named), embeddings, embedding_name=name)
 
 
-def run_filings_dev(k: int = 6, data_dir: str | Path | None = None, library: Any = None) -> dict[str, Any]:
+def run_filings_dev(
+    k: int = 6, data_dir: str | Path | None = None, library: Any = None, baseline: bool = True
+) -> dict[str, Any]:
     """Ingest the 51 filings into one library (or use the given one) and measure ours beside the
-    dense baseline over every question."""
+    dense baseline (unless ``baseline`` is False) over every question."""
     import tempfile
 
     from bench.eval import run_eval
@@ -129,5 +131,14 @@ def run_filings_dev(k: int = 6, data_dir: str | Path | None = None, library: Any
     pdfs = filing_pdfs()
     with tempfile.TemporaryDirectory(prefix="footnote-fd-qa-") as tmp:
         qa = write_questions(Path(tmp) / "questions.jsonl")
-        result = run_eval(qa, None, k=k, data_dir=data_dir, library=library, pdfs=pdfs, companies=companies())
+        result = run_eval(
+            qa,
+            None,
+            k=k,
+            data_dir=data_dir,
+            library=library,
+            pdfs=pdfs,
+            companies=companies(),
+            baseline=baseline,
+        )
     return {**result, "qa": "../shared/corpus/filings-dev (FinanceBench's 26 + bench/filings_dev)"}

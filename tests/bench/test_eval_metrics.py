@@ -139,6 +139,9 @@ def test_judge_and_summarize_count_each_outcome() -> None:
     table = render(result)
     assert "| closest passages quoted instead of an answer (answerable) | 0.2 | 0.2 |" in table
     assert "| list | 1 | 1.0 / 1.0 | 1.0 / 1.0 | 0.0 / 0.0 |" in table
+    alone = render({**result, "baseline": None, "baseline_by_kind": None})  # --no-baseline
+    assert "| closest passages quoted instead of an answer (answerable) | 0.2 | - |" in alone
+    assert "| list | 1 | 1.0 / - | 1.0 / - | 0.0 / - |" in alone
 
 
 def test_evidence_from_another_filing_of_the_company_or_another_company_is_counted_apart() -> None:
