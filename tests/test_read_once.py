@@ -29,9 +29,11 @@ SEARCHES = frozenset(
         "rag.retrieval.lexical.LexicalIndex.search",
         "rag.retrieval.lexical.LexicalIndex.scores",
         "rag.retrieval.retrieve._OwnLexical.search",
+        "rag.retrieval.retrieve._OwnLexical.scores",
         "rag.retrieval.retrieve._rankings",
-        "rag.retrieval.page_stage._lexical_scores",
         "rag.retrieval.page_stage.page_order",
+        "ingest.types.LibraryReader.lexical_search",
+        "ingest.local.library_reads.LibraryReads.lexical_search",
         "ingest.team.library_reads.PgLibraryReads.lexical_search",
         "ingest.team.read.lexical_search",
     }
