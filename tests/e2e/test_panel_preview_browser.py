@@ -70,6 +70,9 @@ def test_a_click_shows_the_footnote_text_at_once_then_the_panel(app, page: Page)
     page.locator(PREVIEW_HOST).wait_for(state="attached")
     for index, footnote in ((0, turn.answer.footnotes[0]), (1, turn.answer.footnotes[1])):
         ev = footnote.evidence
+        # The turn is stored before the answer's component draws its buttons (and a panel's rerun
+        # draws them again): wait for the one to click, as a user would see it first.
+        page.locator(FOOTNOTE).nth(index).wait_for()
         found = page.evaluate(CLICK_AND_READ, index)
         assert found["shown"] and not found["panelShown"]
         assert f"Source {footnote.number} of {len(turn.answer.footnotes)}" in found["text"]
