@@ -172,7 +172,7 @@ def choose(filings: Sequence[Filing], filing: FilingAsked, fallback: bool = True
         return None
     latest, period = spans[0]
     found = comparative(latest, pool) or nearest(latest, pool)
-    return PeriodChoice(tuple(f.doc_id for f in found), period) if found else None
+    return PeriodChoice((found[0].doc_id,), period) if found else None
 
 
 def period_words(cover: Cover) -> str:
