@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.questions.asked import Concept, Concepts, read_concepts, without_framing
+from rag.questions.judgement import Judgement, read_judgement
 from rag.questions.periods import FilingAsked, read_filing_asked
 from rag.questions.request import Request, read_request
 from rag.questions.shorthand import Period, expand_question, fiscal_periods
@@ -83,6 +84,7 @@ class Question:
     asked: Asked  # of the question proper: what it asks for, names, numbers, qualifiers, negation
     words: frozenset[str]  # stems of every word of the core with shorthand spelled out (stopwords too)
     search: Search  # what retrieval looks for
+    judgement: Judgement | None = None  # the concept it asks to judge and the rows read for it, if any
 
 
 def read_question(text: str, previous: str | None = None) -> Question:
@@ -112,6 +114,7 @@ def read_question(text: str, previous: str | None = None) -> Question:
         asked=asked,
         words=frozenset(stem(w) for w in words(expand_question(request.core))),
         search=search,
+        judgement=read_judgement(request.core, bool(request.inputs)),
     )
 
 

@@ -1,5 +1,6 @@
 """Issue 38 through search_evidence on both backends: among a company's annual reports the asked
-year's is searched alone (the answer says so when the library has none of that year)."""
+year's is searched alone (the answer says so when the library has none of that year), and a
+judgement question gets the statement rows its concept is read from."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from rag.retrieval.retrieve import search_evidence
 from tests.rag.conftest import OpenLibrary, make_pdf
 
 PROSE = "Our plants ran well and the board reviewed every large project against its budget. " * 4
+# Words of a capital-intensity question, on pages that hold none of the rows it needs.
+CAPITAL = "Capital-intensive work is planned with care; our capital committee reviews capital plans. " * 3
 
 
 def _report(company: str, ein: str, year: int, capex: int) -> list[str]:
@@ -22,6 +25,7 @@ def _report(company: str, ein: str, year: int, capex: int) -> list[str]:
         f"{year}\nCommission file number 1-{ein[-4:]}\n{company}\n(Exact name of registrant as specified in "
         f"its charter)\nDelaware {ein}",
         "Management's Discussion and Analysis\n" + PROSE,
+        *(f"Capital Resources ({part})\n" + CAPITAL for part in ("plans", "projects", "reviews")),
         f"Consolidated Statements of Cash Flows\n(in millions)\n{year} {year - 1}\nNet cash provided by "
         f"operating activities 4,{year % 100}0 3,900\nPurchases of property and equipment ({capex}) (1,602)",
         f"Consolidated Balance Sheets\n(in millions)\n{year} {year - 1}\nProperty, plant and equipment, net "
@@ -63,3 +67,11 @@ def test_a_year_the_library_lacks_is_said_in_the_answer(filings) -> None:
     answer = next(e.answer for e in events if isinstance(e, Done))
     assert answer.text.endswith(found.period_note)
 
+
+def test_a_judgement_question_gets_its_concepts_rows(filings) -> None:
+    library, _ = filings
+    question = read_question("Is Acme capital-intensive? Use FY2021.")
+    found = search_evidence(library, question, k=4)
+    rows = [line for e in found.evidence for line in e.text.splitlines()]
+    assert any(r.startswith("Purchases of property and equipment (3333)") for r in rows)
+    assert any(r.startswith("Property, plant and equipment, net") for r in rows)
