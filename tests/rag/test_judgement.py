@@ -1,10 +1,14 @@
 """Judgement questions (issue 38 step 4): the concept a question names, the line items the
-vocabulary reads it by, and which printed rows are those items."""
+vocabulary reads it by, which printed rows are those items, and the offline answer that quotes
+the rows and leaves the judgement to the reader."""
 
 from __future__ import annotations
 
 import pytest
 
+from rag.offline.judgement import judgement_answer
+from rag.offline.scoring import Source
+from rag.prompts import JUDGED_DISCUSSED, JUDGED_FROM
 from rag.questions.judgement import row_rank
 from rag.questions.read import read_question
 
@@ -45,3 +49,32 @@ def test_a_row_prints_an_item_under_its_label_or_its_words() -> None:
     assert row_rank("revenue", "Sales and marketing") is None
     assert row_rank("revenue", "Cost of sales") is None
     assert row_rank("interest_expense", "Cash paid for interest, net of amounts capitalized") is None
+
+
+def test_the_answer_quotes_each_rows_years_and_leaves_the_judgement_to_the_reader() -> None:
+    sources = [
+        Source(
+            "aaaa111", "Net cash provided by operating activities 4,300 3,900", "Statements of Cash Flows"
+        ),
+        Source(
+            "bbbb222",
+            "Consolidated Balance Sheets\n2021 2020\nCash and cash equivalents 1,200 1,100\n"
+            "Total current assets 15,000 14,500\nTotal current liabilities 9,100 8,700",
+        ),
+        Source("cccc333", "The company's liquidity is strong, management believes."),
+    ]
+    answer = judgement_answer(read_question("Does Acme look liquid?"), sources)
+    assert answer.startswith(JUDGED_FROM.format(concept="liquidity"))
+    assert "Total current assets: 15,000 / 14,500 (columns 2021, 2020) [bbbb222]" in answer
+    assert "Total current liabilities: 9,100 / 8,700 (columns 2021, 2020) [bbbb222]" in answer
+    assert "[aaaa111]" in answer and "cccc333" not in answer
+    assert judgement_answer(read_question("Does Acme look liquid?"), sources[2:]) == ""  # no row: no answer
+
+
+def test_the_closest_passages_follow_the_rows() -> None:
+    sources = [Source("bbbb222", "Balance Sheets\n2021 2020\nTotal current assets 15,000 14,500")]
+    answer = judgement_answer(
+        read_question("Does Acme look liquid?"), sources, "Liquidity is ample. [cccc333]"
+    )
+    assert answer.startswith(JUDGED_FROM.format(concept="liquidity"))
+    assert answer.endswith(f"[bbbb222] {JUDGED_DISCUSSED} Liquidity is ample. [cccc333]")
