@@ -81,7 +81,7 @@ def _parts(library: Any, question: str, runs: int) -> dict[str, float]:
     """What a first question pays, timed on its own on an open library (ms; medians of runs, the
     document profiles once)."""
     from rag.questions.read import read_question
-    from rag.retrieval.documents import build_profiles
+    from rag.retrieval.filings.profiles import build_profiles
     from rag.retrieval.retrieve import lexical_index, search_evidence
 
     vector = library.embeddings.embed_query(question)

@@ -1,5 +1,5 @@
 """Reopen: open a 100,000-chunk library and ask the first question, with the saved BM25 index
-(rag/retrieval/lexical_store.py) and document profiles (rag/retrieval/profile_store.py) against rebuilding both (what
+(rag/retrieval/lexical_store.py) and document profiles (rag/retrieval/filings/profile_store.py) against rebuilding both (what
 every reopen did before they were saved).
 
 What is real: the squad-dev PDFs ingested through Library.add_pdf with the app's local embeddings,
@@ -69,8 +69,9 @@ def measure_size(n: int, base_dir: str, runs: int) -> dict[str, Any]:
     import tempfile
 
     from bench.answer import build_library, load_questions
-    from rag.retrieval import lexical_store, profile_store
-    from rag.retrieval.documents import build_profiles, profiles_for
+    from rag.retrieval import lexical_store
+    from rag.retrieval.filings import profile_store
+    from rag.retrieval.filings.profiles import build_profiles, profiles_for
     from wiring import make_embeddings
 
     rows = load_questions(runs)

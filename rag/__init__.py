@@ -12,7 +12,7 @@ A question's hops through the core (the Streamlit side is in ``components/__init
 1. rag/questions/read.py:read_question - the question read once, into the Question every hop below
    takes (a short follow-up is searched for after the previous question).
 2. rag/retrieval/retrieve.py:search_evidence - the documents the question names (rag/retrieval/documents.py, profiles
-   saved by rag/retrieval/profile_store.py), then dense (ingest/local/library.py:Library.search_vector) and BM25
+   saved by rag/retrieval/filings/profile_store.py), then dense (ingest/local/library.py:Library.search_vector) and BM25
    (rag/retrieval/lexical.py, saved by rag/retrieval/lexical_store.py) rankings fused; the top k chunks become
    Evidence with short ids (rag/citations/evidence.py:build_evidence) in a Retrieval.
 3. rag/answering/answer.py:stream_answer - Retrieval.is_relevant gates it; rag/prompts.py:build_messages;

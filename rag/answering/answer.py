@@ -154,11 +154,12 @@ def stream_answer(
 ) -> Iterator[StreamEvent]:
     """Events for one question whose evidence is already retrieved (see answer_stream)."""
     evidence, limits = retrieval.evidence, Limits(**timing)
+    # When the library holds no filing of the period asked, the answer ends saying which it used.
+    note = f"\n\n{retrieval.period_note}" if retrieval.period_note else ""
     if not evidence or (check_relevance and not retrieval.is_relevant(min_dense, min_coverage)):
-        yield TextDelta(NOT_IN_DOCUMENTS)
-        yield Done(
-            build_answer(question.text, NOT_IN_DOCUMENTS, evidence, provider=provider_label, unsupported=True)
-        )
+        yield TextDelta(NOT_IN_DOCUMENTS + note)
+        text = NOT_IN_DOCUMENTS + note
+        yield Done(build_answer(question.text, text, evidence, provider=provider_label, unsupported=True))
         return
     cites = AnswerCitations(evidence)
     messages = build_messages(question.text, evidence, history)
@@ -176,6 +177,8 @@ def stream_answer(
                 cites.answer(question, provider=provider_label, interrupted=True, error=failure.message)
             )
         return
+    if note:
+        yield from cites.feed(note)
     yield from cites.finish()
     yield Done(cites.answer(question, provider=provider_label))
 

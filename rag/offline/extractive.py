@@ -29,6 +29,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from pydantic import Field
 
 from rag.offline.check import DEFAULT, Quote, Rules, check, support, unnamed_label
+from rag.offline.judgement import closest_passages, judgement_answer
 from rag.offline.scoring import (
     NUMBER_BONUS,
     SEMANTIC_WEIGHT,
@@ -43,7 +44,6 @@ from rag.passages.computed import computed_rows
 from rag.passages.rows import quote_row
 from rag.passages.units import Unit, passage_units, recurring_lines, split_sentences
 from rag.prompts import (
-    CLOSEST_PASSAGES,
     COMPUTED_FROM,
     CONTEXT_PREFIX,
     NOT_IN_DOCUMENTS,
@@ -131,8 +131,8 @@ def compose_answer(
     lexical_floor: float = LEXICAL_FLOOR,
     rules: Rules = DEFAULT,
 ) -> str:
-    """The cited sentences or rows, best first; else CLOSEST_PASSAGES and the closest ones, cited,
-    when some unit holds RELATED_SCORE of the question (or, with embeddings whose cosine
+    """The cited sentences or rows, best first; else CLOSEST_PASSAGES and the closest ones, cited
+    (a judgement question's rows before them: rag.offline.judgement), when some unit holds RELATED_SCORE of the question (or, with embeddings whose cosine
     rag.relevance reads, holds one of its words and MIN_DENSE of its meaning); else
     NOT_IN_DOCUMENTS. The closest are BY_WORDS by words, then by meaning (_closest). It answers only
     when some unit holds min_score of the question and every number it names; the best unit by
@@ -158,8 +158,8 @@ def compose_answer(
     if not ranked or max(s.lexical for s in ranked) < RELATED_SCORE:
         near = by_meaning() if _reads_cosine(embeddings) else []
         if near and max(s.semantic for s in near) >= MIN_DENSE:
-            return f"{CLOSEST_PASSAGES} {_cite(near[:CLOSEST_COUNT])}"
-        return NOT_IN_DOCUMENTS
+            return closest_passages(question, sources, _cite(near[:CLOSEST_COUNT]))
+        return judgement_answer(question, sources) or NOT_IN_DOCUMENTS
     direct = [
         s for s in ranked if s.lexical >= lexical_floor * min_score and s.unit and _holds(s.unit, question)
     ]
@@ -176,7 +176,8 @@ def compose_answer(
         ]
         if _answers(question, best, sources, rules):
             return _cite(chosen)
-    return f"{CLOSEST_PASSAGES} {_cite(_closest([s for s in ranked if s.lexical >= RELATED_SCORE], by_meaning()))}"
+    closest = _closest([s for s in ranked if s.lexical >= RELATED_SCORE], by_meaning())
+    return closest_passages(question, sources, _cite(closest))
 
 
 def _reads_cosine(embeddings: Any) -> bool:

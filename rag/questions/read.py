@@ -19,9 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.questions.asked import Concept, Concepts, read_concepts, without_framing
+from rag.questions.judgement import Judgement, read_judgement
+from rag.questions.periods import FilingAsked, read_filing_asked
 from rag.questions.request import Request, read_request
 from rag.questions.shorthand import Period, expand_question, fiscal_periods
-from rag.questions.terms import Asked, names_in, read_asked
+from rag.questions.terms import Asked, names_in, read_asked, written_names
 from rag.text import stem, tokenize, words
 
 SHORT_FOLLOW_UP = 3  # content words; a shorter question is searched for after the one before it
@@ -40,11 +42,13 @@ class Input:
 @dataclass(frozen=True)
 class Naming:
     """Words of the question that may name documents (rag.retrieval.documents): the text, the
-    names it writes (rag.questions.terms) and the quarters it names."""
+    names it writes (rag.questions.terms), the quarters it names and the words the whole question
+    (instructions too) writes as names are written, as written ("AmWater", "J&J")."""
 
     text: str
     names: tuple[str, ...]
     quarters: frozenset[int] = frozenset()
+    written: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,10 +77,14 @@ class Question:
     statements: tuple[str, ...]  # the financial statements it names (request.STATEMENTS kinds), in order
     inputs: tuple[Input, ...]  # the line items of a metric it defines or writes out, in order
     periods: tuple[Period, ...]  # the fiscal periods it names anywhere, in order
+    filing: (
+        FilingAsked  # the periods and form of filing it asks about, instructions too (rag.questions.periods)
+    )
     concepts: Concepts  # of the core: concepts with shorthand spelled out, years, numbers, amount
     asked: Asked  # of the question proper: what it asks for, names, numbers, qualifiers, negation
     words: frozenset[str]  # stems of every word of the core with shorthand spelled out (stopwords too)
     search: Search  # what retrieval looks for
+    judgement: Judgement | None = None  # the concept it asks to judge and the rows read for it, if any
 
 
 def read_question(text: str, previous: str | None = None) -> Question:
@@ -86,10 +94,12 @@ def read_question(text: str, previous: str | None = None) -> Question:
     request = read_request(text)
     inputs = _inputs(request.inputs)
     asked = read_asked(request.core)
+    filing = read_filing_asked(text)
     if previous is not None and len(tokenize(text)) < SHORT_FOLLOW_UP:
         searched = f"{previous} {text}"
         found = read_request(searched)
         search = _search(searched, found, _inputs(found.inputs), names_in(found.core))
+        filing = filing if filing.periods else read_filing_asked(searched)
     else:
         search = _search(text, request, inputs, asked.names)
     return Question(
@@ -99,10 +109,12 @@ def read_question(text: str, previous: str | None = None) -> Question:
         statements=request.statements,
         inputs=inputs,
         periods=fiscal_periods(text),
+        filing=filing,
         concepts=read_concepts(request.core),
         asked=asked,
         words=frozenset(stem(w) for w in words(expand_question(request.core))),
         search=search,
+        judgement=read_judgement(request.core, bool(request.inputs)),
     )
 
 
@@ -121,7 +133,7 @@ def _search(text: str, request: Request, inputs: tuple[Input, ...], names: tuple
         text=text,
         core=request.core,
         words=expand_question(unframed, periods=False),
-        naming=Naming(naming, names_in(naming), quarters),
+        naming=Naming(naming, names_in(naming), quarters, written_names(text)),
         unframed=Naming(unframed, names_in(unframed)),
         names=names,
         terms=frozenset(tokenize(text)),

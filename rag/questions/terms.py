@@ -142,6 +142,24 @@ def _names(text: str) -> list[tuple[str, bool]]:
     return out
 
 
+def written_names(text: str) -> tuple[str, ...]:
+    """The words of text written as names are, as written, possessive "'s" dropped: with a capital
+    past their first letter ("AmWater", "J&J", "KHC"), or capitalised past a sentence's first word
+    (a first word too when it is possessive or a capitalised word follows): what may shorten a
+    company's name (rag.retrieval.filings.companies)."""
+    out = []
+    for piece in split_sentences(text):
+        raw = [m.group(0).strip("'.") for m in TOKEN.finditer(piece)]
+        tokens = [t.removesuffix("'s").removesuffix("'") for t in raw]
+        for i, token in enumerate(tokens):
+            following = tokens[i + 1] if i + 1 < len(tokens) else ""
+            named = any(c.isupper() for c in token[1:]) or (i > 0 and token[:1].isupper())
+            first = i == 0 and raw[i] == token
+            if (named or (i == 0 and token[:1].isupper())) and _is_name(token, first, following):
+                out.append(token)
+    return tuple(dict.fromkeys(out))
+
+
 def numbers(text: str) -> set[str]:
     """The numbers text writes, in digits without thousands commas and as words ("eight" as "8")."""
     found = {m.group(0).replace(",", "") for m in _NUM.finditer(text)}

@@ -73,7 +73,7 @@ class Vocabulary:
         words = phrase_words(text)
         for metric in self.metrics.values():
             for name in map(phrase_words, metric.names):
-                words = _blank(words, name)
+                words = blank(words, name)
         return tuple(c for _, c in _named(words, self.concepts.values()))
 
 
@@ -91,7 +91,7 @@ def _named(words: tuple[str, ...], entries: object) -> list[tuple[int, Metric | 
     return sorted(found, key=lambda f: -f[0])
 
 
-def _blank(words: tuple[str, ...], phrase: tuple[str, ...]) -> tuple[str, ...]:
+def blank(words: tuple[str, ...], phrase: tuple[str, ...]) -> tuple[str, ...]:
     """The words with every run equal to the phrase replaced by a break."""
     n, out, i = len(phrase), [], 0
     while i < len(words):

@@ -1,25 +1,22 @@
-"""Which documents a question names: each document's profile (what it says about itself) and
-the question's words that occur in few profiles.
+"""Which documents a question names: the companies its naming words pick (rag/retrieval/filings/profiles.py
+profiles each document and groups one filer's documents into a company), then, among each
+named company's filings, the one of the period and form the question asks for
+(rag/retrieval/filings/periods.py).
 
-A profile is the document's title (PDF metadata, else the file name), its file name with letters
-and digits split ("acme-10k-fy2023.pdf" gives acme 10k fy 2023) and the words of its first
-``PROFILE_PAGES`` pages (a cover names the company, the form and the fiscal period). A name the
-title or file name writes counts with its words run together or not ("MGM Resorts" of
-MGMRESORTS_2018_10K.pdf), for covers whose text layer lost a word. The profiles of a library
-generation are saved with a local library (rag/retrieval/profile_store.py).
+The rule, which keeps a library of unnamed documents unaffected: a question word *names* a
+company when it occurs in at least one company's profiles and in at most ``NAMING_SHARE`` of the
+companies (in a library of at least ``1 / NAMING_SHARE`` documents, one company of several always
+may be named; in a smaller library none is). Each company scores the summed IDF of the naming
+words in its profiles; the companies within ``PICK_SHARE`` of the best score are picked, best
+first, at most ``MAX_PICKED`` and never part of a tie. A word in no profile may still name a
+company as a short form of its name or as its brand (rag.retrieval.filings.companies). Retrieval then
+searches only the picked documents (rag.retrieval.retrieve).
 
-The rule, which keeps a library of unnamed documents unaffected: a question word *names
-documents* when it occurs in at least one profile and in at most ``NAMING_SHARE`` of them (so in a
-library of fewer than ``1 / NAMING_SHARE`` documents none does). Each document scores the summed
-IDF of the naming words in its profile; the documents within ``PICK_SHARE`` of the best score are
-picked, best first, at most ``MAX_PICKED`` and never part of a tie. Retrieval then searches only
-the picked documents (rag.retrieval.retrieve).
-
-A year or a quarter says which of a company's filings, not which company (many companies' filings
-cover the same period): it scores only when no other naming word is in any profile, and otherwise
-only chooses among documents the other words tie on (rag/retrieval/covers.py reads the period a
-cover covers). A question that writes a word with a capital (past its first word) writes names
-that way: a naming word it writes only in lower case is then an ordinary word ("any material legal
+Years and quarters say which of a company's filings, not which company: they choose among a
+named company's filings (a filing of another period only when the asked one's is not in the
+library: DocumentPick.missing), and when no company is named they pick the filings of that period
+alone. A question that writes a word with a capital (past its first word) writes names that way:
+a naming word it writes only in lower case is then an ordinary word ("any material legal
 proceedings" does not name Kestrel Bay Materials). Why each rule, and what it changed:
 bench/README.md, "How the rules were found".
 """
@@ -28,212 +25,221 @@ from __future__ import annotations
 
 import math
 import re
-import threading
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ingest.types import LibraryReader
+from rag.questions.periods import PeriodAsked
 from rag.questions.read import Question
-from rag.retrieval import profile_store
-from rag.retrieval.covers import PERIOD_TERM, document_period, period_terms
+from rag.retrieval.filings.companies import abbreviates, brand_companies
+from rag.retrieval.filings.periods import Filing, choose, filing_span, missing_line, year_end
+from rag.retrieval.filings.profiles import DocumentProfiles
 from rag.retrieval.lexical import tokenize
 from rag.types import Answer
 
-PROFILE_PAGES = 2  # a cover page and what follows it (contents, or the first page of text)
-NAMING_SHARE = 0.2  # a word in more than a fifth of the profiles is the library's, not a name
-PICK_SHARE = 0.5  # documents scoring at least half the best score stay in the running
-MAX_PICKED = 3  # same company, other years (or same year, other company) stay searchable
+NAMING_SHARE = 0.2  # a word in more than a fifth of the companies is the library's, not a name
+PICK_SHARE = 0.5  # companies scoring at least half the best score stay in the running
+MAX_PICKED = 3  # companies a question may name (and documents a year alone may pick)
 _WORD = re.compile(r"[A-Za-z0-9][\w&'-]*")
-_YEAR = re.compile(r"(?:19|20)\d\d")
-_LETTER_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
-_ALNUM = re.compile(r"[a-z0-9]+")
-_QUARTER_TERM = re.compile(r"q[1-4]|[1-4]q")  # "Q2", "2Q": a period, read as a year is
-
+_PERIOD_TERM = re.compile(r"(?:19|20)\d\d|q[1-4]|[1-4]q\d*|fy\d+")  # "2021", "q2", "2q23", "fy2019"
 # A shorter name ("AM", "US") would start too many titles' words. The same length as the answer
 # check's acronym match (rag.offline.check: _holds_name); not measured apart.
 MIN_TITLE_NAME = 3
 
+Search = Callable[[str, int], Sequence[tuple[Any, float]]]
+
 
 @dataclass(frozen=True)
 class DocumentPick:
-    """The documents a question names, best first, and the words that named them."""
+    """The documents a question names, best first, the words that named them, and the period the
+    question asks for when the library holds no filing of it (the pick then has another)."""
 
     doc_ids: tuple[str, ...]
     words: tuple[str, ...]
+    missing: PeriodAsked | None = None
 
 
-def profile_text(title: str, file_name: str, first_pages: Sequence[str]) -> str:
-    """The text a document is known by: title, file name (letters and digits apart, "_" and "."
-    as spaces: "PEPSICO_2021_10K.pdf" gives pepsico 2021 10 k pdf), first pages."""
-    return "\n".join([title, _LETTER_DIGIT.sub(" ", re.sub(r"[_.]", " ", file_name)), *first_pages])
+def pick_documents(
+    profiles: DocumentProfiles,
+    question: Question,
+    doc_ids: Sequence[str] | None = None,
+    search: Search | None = None,
+) -> DocumentPick | None:
+    """The documents the question names (among doc_ids), or None (see the module docstring).
+    search: the library's lexical search, for a brand the question writes (optional)."""
+    docs = [d for d in (doc_ids if doc_ids is not None else profiles.doc_ids) if d in profiles.position]
+    if len(docs) <= MAX_PICKED:
+        return None
+    positions = [profiles.position[d] for d in docs]
+    members: dict[int, list[int]] = {}
+    for i in positions:
+        members.setdefault(profiles.company[i], []).append(i)
+    named, found = _named(profiles, question, set(members), search)
+    if named:
+        chosen: list[str] = []
+        undated: list[int] = []
+        missing = None
+        for group in _alike(named, found):  # companies named by the same words are read as one
+            together = [i for company in group for i in members[company]]
+            choice = choose(_filings(profiles, together), question.filing)
+            chosen += choice.doc_ids if choice else []
+            undated += [] if choice else together
+            missing = missing or (choice.missing if choice else None)
+        chosen += _by_mention(profiles, undated, _years(question))
+        words = tuple(sorted(t for t, c in found.items() if set(named) & c))
+        return DocumentPick(tuple(dict.fromkeys(chosen)), words, missing)
+    found = [
+        d
+        for company in members.values()
+        if (choice := choose(_filings(profiles, company), question.filing, fallback=False))
+        for d in choice.doc_ids
+    ]
+    if 0 < len(found) <= MAX_PICKED:  # no company named: the filings of the asked period
+        return DocumentPick(tuple(found), ())
+    return _by_years(profiles, question, docs)
 
 
-class DocumentProfiles:
-    """The profiles of one library generation's documents, as postings: each index term and the
-    positions (in doc_ids) of the documents whose profile has it."""
-
-    def __init__(
-        self,
-        profiles: dict[str, str],
-        generation: Any = None,
-        periods: Mapping[str, tuple[int, int | None] | None] | None = None,
-        titles: Mapping[str, str] | None = None,
-    ) -> None:
-        postings: dict[str, list[int]] = {}
-        for position, (doc_id, text) in enumerate(profiles.items()):
-            for term in dict.fromkeys(tokenize(text) + period_terms((periods or {}).get(doc_id))):
-                postings.setdefault(term, []).append(position)
-        self._set(tuple(profiles), {t: tuple(p) for t, p in postings.items()}, generation, saved=False)
-        self.titles = {d: title_words(t) for d, t in (titles or {}).items()}
-
-    @classmethod
-    def from_postings(
-        cls,
-        doc_ids: Sequence[str],
-        postings: Mapping[str, Sequence[int]],
-        generation: Any = None,
-        titles: Mapping[str, str] | None = None,
-    ) -> DocumentProfiles:
-        """Profiles whose postings are already known (read from the saved copy)."""
-        profiles = cls.__new__(cls)
-        profiles._set(tuple(doc_ids), {t: tuple(p) for t, p in postings.items()}, generation, saved=True)
-        profiles.titles = {d: title_words(t) for d, t in (titles or {}).items()}
-        return profiles
-
-    def _set(
-        self, doc_ids: tuple[str, ...], postings: dict[str, tuple[int, ...]], generation: Any, saved: bool
-    ) -> None:
-        self.generation = generation
-        self.doc_ids = doc_ids
-        self.postings = postings
-        self.saved = saved  # True when read from the library's saved profiles, not built
-        self._position = {d: i for i, d in enumerate(doc_ids)}
-
-    @property
-    def terms(self) -> dict[str, frozenset[str]]:
-        """Each document's profile terms, by doc_id."""
-        found: dict[str, set[str]] = {d: set() for d in self.doc_ids}
-        for term, positions in self.postings.items():
-            for i in positions:
-                found[self.doc_ids[i]].add(term)
-        return {d: frozenset(t) for d, t in found.items()}
-
-    @property
-    def df(self) -> Counter[str]:
-        """How many profiles have each term."""
-        return Counter({t: len(p) for t, p in self.postings.items()})
-
-    def pick(self, question: Question, doc_ids: Sequence[str] | None = None) -> DocumentPick | None:
-        """The documents the question's naming words pick (among doc_ids), or None."""
-        docs = [d for d in (doc_ids if doc_ids is not None else self.doc_ids) if d in self._position]
-        if len(docs) <= MAX_PICKED:
-            return None
-        n = len(self.doc_ids)
-        text = question.search.naming.text
-        extra = self._titled_postings(question.search.naming.names)
-        naming = _as_written({t for t in tokenize(text) if 0 < self._df(t, extra) <= NAMING_SHARE * n}, text)
-        years = {t for t in naming if _YEAR.fullmatch(t) or _QUARTER_TERM.fullmatch(t)}
-        asked_years = {t for t in tokenize(text) if _YEAR.fullmatch(t)}  # a year on every cover too
-        names = naming - years
-        if not any(self._scores(docs, names, extra).values()):
-            names, years, asked_years = years, set(), set()
-        scores = self._scores(docs, names, extra)
-        best = max(scores.values(), default=0.0)
-        if best <= 0:
-            return None
-        picked: tuple[str, ...] = ()
-        for value in sorted({s for s in scores.values() if s >= PICK_SHARE * best}, reverse=True):
-            tied = tuple(d for d in docs if scores[d] == value)
-            if len(tied) > 1 and asked_years:  # the year picks among them, best first
-                by_year = self._period_scores(tied, asked_years, question.search.naming.quarters)
-                tied = tuple(sorted(tied, key=lambda d: -by_year[d]))
-                top = by_year[tied[0]]
-                if top > 0 and len(picked) + len(tied) > MAX_PICKED:
-                    tied = tuple(d for d in tied if by_year[d] == top)
-            if len(picked) + len(tied) > MAX_PICKED:
-                break  # never split a tie: which of them would be arbitrary
-            picked += tied
-        if not picked:
-            return None
-        chosen = {self._position[d] for d in picked}
-        words = tuple(sorted(t for t in naming if chosen.intersection(self._holders(t, extra))))
-        return DocumentPick(picked, words)
-
-    def names(self, question: Question, doc_ids: Sequence[str] | None = None) -> tuple[str, ...]:
-        """The question's capitalised words (past its first) that some document's profile holds
-        and that belong to a name the title or file name of one of doc_ids (default: all) writes:
-        in a library too small to pick documents by them, still what names a document ("PepsiCo"
-        of PEPSICO_2021_10K.pdf, "American Water Works" of AMERICANWATERWORKS_2022_10K.pdf)
-        rather than what to look for in it ("Los Angeles" and "San Diego" on the first page of an
-        article titled "Southern California" are what the question is about)."""
-        unframed = question.search.unframed
-        capital: set[str] = set()
-        for n, match in enumerate(_WORD.finditer(unframed.text)):
-            word = match.group(0)
-            if n > 0 and word[0].isupper():
-                capital.update(tokenize(word))
-        titles = [self.titles.get(d, ()) for d in (self.doc_ids if doc_ids is None else doc_ids)]
-        titled = {t for name in unframed.names if _titled(name, titles) for t in tokenize(name)}
-        return tuple(sorted(t for t in capital & titled if t in self.postings))
-
-    def _period_scores(
-        self, docs: Sequence[str], years: set[str], quarters: frozenset[int]
-    ) -> dict[str, float]:
-        """Among one company's filings: the one whose cover covers the asked year (and quarter)
-        first, then those that merely mention the year."""
-        covers = {f"{PERIOD_TERM}{y}" for y in years} | {
-            f"{PERIOD_TERM}{y}q{q}" for y in years for q in quarters
-        }
-        covering = [{self.doc_ids[i] for i in self.postings.get(t, ())} for t in covers]
-        mentioned = self._scores(docs, {y for y in years if y in self.postings})
-        return {d: 10.0 * sum(d in c for c in covering) + mentioned[d] for d in docs}
-
-    def _holders(self, term: str, extra: Mapping[str, set[int]]) -> set[int]:
-        """The positions of the documents whose profile holds term, or whose title writes a name
-        of the question that term is part of (extra: _titled_postings)."""
-        return set(self.postings.get(term, ())) | extra.get(term, set())
-
-    def _df(self, term: str, extra: Mapping[str, set[int]]) -> int:
-        """How many documents hold term (see _holders)."""
-        return len(self._holders(term, extra))
-
-    def _titled_postings(self, names: Sequence[str]) -> dict[str, set[int]]:
-        """The words of each name of the question with the documents whose title or file name
-        writes it (_titled: "MGM Resorts" of MGMRESORTS_2018_10K.pdf), as more postings."""
-        extra: dict[str, set[int]] = {}
-        for name in names:
-            found = {i for i, d in enumerate(self.doc_ids) if _titled(name, [self.titles.get(d, ())])}
-            for term in tokenize(name) if found else ():
-                extra.setdefault(term, set()).update(found)
-        return extra
-
-    def _scores(
-        self, docs: Sequence[str], terms: set[str], extra: Mapping[str, set[int]] | None = None
-    ) -> dict[str, float]:
-        """Each of docs' summed idf of the terms its profile has."""
-        n = len(self.doc_ids)
-        scores = dict.fromkeys(docs, 0.0)
-        for term in sorted(terms):  # a fixed order: equal sets of words give exactly equal sums
-            holders = self._holders(term, extra or {})
-            idf = math.log(n / len(holders))
-            for i in sorted(holders):
-                if self.doc_ids[i] in scores:
-                    scores[self.doc_ids[i]] += idf
-        return scores
+def _filings(profiles: DocumentProfiles, positions: Sequence[int]) -> list[Filing]:
+    covers = [profiles.covers[i] for i in positions]
+    fy_end = year_end(covers)
+    return [Filing(profiles.doc_ids[i], c.form, filing_span(c, fy_end), c) for i, c in zip(positions, covers)]
 
 
-def title_words(title: str) -> tuple[str, ...]:
-    """A document's title and file name as lower-case runs of letters and digits."""
-    return tuple(_ALNUM.findall(title.lower()))
+def _named(
+    profiles: DocumentProfiles, question: Question, among: set[int], search: Search | None
+) -> tuple[list[int], dict[str, set[int]]]:
+    """The companies (among these) the question's naming words pick, best first, and the words
+    with the companies each names:
+    words of the companies' own names (registrant, symbol, file name) first; failing those, a
+    word in no profile that shortens a name or is a brand; failing those, their first pages' words."""
+    naming = question.search.naming
+    companies = len(set(profiles.company))
+    limit = NAMING_SHARE * companies
+    if companies > 1 and len(profiles.doc_ids) * NAMING_SHARE >= 1:
+        limit = max(limit, 1)
+    written = [t for w in naming.written for t in tokenize(w)]  # instructions' names too
+    tokens = [t for t in dict.fromkeys([*tokenize(naming.text), *written]) if not _PERIOD_TERM.fullmatch(t)]
+    extra = _titled_companies(profiles, naming.names)
+    held = {t: profiles.named_by.get(t, set()) | extra.get(t, set()) for t in tokens}
+    found = _naming(held, limit, naming.text)
+    if not found:
+        unknown = [w for w in naming.written if not any(profiles.postings.get(t) for t in tokenize(w))]
+        short = {w: {c for c in among if abbreviates(w, profiles.names(c))} for w in unknown}
+        short = {w: c for w, c in short.items() if 0 < len(c) <= limit}
+        if not short and search is not None:
+            company = {d: profiles.company[i] for d, i in profiles.position.items()}
+            short = {w: hit for w in unknown if (hit := brand_companies(w, search, company) & among)}
+        found = {t: c for w, c in short.items() for t in tokenize(w) or [w.lower()]}
+    if not found:  # the words of their first pages
+        held = {t: {profiles.company[i] for i in profiles.postings.get(t, ())} for t in tokens}
+        found = _naming(held, limit, naming.text)
+    scores: dict[int, float] = dict.fromkeys(among, 0.0)
+    _add(scores, [found[t] for t in sorted(found)], companies)
+    return _best(scores), found
+
+
+def _alike(named: Sequence[int], found: Mapping[str, set[int]]) -> list[list[int]]:
+    """The named companies grouped by the words that name them, in order: a company's filings
+    whose covers identify no filer are each a company of their own, named alike."""
+    groups: dict[frozenset[str], list[int]] = {}
+    for company in named:
+        groups.setdefault(frozenset(t for t, c in found.items() if company in c), []).append(company)
+    return list(groups.values())
+
+
+def _naming(held: Mapping[str, set[int]], limit: float, text: str) -> dict[str, set[int]]:
+    """The terms that name companies (in 1..limit of them), as the question writes names."""
+    kept = _as_written({t for t, c in held.items() if 0 < len(c) <= limit}, text)
+    return {t: held[t] for t in kept}
+
+
+def _add(scores: dict[int, float], holders: Sequence[set[int]], companies: int) -> None:
+    """Each company holding a word scores its idf (in a fixed order: equal sets give equal sums)."""
+    for found in holders:
+        for c in sorted(found):
+            if c in scores:
+                scores[c] += math.log(companies / len(found)) if companies > 1 else 1.0
+
+
+def _best(scores: dict[int, float]) -> list[int]:
+    """The companies within PICK_SHARE of the best score, best first; never part of a tie."""
+    best = max(scores.values(), default=0.0)
+    if best <= 0:
+        return []
+    picked: list[int] = []
+    for value in sorted({s for s in scores.values() if s >= PICK_SHARE * best}, reverse=True):
+        tied = sorted(c for c, s in scores.items() if s == value)
+        if len(picked) + len(tied) > MAX_PICKED:
+            break  # never split a tie: which of them would be arbitrary
+        picked += tied
+    return picked
+
+
+def _years(question: Question) -> set[str]:
+    """The question's years and quarters as index terms ("2021", "q2")."""
+    return {t for t in tokenize(question.search.naming.text) if _PERIOD_TERM.fullmatch(t)}
+
+
+def _by_mention(profiles: DocumentProfiles, positions: Sequence[int], years: set[str]) -> list[str]:
+    """Documents whose covers give no period, those whose profiles hold more of the years first."""
+    held = {i: sum(i in profiles.postings.get(t, ()) for t in years) for i in positions}
+    return [profiles.doc_ids[i] for i in sorted(positions, key=lambda i: -held[i])]
+
+
+def _by_years(profiles: DocumentProfiles, question: Question, docs: Sequence[str]) -> DocumentPick | None:
+    """With no company named and no cover of the asked period: the documents whose profiles hold
+    the question's years (a library of documents without covers), when few do."""
+    years = _years(question)
+    n = len(profiles.doc_ids)
+    years = {t for t in years if 0 < len(profiles.postings.get(t, ())) <= NAMING_SHARE * n}
+    scores = dict.fromkeys(docs, 0.0)
+    for term in sorted(years):
+        holders = profiles.postings[term]
+        for i in holders:
+            if profiles.doc_ids[i] in scores:
+                scores[profiles.doc_ids[i]] += math.log(n / len(holders))
+    best = max(scores.values(), default=0.0)
+    top = tuple(d for d in docs if best > 0 and scores[d] >= PICK_SHARE * best)
+    return DocumentPick(top, tuple(sorted(years))) if 0 < len(top) <= MAX_PICKED else None
+
+
+def small_library_names(
+    profiles: DocumentProfiles, question: Question, doc_ids: Sequence[str] | None = None
+) -> tuple[str, ...]:
+    """The question's capitalised words (past its first) that some document's profile holds
+    and that belong to a name the title or file name of one of doc_ids (default: all) writes:
+    in a library too small to pick documents by them, still what names a document ("PepsiCo"
+    of PEPSICO_2021_10K.pdf, "American Water Works" of AMERICANWATERWORKS_2022_10K.pdf)
+    rather than what to look for in it ("Los Angeles" and "San Diego" on the first page of an
+    article titled "Southern California" are what the question is about)."""
+    unframed = question.search.unframed
+    capital: set[str] = set()
+    for n, match in enumerate(_WORD.finditer(unframed.text)):
+        word = match.group(0)
+        if n > 0 and word[0].isupper():
+            capital.update(tokenize(word))
+    titles = [profiles.titles.get(d, ()) for d in (profiles.doc_ids if doc_ids is None else doc_ids)]
+    titled = {t for name in unframed.names if _titled(name, titles) for t in tokenize(name)}
+    return tuple(sorted(t for t in capital & titled if t in profiles.postings))
+
+
+def _titled_companies(profiles: DocumentProfiles, names: Sequence[str]) -> dict[str, set[int]]:
+    """The words of each name of the question with the companies whose own names write it, its
+    words run together or not (_titled: "MGM Resorts" of MGMRESORTS_2018_10K.pdf)."""
+    extra: dict[str, set[int]] = {}
+    for name in names:
+        found = {c for c in set(profiles.company) if _titled(name, profiles.names(c))}
+        for term in tokenize(name) if found else ():
+            extra.setdefault(term, set()).update(found)
+    return extra
 
 
 def _titled(name: str, titles: Sequence[Sequence[str]]) -> bool:
     """Whether a name (lower case, "american water works") is written, without its spaces and
-    marks, from the start of a word of one of the titles (title_words): "AMERICANWATERWORKS_2022"
+    marks, from the start of a word of one of the titles (title words): "AMERICANWATERWORKS_2022"
     writes "American Water Works", "JPMorgan Chase & Co." writes "JPM" and "JPMorgan Chase"."""
-    joined = "".join(_ALNUM.findall(name))
+    joined = "".join(re.findall(r"[a-z0-9]+", name))
     if len(joined) < MIN_TITLE_NAME:
         return False
     return any("".join(words[i:]).startswith(joined) for words in titles for i in range(len(words)))
@@ -257,57 +263,16 @@ def _as_written(naming: set[str], text: str) -> set[str]:
     return {t for t in naming if t in capital or t not in lower}
 
 
-def build_profiles(library: LibraryReader, documents: Sequence[Any] | None = None) -> DocumentProfiles:
-    """Profiles of every ready document of the library (or of these, read from it just before),
-    for its current generation."""
-    generation = library.generation
-    profiles: dict[str, str] = {}
-    titles: dict[str, str] = {}
-    periods: dict[str, tuple[int, int | None] | None] = {}
-    first = library.first_pages(PROFILE_PAGES)
-    for doc in library.documents() if documents is None else documents:
-        found = first.get(doc.doc_id, [])
-        profiles[doc.doc_id] = profile_text(doc.title, doc.file_name, [p.text for p in found])
-        titles[doc.doc_id] = f"{doc.title} {doc.file_name}"
-        periods[doc.doc_id] = document_period([p.text for p in found])
-    return DocumentProfiles(profiles, generation, periods, titles)
-
-
-def profiles_for(library: LibraryReader) -> DocumentProfiles:
-    """The profiles of library's current generation: its saved copy when that matches the
-    documents, else built (and saved when its cache_dir is a writable folder)."""
-    data_dir = library.cache_dir
-    if data_dir is None:  # a team library: nowhere to save
-        return build_profiles(library)
-    generation = library.generation
-    documents = library.documents()
-    postings = profile_store.load(data_dir, generation, documents, PROFILE_PAGES)
-    if postings is not None:
-        titles = {d.doc_id: f"{d.title} {d.file_name}" for d in documents}
-        return DocumentProfiles.from_postings([d.doc_id for d in documents], postings, generation, titles)
-    profiles = build_profiles(library, documents)
-    if profiles.generation == generation == library.generation:  # nothing added or deleted meanwhile
-        profile_store.save(data_dir, generation, documents, PROFILE_PAGES, profiles.postings)
-    return profiles
-
-
-class ProfileCache:
-    """Holds the DocumentProfiles of one library, read or rebuilt when library.generation changes."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._profiles: DocumentProfiles | None = None
-        self._owner: Any = None
-
-    def get(self, library: LibraryReader) -> DocumentProfiles:
-        """The profiles for library's current generation, built if needed."""
-        generation = library.generation
-        with self._lock:
-            found = self._profiles
-            if found is None or self._owner is not library or found.generation != generation:
-                found = profiles_for(library)
-                self._profiles, self._owner = found, library
-            return found
+def period_note(library: LibraryReader, profiles: DocumentProfiles, pick: DocumentPick | None) -> str:
+    """The answer's line for a pick made without a filing of the asked period, else ""."""
+    if pick is None or pick.missing is None:
+        return ""
+    used = []
+    for doc_id in pick.doc_ids:
+        doc = library.document(doc_id)
+        if doc is not None:
+            used.append((doc.file_name or doc.title, profiles.covers[profiles.position[doc_id]]))
+    return missing_line(pick.missing, used) if used else ""
 
 
 def drew_on(answer: Answer) -> tuple[tuple[str, str], ...]:

@@ -29,6 +29,7 @@ from ingest.types import Chunk, LibraryReader
 from rag.passages.computed import holds_row
 from rag.questions.read import Input, Question
 from rag.questions.request import statements_in
+from rag.retrieval.concept_rows import concept_rows
 from rag.retrieval.pages import DocumentPages, FactsCache
 
 MAX_DOCUMENTS = 3
@@ -37,6 +38,8 @@ DENSE_POOL = 300  # closest chunks of the documents whose cosine a page's dense 
 NEAR_TOP = 0.9  # an input's chunks within this share of its best BM25 score tie (see _best_for)
 ITEM_POOL = 30  # chunks by BM25 checked for a row holding a line item
 NAMED_POOL = 4  # named statement pages whose best chunk comes first
+JUDGED_AFTER = 2  # a judgement's rows come after this many of the best chunks (bench/README.md)
+JUDGED_ROWS = 2  # and at most this many chunks of them: half the default evidence (k = 6)
 
 HEADING_WORDS = 8  # a heading at a passage's end has at most this many words
 HEADING_CONTEXT_CHARS = 120  # of a statement page's heading put before a chunk's context
@@ -137,6 +140,7 @@ def page_order(
 
     inputs = question.search.inputs
     first = [b for item in inputs if (b := _best_for(item, index, doc_ids, among, page_of, fetch))]
+    judged = concept_rows(question, index, doc_ids, known, page_of, fetch)  # a judgement's rows
     # A chunk ranks by fusing its own rank (dense + BM25 in these documents) with its page's rank,
     # so a page that holds the question's words together lifts its chunks, and a good chunk on a
     # page of many topics still comes through. Named statement pages' best chunks come first.
@@ -154,7 +158,8 @@ def page_order(
     ][:NAMED_POOL]
     spread = [cid for cid in leaders if cid]
     rest = sorted(final, key=lambda cid: -final[cid])
-    order = list(dict.fromkeys([*first, *spread, *rest]))[:ORDER_MAX]
+    lead = rest[:JUDGED_AFTER]
+    order = list(dict.fromkeys([*first, *spread, *lead, *judged[:JUDGED_ROWS], *rest]))[:ORDER_MAX]
     missing = [cid for cid in order if cid not in chunks]
     if missing:
         chunks.update(library.chunks_by_id(missing))

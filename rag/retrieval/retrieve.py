@@ -13,7 +13,8 @@ from ingest.pdf.context import indexed_text
 from ingest.types import Chunk, LibraryReader
 from rag.citations.evidence import build_evidence
 from rag.questions.read import Question
-from rag.retrieval.documents import DocumentPick, ProfileCache
+from rag.retrieval.documents import DocumentPick, period_note, pick_documents, small_library_names
+from rag.retrieval.filings.profiles import ProfileCache
 from rag.retrieval.fusion import fuse, merged_passage, passage_groups
 from rag.retrieval.lexical import LexicalCache, tokenize
 from rag.retrieval.page_stage import DENSE_POOL, MAX_DOCUMENTS, page_order, with_statement
@@ -57,6 +58,7 @@ class Retrieval:
     # whether a candidate holds a name the question gives, whole ("Margaret", "Los Angeles", "CBD")
     names_found: bool = False
     picked: tuple[str, ...] = ()  # the documents the question named (doc ids, best first), if any
+    period_note: str = ""  # the library holds no filing of the period asked: which one was used
     # doc_id -> share of vectors embedded, for the documents searched by words only (rag.retrieval.pending)
     vector_progress: dict[str, float] = field(default_factory=dict)
 
@@ -193,13 +195,13 @@ def search_evidence(
     if search.text.strip():
         vector = library.embeddings.embed_query(expanded if DENSE_EXPANDED else search.core)
     known_profiles = (profiles or _DEFAULT_PROFILES).get(library)
-    pick = known_profiles.pick(question, doc_ids)
     index = _lexical(library, lexical)
+    pick = pick_documents(known_profiles, question, doc_ids, index.search)
     rest = None
     naming = (
         pick.words
         if pick is not None
-        else (known_profiles.names(question, doc_ids) if SMALL_LIBRARY_NAMES else ())
+        else (small_library_names(known_profiles, question, doc_ids) if SMALL_LIBRARY_NAMES else ())
     )
     if naming:  # the question without the words that named its documents
         text = without_words(expanded, naming)
@@ -210,7 +212,8 @@ def search_evidence(
     fused = fuse(rankings)
     known = {c.chunk_id: s for c, s in dense}
     if PAGE_STAGE and fused:
-        stage_docs = pick.doc_ids if pick is not None else top_documents(fused, 2 * k)
+        few = pick.doc_ids if pick and len(pick.doc_ids) <= MAX_DOCUMENTS else None
+        stage_docs = few or top_documents(fused, 2 * k)
         query, query_vector = rest if rest is not None else (expanded, vector)
         stage = page_order(library, index, question, query, query_vector, stage_docs, words_only)
         fused = _in_order([*stage.chunks, *(c for c, _ in fused)])
@@ -236,6 +239,7 @@ def search_evidence(
         best_coverage=max((_share(terms, held) for held in held_terms), default=0.0),
         names_found=any(name <= held for name in names for held in capitalised),
         picked=pick.doc_ids if pick else (),
+        period_note=period_note(library, known_profiles, pick),
         vector_progress=progress,
     )
 

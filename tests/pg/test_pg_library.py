@@ -40,7 +40,7 @@ def test_dense_search_returns_as_many_candidates_as_asked_beyond_ef_search(pg_ur
 
 
 def test_first_pages_are_each_documents_first_pages_in_one_query(pg_url: str) -> None:
-    from rag.retrieval.documents import PROFILE_PAGES
+    from rag.retrieval.filings.profiles import PROFILE_PAGES
 
     library = open_pg(pg_url)
     library.add_pdf(make_pdf(GARDEN, "Garden guide"), "garden.pdf")

@@ -50,8 +50,8 @@ def test_same_evidence_table_on_both_backends(pg_url: str, tmp_path: Path) -> No
 def test_document_profiles_on_postgres_are_built_and_never_saved_to_a_folder(
     pg_url: str, tmp_path: Path, monkeypatch
 ) -> None:
-    from rag.retrieval import profile_store
-    from rag.retrieval.documents import build_profiles, profiles_for
+    from rag.retrieval.filings import profile_store
+    from rag.retrieval.filings.profiles import build_profiles, profiles_for
 
     monkeypatch.chdir(tmp_path)  # PgLibrary.data_dir is the masked URL: it must not become a folder
     shared = PgLibrary.open(

@@ -4,6 +4,7 @@ what is retrieved on both backends: ``garden_library``); answer metrics."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
@@ -11,7 +12,7 @@ import pytest
 
 from ingest.local.library import Library
 from ingest.types import LibraryReader, PageLocator
-from rag.answering.answer import answer_stream, build_answer
+from rag.answering.answer import answer_stream, build_answer, stream_answer
 from rag.answering.events import Cited, Done, Failed, Retrieved, TextDelta
 from rag.answering.failures import retry_after_s
 from rag.answering.metrics import measure
@@ -22,6 +23,7 @@ from rag.citations.table import resolve
 from rag.offline.extractive import ExtractiveChatModel
 from rag.prompts import NOT_IN_DOCUMENTS
 from rag.questions.read import read_question
+from rag.retrieval.retrieve import Retrieval, search_evidence
 from rag.types import Answer, Evidence
 from settings import load_settings
 from wiring import stream_options
@@ -285,3 +287,18 @@ def test_the_search_runs_with_ingest_embedding_yielding(monkeypatch: pytest.Monk
     events = list(answer_stream("Anything?", library=None, chat_model=None, provider_label="x", k=3))
     assert seen == [1] and isinstance(events[0], Failed)  # asked while searching, released after
     assert embeddings._asking == 0
+
+
+def test_an_answer_from_another_period_says_which_filing_it_drew_on(garden_library: LibraryReader) -> None:
+    question = read_question("When was the greenhouse built?")
+    note = (
+        "The library holds no filing for FY2018; this draws on garden.pdf (fiscal year ended May 31, 2017)."
+    )
+    found = search_evidence(garden_library, question, k=3)
+    for retrieval in (
+        replace(found, period_note=note),
+        Retrieval((), period_note=note),
+    ):  # answered, declined
+        model = ScriptedChatModel()
+        events = list(stream_answer(question, retrieval, chat_model=model, provider_label="t"))
+        assert events[-1].answer.text.endswith("\n\n" + note)

@@ -10,8 +10,9 @@ import pytest
 from ingest.local.library import Library
 from ingest.types import Chunk, PageLocator
 from rag.questions.read import read_question
-from rag.retrieval.covers import document_period
-from rag.retrieval.documents import DocumentProfiles, ProfileCache, drew_on, profile_text, profiles_for
+from rag.retrieval.documents import drew_on, pick_documents, small_library_names
+from rag.retrieval.filings.covers import Cover, read_cover
+from rag.retrieval.filings.profiles import DocumentProfiles, ProfileCache, profile_text, profiles_for
 from rag.retrieval.lexical import LexicalIndex, tokenize
 from rag.retrieval.retrieve import search_evidence, without_words
 from rag.types import Answer, Evidence, Footnote
@@ -48,24 +49,34 @@ def _profiles(names: list[str]) -> DocumentProfiles:
 
 
 def test_a_named_company_picks_its_report() -> None:
-    pick = _profiles(COMPANIES).pick(read_question("What did Dunmore Textiles spend on equipment?"))
+    pick = pick_documents(
+        _profiles(COMPANIES), read_question("What did Dunmore Textiles spend on equipment?")
+    )
     assert pick is not None and pick.doc_ids == ("doc3",)
     assert set(pick.words) == set(tokenize("Dunmore Textiles"))
 
 
 def test_no_naming_word_or_a_small_library_picks_nothing() -> None:
     assert (
-        _profiles(COMPANIES).pick(read_question("What was spent on equipment in the annual report?")) is None
+        pick_documents(
+            _profiles(COMPANIES), read_question("What was spent on equipment in the annual report?")
+        )
+        is None
     )
-    assert _profiles(COMPANIES[:3]).pick(read_question("What did Corrigan Steel spend?")) is None
+    assert pick_documents(_profiles(COMPANIES[:3]), read_question("What did Corrigan Steel spend?")) is None
 
 
 def test_the_pick_stays_within_the_documents_the_user_limited_to() -> None:
     profiles = _profiles(COMPANIES)
     assert (
-        profiles.pick(read_question("Dunmore Textiles spending?"), ["doc0", "doc1", "doc2", "doc4"]) is None
+        pick_documents(
+            profiles, read_question("Dunmore Textiles spending?"), ["doc0", "doc1", "doc2", "doc4"]
+        )
+        is None
     )
-    limited = profiles.pick(read_question("Dunmore Textiles spending?"), [f"doc{i}" for i in range(6)])
+    limited = pick_documents(
+        profiles, read_question("Dunmore Textiles spending?"), [f"doc{i}" for i in range(6)]
+    )
     assert limited is not None and limited.doc_ids == ("doc3",)
 
 
@@ -116,17 +127,20 @@ def test_a_small_library_is_named_only_by_what_a_title_or_file_name_writes() -> 
         },
         titles=titles,
     )
-    assert set(profiles.names(read_question("What was American Water Works' revenue?"))) == set(
-        tokenize("American Water Works")
-    )
+    assert set(
+        small_library_names(profiles, read_question("What was American Water Works' revenue?"))
+    ) == set(tokenize("American Water Works"))
     # on the article's first page, but what the question is about, not which document it asks
-    assert profiles.names(read_question("In which direction from Los Angeles is San Diego?")) == ()
-    assert profiles.names(read_question("How large is Southern California?")) == tuple(
+    assert (
+        small_library_names(profiles, read_question("In which direction from Los Angeles is San Diego?"))
+        == ()
+    )
+    assert small_library_names(profiles, read_question("How large is Southern California?")) == tuple(
         sorted(tokenize("Southern California"))
     )
-    assert profiles.names(read_question("How large is Southern California?"), ["water"]) == ()
+    assert small_library_names(profiles, read_question("How large is Southern California?"), ["water"]) == ()
     # a name joins its words to meet a file name's; a name no title starts with names nothing
-    assert profiles.names(read_question("Where is Water Works based?")) == ()
+    assert small_library_names(profiles, read_question("Where is Water Works based?")) == ()
 
 
 def test_saved_profiles_know_the_titles_too(tmp_path: Path) -> None:
@@ -138,8 +152,8 @@ def test_saved_profiles_know_the_titles_too(tmp_path: Path) -> None:
     assert not built.saved and reread.saved
     question = "What did Corrigan Steel spend on equipment?"
     assert (
-        reread.names(read_question(question))
-        == built.names(read_question(question))
+        small_library_names(reread, read_question(question))
+        == small_library_names(built, read_question(question))
         == tuple(sorted(tokenize("Corrigan Steel")))
     )
 
@@ -205,9 +219,9 @@ def test_a_tie_among_too_many_documents_picks_none_of_them() -> None:
         {f"doc{i}": f"{'Tessaro' if i < 4 else 'Quillon'} annual report {i}" for i in range(20)}
     )
     assert (
-        profiles.pick(read_question("Tessaro revenue?")) is None
+        pick_documents(profiles, read_question("Tessaro revenue?")) is None
     )  # four reports tie: none is named more than the others
-    assert profiles.pick(read_question("Tessaro revenue in report 2?")).doc_ids == ("doc2",)
+    assert pick_documents(profiles, read_question("Tessaro revenue in report 2?")).doc_ids == ("doc2",)
 
 
 def test_within_the_named_report_the_name_itself_does_not_crowd_out_the_answer(tmp_path: Path) -> None:
@@ -238,7 +252,7 @@ def test_without_words_drops_the_words_of_the_given_terms_only() -> None:
 
 
 def test_profiles_read_the_first_pages_in_one_query_as_page_by_page(tmp_path: Path) -> None:
-    from rag.retrieval.documents import PROFILE_PAGES, build_profiles
+    from rag.retrieval.filings.profiles import PROFILE_PAGES, build_profiles
     from tests.rag.conftest import ENGINES, GARDEN
 
     library = open_hash_library(tmp_path / "lib")
@@ -250,7 +264,7 @@ def test_profiles_read_the_first_pages_in_one_query_as_page_by_page(tmp_path: Pa
     texts = {d: [p.text for p in pages] for d, pages in expected.items()}
     page_by_page = DocumentProfiles(
         {d.doc_id: profile_text(d.title, d.file_name, texts[d.doc_id]) for d in library.documents()},
-        periods={d: document_period(t) for d, t in texts.items()},
+        covers={d: read_cover(t) for d, t in texts.items()},
     )
     assert build_profiles(library).terms == page_by_page.terms
 
@@ -268,25 +282,31 @@ def test_a_year_chooses_among_a_companys_reports_but_never_outweighs_its_name() 
             for i, (n, y) in enumerate(names)
         }
     )
-    pick = profiles.pick(read_question("Dunmore Textiles capex in fiscal 2021?"))
+    pick = pick_documents(profiles, read_question("Dunmore Textiles capex in fiscal 2021?"))
     assert pick is not None and set(pick.doc_ids) == {"doc0", "doc1"}  # not Ashcombe's 2021 report
-    pick = profiles.pick(read_question("Dunmore Textiles capex in fiscal 2023?"))
+    pick = pick_documents(profiles, read_question("Dunmore Textiles capex in fiscal 2023?"))
     assert pick is not None and pick.doc_ids[0] == "doc1"
-    pick = profiles.pick(read_question("capex in fiscal 2021?"))  # only a year: it names the report
+    pick = pick_documents(
+        profiles, read_question("capex in fiscal 2021?")
+    )  # only a year: it names the report
     assert pick is not None and pick.doc_ids == ("doc2",)
 
 
 def test_a_word_written_in_lower_case_beside_capitalised_names_names_no_document() -> None:
     names = [*COMPANIES, "Kestrel Bay Materials", "Kestrel Ridge Therapeutics"]
     profiles = _profiles(names)
-    pick = profiles.pick(
-        read_question("Has Kestrel Ridge Therapeutics reported any material legal proceedings?")
+    pick = pick_documents(
+        profiles, read_question("Has Kestrel Ridge Therapeutics reported any material legal proceedings?")
     )
     assert pick is not None and pick.doc_ids == ("doc7",) and "materi" not in pick.words
-    pick = profiles.pick(read_question("Has Kestrel Bay Materials reported any material legal proceedings?"))
+    pick = pick_documents(
+        profiles, read_question("Has Kestrel Bay Materials reported any material legal proceedings?")
+    )
     assert pick is not None and pick.doc_ids == ("doc6",)
     # Typed all in lower case, every naming word stays: "material" names Kestrel Bay Materials too.
-    pick = profiles.pick(read_question("has kestrel ridge reported any material legal proceedings?"))
+    pick = pick_documents(
+        profiles, read_question("has kestrel ridge reported any material legal proceedings?")
+    )
     assert pick is not None and set(pick.doc_ids) == {"doc6", "doc7"}
 
 
@@ -294,30 +314,66 @@ def test_a_capitalised_name_on_no_cover_still_makes_lower_case_words_ordinary() 
     # "Luxor" is on no cover; "material" is on Kestrel Bay Materials' one. The question writes its
     # name with a capital, so "material" is an ordinary word and names no document.
     profiles = _profiles([*COMPANIES, "Kestrel Bay Materials", "Kestrel Ridge Therapeutics"])
-    assert profiles.pick(read_question("Which material is used north of Luxor?")) is None
+    assert pick_documents(profiles, read_question("Which material is used north of Luxor?")) is None
     assert (
-        profiles.pick(read_question("which material is used north of luxor?")) is not None
+        pick_documents(profiles, read_question("which material is used north of luxor?")) is not None
     )  # all lower case
 
 
 @pytest.mark.parametrize(
-    ("cover", "period"),
+    ("cover", "read"),
     [
-        ("ANNUAL REPORT ... For the fiscal year ended December 31, 2018 or ...", (2018, None)),
-        ("FORM 10-K FOR THE FISCAL YEAR ENDED May 31, 2020", (2020, None)),
+        (
+            "FORM 10-K ANNUAL REPORT ... For the fiscal year ended December 31, 2018 or ...",
+            Cover("10-K", 2018, 12, 31),
+        ),
+        ("FORM 10-K FOR THE FISCAL YEAR ENDED May 31, 2020", Cover("10-K", 2020, 5, 31)),
         # pdfium reads some covers' columns interleaved
-        ("FORM 10-Q For the quarterly period ended Commission file June 30, 2022 number 1-5805", (2022, 2)),
-        ("FOR IMMEDIATE RELEASE 2023 Second-Quarter reported sales growth of 6.3%", (2023, 2)),
-        ("An article about the Normans, who conquered England in 1066.", None),
+        (
+            "FORM 10-Q For the quarterly period ended Commission file June 30, 2022 number 1-5805",
+            Cover("10-Q", 2022, 6, 30, keys=("file:1-5805",)),
+        ),
+        (
+            "FOR IMMEDIATE RELEASE 2023 Second-Quarter reported sales growth of 6.3%",
+            Cover("release", 2023, quarter=2),
+        ),
+        (
+            "FORM 8-K CURRENT REPORT Date of Report (Date of earliest event reported): May 25, 2023 "
+            "LOCKHEED MARTIN CORPORATION (Exact name of registrant as specified in its charter) "
+            "Maryland 1-11437 52-1893632",
+            Cover("8-K", 2023, 5, 25, keys=("ein:52-1893632",), name="LOCKHEED MARTIN CORPORATION"),
+        ),
+        ("An article about the Normans, who conquered England in 1066.", Cover()),
     ],
 )
-def test_a_cover_says_which_period_a_filing_covers(cover: str, period: tuple[int, int | None] | None) -> None:
-    assert document_period([cover]) == period
+def test_a_cover_says_which_filing_it_is(cover: str, read: Cover) -> None:
+    assert read_cover([cover]) == read
+
+
+def test_a_cover_names_its_registrant_and_the_keys_its_other_filings_share() -> None:
+    cover = (
+        "Commission file number: 001-34028\nAMERICAN WATER WORKS COMPANY, INC.\n"
+        "(Exact name of registrant as specified in its charter)\nDelaware 51-0063696\n"
+        "Title of each class Trading Symbol Name of each exchange on which registered\n"
+        "Common stock, par value $0.01 per share AWK New York Stock Exchange"
+    )
+    read = read_cover([cover])
+    assert read.name == "AMERICAN WATER WORKS COMPANY, INC."
+    assert read.keys == ("ein:51-0063696", "file:1-34028", "symbol:awk")
+    release = read_cover(
+        ["News Release. Lockheed Martin Corporation [NYSE: LMT] today reported first quarter 2023"]
+    )
+    assert (release.form, release.quarter, release.name, release.keys) == (
+        "release",
+        1,
+        "Lockheed Martin Corporation",
+        ("symbol:lmt",),
+    )
 
 
 def test_the_year_picks_the_filing_whose_cover_covers_it_among_one_companys_filings() -> None:
     """Both of Acme's reports mention 2021 on their covers (one compares with it), but only one
-    covers it: "Acme's FY2021 revenue" is asked of that one first."""
+    covers it: "Acme's FY2021 revenue" is asked of that one alone."""
     texts = {
         "acme22": "Acme Corp annual report. For the fiscal year ended December 31, 2022. Compared with 2021.",
         "acme21": "Acme Corp annual report. For the fiscal year ended December 31, 2021.",
@@ -326,10 +382,10 @@ def test_the_year_picks_the_filing_whose_cover_covers_it_among_one_companys_fili
             for n in range(8)
         },
     }
-    periods = {d: document_period([t]) for d, t in texts.items()}
-    profiles = DocumentProfiles(texts, periods=periods)
-    pick = profiles.pick(read_question("What was Acme's FY2021 revenue?"))  # periods spelled out
-    assert pick is not None and pick.doc_ids[0] == "acme21" and set(pick.doc_ids) == {"acme21", "acme22"}
+    covers = {d: read_cover([t]) for d, t in texts.items()}
+    profiles = DocumentProfiles(texts, covers=covers)
+    pick = pick_documents(profiles, read_question("What was Acme's FY2021 revenue?"))  # periods spelled out
+    assert pick is not None and pick.doc_ids == ("acme21",)
 
 
 def test_a_quarter_chooses_among_a_companys_filings_but_names_no_company() -> None:
@@ -342,9 +398,11 @@ def test_a_quarter_chooses_among_a_companys_filings_but_names_no_company() -> No
         "beta23q2": "Beta Foods Q2 2023 earnings. For the quarterly period ended July 2, 2023.",
         **{f"other{n}": f"Company {n} Holdings annual report for the fiscal year 2019." for n in range(12)},
     }
-    periods = {d: document_period([t]) for d, t in texts.items()}
-    profiles = DocumentProfiles(texts, periods=periods)
-    pick = profiles.pick(read_question("In 2022 Q2, which of Acme's segments had the highest net income?"))
+    covers = {d: read_cover([t]) for d, t in texts.items()}
+    profiles = DocumentProfiles(texts, covers=covers)
+    pick = pick_documents(
+        profiles, read_question("In 2022 Q2, which of Acme's segments had the highest net income?")
+    )
     assert pick is not None and pick.doc_ids[0] == "acme22q2" and "beta23q2" not in pick.doc_ids
 
 
@@ -359,11 +417,14 @@ def test_a_name_its_file_name_writes_names_a_filing_whose_cover_does_not() -> No
     }
     files = {"k18": "KESTRELMINING_2018_10K.pdf", "k20": "KESTRELMINING_2020_10K.pdf"}
     files |= {"k22": "KESTRELMINING_2022_10K.pdf"}
-    periods = {d: document_period([t]) for d, t in texts.items()}
+    covers = {d: read_cover([t]) for d, t in texts.items()}
     profiles = DocumentProfiles(
         {d: profile_text(files.get(d, d), files.get(d, f"{d}.pdf"), [t]) for d, t in texts.items()},
-        periods=periods,
+        covers=covers,
         titles={d: f"{files.get(d, d)} {files.get(d, d)}" for d in texts},
+        files=files,
     )
-    pick = profiles.pick(read_question("What was Kestrel Mining's revenue in 2018? fiscal 2018 2018"))
+    pick = pick_documents(
+        profiles, read_question("What was Kestrel Mining's revenue in 2018? fiscal 2018 2018")
+    )
     assert pick is not None and pick.doc_ids[0] == "k18"

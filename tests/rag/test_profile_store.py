@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from rag.questions.read import read_question
-from rag.retrieval import documents, profile_store
-from rag.retrieval.documents import PROFILE_PAGES, ProfileCache, build_profiles, profiles_for
+from rag.retrieval.documents import pick_documents
+from rag.retrieval.filings import profile_store, profiles
+from rag.retrieval.filings.profiles import PROFILE_PAGES, ProfileCache, build_profiles, profiles_for
 from rag.retrieval.retrieve import search_evidence
 from tests.rag.conftest import make_pdf, open_hash_library
 
@@ -51,7 +52,7 @@ def test_saved_profiles_are_used_for_their_generation_and_equal_a_fresh_build(li
     reopened = ProfileCache().get(library)
     assert reopened.saved
     assert reopened.terms == built.terms == fresh.terms and reopened.df == fresh.df
-    pick = reopened.pick(read_question(QUESTION))
+    pick = pick_documents(reopened, read_question(QUESTION))
     assert pick is not None and pick.doc_ids == (_corrigan(library),)
     # The page stage reads the picked document's pages (rag.retrieval.page_stage); the profiles still may
     # not be built from the first pages.
@@ -154,13 +155,16 @@ def test_an_empty_library_reads_its_saved_profiles_too(tmp_path: Path) -> None:
     empty = open_hash_library(tmp_path / "empty")
     assert not profiles_for(empty).saved
     again = profiles_for(empty)
-    assert again.saved and again.pick(read_question(QUESTION)) is None
+    assert again.saved and pick_documents(again, read_question(QUESTION)) is None
 
 
 def test_the_file_is_plain_json(library) -> None:
     profiles_for(library)
     saved = json.loads(_saved(library).read_text(encoding="utf-8"))
-    assert set(saved) == {"meta", "docs", "postings"} and saved["meta"]["generation"] == library.generation
+    assert (
+        set(saved) == {"meta", "docs", "postings", "covers"}
+        and saved["meta"]["generation"] == library.generation
+    )
     assert saved["docs"] == [d.doc_id for d in library.documents()]
     assert all(isinstance(i, int) for positions in saved["postings"].values() for i in positions)
 
@@ -168,19 +172,19 @@ def test_the_file_is_plain_json(library) -> None:
 def test_a_read_only_folder_keeps_the_profiles_in_memory(library, monkeypatch) -> None:
     monkeypatch.setattr(profile_store.os, "access", lambda *_: False)
     found = profiles_for(library)
-    assert not found.saved and found.pick(read_question(QUESTION)) is not None
+    assert not found.saved and pick_documents(found, read_question(QUESTION)) is not None
     assert not (library.data_dir / profile_store.FOLDER).exists()
 
 
 def test_profiles_are_not_saved_when_the_library_changed_while_they_were_built(library, monkeypatch) -> None:
-    real = documents.build_profiles
+    real = profiles.build_profiles
 
     def build_then_add(lib, docs=None):
         built = real(lib, docs)
         lib.add_pdf(make_pdf(["Glenhurst Ltd annual report", BODY], "Glenhurst"), "glenhurst.pdf")
         return built
 
-    monkeypatch.setattr(documents, "build_profiles", build_then_add)
+    monkeypatch.setattr(profiles, "build_profiles", build_then_add)
     before = library.generation
     profiles_for(library)
     assert not profile_store.path_for(library.data_dir, before).exists()

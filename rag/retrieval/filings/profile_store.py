@@ -2,8 +2,9 @@
 re-tokenize every document's first pages (rag/retrieval/documents.py).
 
 Layout: ``data_dir/profiles/<generation>.json`` holds, for one library generation, the profiles'
-postings (each term and the positions, in ``docs``, of the documents whose profile has it), the
-ready documents' ids in order, and what the postings were made with: the format, the generation,
+postings (each term and the positions, in ``docs``, of the documents whose profile has it), what
+each document's cover says (``covers``, in ``docs`` order: rag.retrieval.filings.covers), the ready
+documents' ids in order, and what the postings were made with: the format, the generation,
 the number of first pages read, a fingerprint of the tokenizer (rag/retrieval/lexical_store.py's) and one of
 the ready documents (ids, titles, file names, page counts, in order). A saved file is used only
 when all of these match the documents just read and the postings are well formed; anything else
@@ -33,12 +34,13 @@ from typing import Any
 import numpy as np
 
 from ingest.types import Document
+from rag.retrieval.filings.covers import Cover
 from rag.retrieval.lexical_store import STALE_TEMP_S, tokenizer_signature
 
 logger = logging.getLogger(__name__)
 
 FOLDER = "profiles"
-FORMAT = 2  # 2: postings hold the covers' periods (rag.retrieval.covers.PERIOD_TERM)
+FORMAT = 3  # 3: the covers' facts beside the postings (2 held the covers' periods as terms)
 
 
 def documents_signature(documents: Sequence[Document]) -> str:
@@ -68,9 +70,10 @@ def path_for(data_dir: Path, generation: int) -> Path:
 
 def load(
     data_dir: Path, generation: int, documents: Sequence[Document], pages: int
-) -> dict[str, list[int]] | None:
-    """The saved postings of exactly these documents at this generation; None when there are
-    none, they are for something else, or the file cannot be read (the caller then builds them)."""
+) -> tuple[dict[str, list[int]], list[Cover]] | None:
+    """The saved postings and covers of exactly these documents at this generation; None when
+    there are none, they are for something else, or the file cannot be read (the caller then
+    builds them)."""
     path = path_for(data_dir, generation)
     if not path.is_file():
         return None
@@ -83,11 +86,14 @@ def load(
             raise ValueError("the saved profiles are not those of the library's documents")
         postings = saved["postings"]
         _check(postings, len(documents))
+        covers = [Cover.from_json(c) for c in saved["covers"]]
+        if len(covers) != len(documents):
+            raise ValueError("the saved covers are not one per document")
     except Exception as exc:  # whatever is wrong with a saved copy, the library still opens: rebuild
         logger.warning("the saved document profiles in %s are unreadable (%s); rebuilding them", path, exc)
         return None
     logger.info("read the saved document profiles of generation %s from %s", generation, path)
-    return postings
+    return postings, covers
 
 
 def _check(postings: Any, count: int) -> None:
@@ -114,6 +120,7 @@ def save(
     documents: Sequence[Document],
     pages: int,
     postings: Mapping[str, Sequence[int]],
+    covers: Sequence[Cover],
 ) -> Path | None:
     """Save the profiles' postings of this generation atomically (temporary file, then rename);
     returns the path, or None when data_dir is not writable or saving failed (they stay in memory)."""
@@ -125,6 +132,7 @@ def save(
         "meta": expected_meta(generation, documents, pages),
         "docs": [d.doc_id for d in documents],
         "postings": {term: list(positions) for term, positions in postings.items()},
+        "covers": [c.to_json() for c in covers],
     }
     try:
         root.mkdir(exist_ok=True)

@@ -1,0 +1,61 @@
+"""The offline answer to a judgement question (rag.questions.judgement): a lead sentence saying
+the judgement is the reader's, then the statement row of each line item an analyst reads for the
+concept, with every year column the filing shows, each cited, then the closest passages (what
+the filing says of it: what drove the rows). Given only when the evidence answers no other way
+(rag.offline.extractive: where the closest passages alone would be).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rag.offline.scoring import Source
+from rag.passages.rows import quote_row
+from rag.passages.units import Unit, passage_units, recurring_lines
+from rag.prompts import CLOSEST_PASSAGES, JUDGED_DISCUSSED, JUDGED_FROM
+from rag.questions.judgement import row_rank
+from rag.questions.read import Question
+
+
+def judged_rows(question: Question, sources: Sequence[Source]) -> list[Unit]:
+    """The row of each of the judgement's line items found in the sources, once each: one
+    printed under the item's label before one holding its words, then one under year columns,
+    then the earlier source."""
+    judgement = question.judgement
+    if judgement is None:
+        return []
+    skip = recurring_lines([(src.text, src.pages) for src in sources])
+    units = [u for src in sources for u in passage_units(src.short_id, src.text, src.context, skip) if u.row]
+    found: list[Unit] = []
+    for key in judgement.items:
+        ranked = [
+            (rank, not u.columns, n, u)
+            for n, u in enumerate(units)
+            if u.row is not None and (rank := row_rank(key, u.row.label)) is not None
+        ]
+        if ranked:
+            row = min(ranked, key=lambda r: r[:3])[3]
+            if row not in found:
+                found.append(row)
+    return found
+
+
+def judgement_answer(question: Question, sources: Sequence[Source], discussed: str = "") -> str:
+    """The lead and the cited rows (see the module docstring), then the passages closest to the
+    question when given (cited: what the filing says of it, which the rows do not), or "" when
+    no row is there."""
+    rows = judged_rows(question, sources)
+    if not rows or question.judgement is None:
+        return ""
+    quoted = " ".join(
+        f"{quote_row(u.row, u.columns, ()).replace('[', '(').replace(']', ')')} [{u.source}]"
+        for u in rows
+        if u.row is not None
+    )
+    lead = f"{JUDGED_FROM.format(concept=question.judgement.words())} {quoted}"
+    return f"{lead} {JUDGED_DISCUSSED} {discussed}" if discussed else lead
+
+
+def closest_passages(question: Question, sources: Sequence[Source], cited: str) -> str:
+    """The closest passages (cited) as the answer gives them: after a judgement's rows, or alone."""
+    return judgement_answer(question, sources, cited) or f"{CLOSEST_PASSAGES} {cited}"
