@@ -202,6 +202,17 @@ def _is_heading_text(title: str) -> bool:
     return first.isupper() or first.isdigit()
 
 
+def without_numbering(title: str) -> str:
+    """A title without the numbering that leads it ("Item 3. Legal Proceedings" -> "Legal
+    Proceedings", "Note 13 - Segments" -> "Segments", "PART II" -> "")."""
+    for pattern in (_PART, _ITEM, _NOTE):
+        found = pattern.match(title)
+        if found:
+            return title[found.end() :].lstrip(" .:-\u2013\u2014")
+    found = _DECIMAL.match(title)
+    return title[found.end(1) :].lstrip(" .") if found else title
+
+
 def _numbering_only(title: str) -> bool:
     """ "Note 13", "PART 2": a numbering word and its number, the title on a line of its own."""
     words = title.split()

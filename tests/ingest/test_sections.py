@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from ingest.pdf.chunking import chunk_pages
+from ingest.pdf.headings import without_numbering
 from ingest.pdf.reader import read_pdf
 from ingest.pdf.sections import Sections
 from ingest.types import Heading
@@ -131,3 +132,18 @@ def test_the_two_column_sample_has_its_title_and_abstract_and_no_heading_in_its_
     assert {"Two-Column Document with Lorem Ipsum", "Abstract"} <= set(titles)
     assert not [h for h in read.layout if h.page_index == 1]  # a page of both columns' running text
     assert read.pages[1].section == "Two-Column Document with Lorem Ipsum > Abstract"
+
+
+@pytest.mark.parametrize(
+    ("title", "words"),
+    [
+        ("Item 3. Legal Proceedings", "Legal Proceedings"),
+        ("Item 1A. Risk Factors", "Risk Factors"),
+        ("NOTE 3 \u2013 INFORMATION ON BUSINESS SEGMENTS", "INFORMATION ON BUSINESS SEGMENTS"),
+        ("PART II", ""),
+        ("2.1 Related Work", "Related Work"),
+        ("Customers", "Customers"),
+    ],
+)
+def test_a_title_without_its_numbering(title: str, words: str) -> None:
+    assert without_numbering(title) == words
