@@ -5,7 +5,9 @@ unless ``--queue``, which stores the files as jobs and returns (``worker``, ``jo
 are ingest.cli.queue's).
 ``--check`` repairs a readable library (re-embeds missing vectors); ``python -m ingest recover
 [--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs (on PostgreSQL: the
-documents whose rows are incomplete, see ingest.team.recovery).
+documents whose rows are incomplete, see ingest.team.recovery); ``python -m ingest sections
+[--data-dir DIR] [--all]`` reads the sections of documents added before sections were read, from
+their stored PDFs, without re-embedding (ingest.backfill).
 Exit status: 0 when every file was added or already present, 1 when any failed (or the library
 is busy or damaged, which stops the run, or no PDF was found), 2 on usage errors (including bad
 settings, and a data folder that cannot be written or created).
@@ -28,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["migrate"]:
         return _migrate(argv[1:])
+    if argv[:1] == ["sections"]:
+        return _sections(argv[1:])
     from ingest.cli import queue as queue_cli
 
     if argv[:1] and argv[0] in queue_cli.COMMANDS:  # worker, jobs, cancel
@@ -179,6 +183,36 @@ def _recover(settings, args: argparse.Namespace) -> int:
     for line in result.lines():
         print(line)
     return 0
+
+
+def _sections(argv: list[str]) -> int:
+    """``python -m ingest sections``: the sections of the documents already in the library."""
+    from ingest.backend import library_class
+    from ingest.backfill import backfill
+    from ingest.cli.args import parse_sections_args
+
+    args = parse_sections_args(argv)
+    logging.basicConfig(level=logging.ERROR, format="%(message)s")
+    try:
+        settings = _settings(args.data_dir)
+        embeddings, options = _library_options(settings)
+        library = library_class(settings).open(
+            settings.data_dir, embeddings, **options, lock_timeout=args.lock_timeout
+        )
+        done = backfill(library, every=args.all, progress=_said)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except IngestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(done.lines()))
+    return 1 if done.unreadable else 0
+
+
+def _said(name: str, done: int, total: int) -> None:
+    if name:
+        print(f"[{done + 1}/{total}] {name}", file=sys.stderr, flush=True)
 
 
 def _migrate(argv: list[str]) -> int:

@@ -32,6 +32,28 @@ def locators_from(data: Sequence[Sequence[Any]]) -> tuple[PageLocator, ...]:
     )
 
 
+def sections_text(paths: Sequence[str]) -> str:
+    """A chunk's section paths as one text column (one a line: a title never holds a line end)."""
+    return "\n".join(paths)
+
+
+def sections_from(text: str | None) -> tuple[str, ...]:
+    """Inverse of sections_text ("" and NULL: no sections)."""
+    return tuple(text.split("\n")) if text else ()
+
+
+def page_sections_data(sections: Sequence[tuple[int, str]]) -> list[list[Any]]:
+    """A page's sections (Page.sections) as plain data: [[char offset, path], ...]."""
+    return [[start, path] for start, path in sections]
+
+
+def page_sections_from(data: Sequence[Sequence[Any]] | str | None) -> tuple[tuple[int, str], ...]:
+    """Inverse of page_sections_data; also takes the JSON text SQLite stores ("" and NULL: none)."""
+    if isinstance(data, str):
+        data = json.loads(data) if data else None
+    return tuple((int(start), str(path)) for start, path in data or ())
+
+
 def ocr_data(ocr: PageOcr | None) -> dict[str, Any] | None:
     """A page's OCR record as plain data (None for a page read from its text layer)."""
     if ocr is None:

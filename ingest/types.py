@@ -64,6 +64,19 @@ class Page:
     label: str
     text: str
     ocr: PageOcr | None = None
+    # Where each section path in force on the page begins ("PART I > Item 3. Legal Proceedings";
+    # ingest.pdf.sections): (character offset, path), the first at 0 the one the page starts in.
+    # Empty when the document's headings were not read or it has none before the page's end.
+    sections: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def section(self) -> str:
+        """The path of the section that covers most of the page ("" for none)."""
+        ends = [start for start, _ in self.sections[1:]] + [len(self.text)]
+        spans: dict[str, int] = {}
+        for (start, path), end in zip(self.sections, ends):
+            spans[path] = spans.get(path, 0) + end - start
+        return max(spans, key=lambda path: spans[path]) if spans else ""
 
 
 @dataclass(frozen=True)
@@ -79,6 +92,9 @@ class Chunk:
     # column header line, from earlier on the page or an earlier page. Never part of ``text``, so
     # the locators and the highlight stay exact.
     context: str = ""
+    # The section paths the chunk lies in (ingest.pdf.sections): the one where it starts, then
+    # each that begins inside it. Data beside the text, never embedded or searched as words.
+    sections: tuple[str, ...] = ()
 
     @property
     def short_id(self) -> str:
@@ -92,6 +108,17 @@ class Chunk:
     @property
     def last(self) -> PageLocator:
         return self.locators[-1]
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading of a document, from its outline or its layout (ingest.pdf.sections): its level
+    (1 is the top), its title, and where it starts (page index, character offset in its text)."""
+
+    level: int
+    title: str
+    page_index: int
+    char_start: int
 
 
 @dataclass(frozen=True)
@@ -236,6 +263,10 @@ class LibraryReader(Protocol):
 
     def chunk_pages(self, doc_id: str) -> dict[str, int]:
         """Each chunk of a document (by id, in ordinal order) and the page it starts on."""
+        ...
+
+    def chunk_sections(self, doc_id: str) -> dict[str, tuple[str, ...]]:
+        """Each chunk of a document (by id, in ordinal order) and its section paths (Chunk.sections)."""
         ...
 
     def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:

@@ -32,6 +32,7 @@ SEARCHES = frozenset(
         "rag.retrieval.retrieve._OwnLexical.scores",
         "rag.retrieval.retrieve._rankings",
         "rag.retrieval.page_stage.page_order",
+        "rag.retrieval.sections.chunk_scores",
         "ingest.types.LibraryReader.lexical_search",
         "ingest.local.library_reads.LibraryReads.lexical_search",
         "ingest.team.library_reads.PgLibraryReads.lexical_search",

@@ -59,6 +59,21 @@ def parse_recover_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def parse_sections_args(argv: list[str]) -> argparse.Namespace:
+    """Arguments of ``python -m ingest sections``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m ingest sections",
+        description=(
+            "Read the sections (outline or layout headings) of the documents already in the library "
+            "from their stored PDFs, without re-embedding; only those that have none unless --all."
+        ),
+    )
+    parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
+    parser.add_argument("--all", action="store_true", help="read every document's sections again")
+    parser.add_argument("--lock-timeout", type=float, default=600.0, metavar="SECONDS")
+    return parser.parse_args(argv)
+
+
 def find_pdfs(paths: list[Path]) -> Iterator[Path]:
     """Files as given (any extension), and *.pdf inside folders, recursively and sorted."""
     for path in paths:

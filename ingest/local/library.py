@@ -193,6 +193,16 @@ class Library(LibraryReads):
             (self.files_dir / f"{doc_id}.pdf").unlink(missing_ok=True)
         return True
 
+    def set_sections(self, doc_id: str, pages: Sequence[Page], chunks: dict[str, tuple[str, ...]]) -> bool:
+        """Record a stored document's sections (its pages' and its chunks' by id: ingest.backfill);
+        nothing else changes, vectors and the generation included. False when it is gone."""
+        with self._write_lock(), store.connect(self.db_path) as conn:
+            if queries.document(conn, doc_id) is None:
+                return False
+            with store.transaction(conn):
+                store.set_sections(conn, doc_id, pages, chunks)
+        return True
+
     def reindex_all(self, progress: ProgressFn | None = None) -> int:
         """Re-chunk every document from its stored pages and re-embed it; returns the chunk count."""
         with self._write_lock():

@@ -89,6 +89,11 @@ class LibraryReads:
         with store.connect(self.db_path, read_only=self.read_only) as conn:
             return queries.chunk_first_pages(conn, doc_id)
 
+    def chunk_sections(self, doc_id: str) -> dict[str, tuple[str, ...]]:
+        """Each chunk of a document (by id, in order) and its section paths."""
+        with store.connect(self.db_path, read_only=self.read_only) as conn:
+            return queries.chunk_sections(conn, doc_id)
+
     def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         """The ready chunks among chunk_ids, by id (deleted ones are missing)."""
         with store.connect(self.db_path, read_only=self.read_only) as conn:

@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 
 from ingest.local.store import _CHUNK_COLUMNS, _DOC_COLUMNS, _LISTED, EMBEDDING, LISTED
-from ingest.rows import locators_from, ocr_from
+from ingest.rows import locators_from, ocr_from, page_sections_from, sections_from
 from ingest.types import Chunk, Document, Page, PageLocator, PageOcr
 
 
@@ -31,9 +31,10 @@ def document(conn: sqlite3.Connection, doc_id: str) -> tuple[Document, str] | No
 def pages(conn: sqlite3.Connection, doc_id: str) -> list[Page]:
     """A document's pages in order (with how OCR read them, for pages it read)."""
     found = conn.execute(
-        "SELECT page_index, label, text, ocr FROM pages WHERE doc_id = ? ORDER BY page_index", (doc_id,)
+        "SELECT page_index, label, text, ocr, sections FROM pages WHERE doc_id = ? ORDER BY page_index",
+        (doc_id,),
     )
-    return [Page(i, label, text, ocr_from(ocr)) for i, label, text, ocr in found]
+    return [Page(i, label, text, ocr_from(ocr), page_sections_from(s)) for i, label, text, ocr, s in found]
 
 
 def page_ocr(conn: sqlite3.Connection, doc_id: str, page_index: int) -> PageOcr | None:
@@ -108,6 +109,16 @@ def chunk_first_pages(conn: sqlite3.Connection, doc_id: str) -> dict[str, int]:
     return {chunk_id: int(page) for chunk_id, page in rows if page is not None}
 
 
+def chunk_sections(conn: sqlite3.Connection, doc_id: str) -> dict[str, tuple[str, ...]]:
+    """chunk_id -> its section paths, in ordinal order (no text or locators decoded)."""
+    rows = conn.execute(
+        "SELECT c.chunk_id, c.sections FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+        f"WHERE {_LISTED} AND c.doc_id = ? ORDER BY c.ordinal",
+        (doc_id,),
+    )
+    return {chunk_id: sections_from(sections) for chunk_id, sections in rows}
+
+
 def chunks_where(conn: sqlite3.Connection, column: str, values: Sequence[object]) -> list[tuple[int, Chunk]]:
     """(vec_id, chunk) of listed documents whose ``column`` (vec_id or chunk_id) is in ``values``."""
     assert column in ("vec_id", "chunk_id")
@@ -139,8 +150,8 @@ def _document(row: Sequence) -> Document:
 
 
 def _chunk(row: Sequence) -> Chunk:
-    _, chunk_id, doc_id, ordinal, text, locators, context = row
-    return Chunk(chunk_id, doc_id, ordinal, text, _load_locators(locators), context)
+    _, chunk_id, doc_id, ordinal, text, locators, context, sections = row
+    return Chunk(chunk_id, doc_id, ordinal, text, _load_locators(locators), context, sections_from(sections))
 
 
 def _load_locators(raw: str) -> tuple[PageLocator, ...]:

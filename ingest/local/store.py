@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ingest.errors import IndexMismatch, LibraryDamaged
 from ingest.local import schema
-from ingest.rows import locators_data, ocr_json
+from ingest.rows import locators_data, ocr_json, page_sections_data, sections_text
 from ingest.types import Chunk, Document, Page, PageLocator
 
 SCHEMA_V1 = """
@@ -58,8 +58,15 @@ CREATE TABLE IF NOT EXISTS jobs (
 );
 CREATE INDEX IF NOT EXISTS jobs_by_stage ON jobs (stage)
 """
+# Version 5: where each section path in force on a page begins (JSON, ingest/rows.py) and each chunk's
+# section paths (ingest/pdf/sections.py), empty for documents added before it until
+# `python -m ingest sections` reads them from their stored PDFs.
+SCHEMA_V5 = """
+ALTER TABLE pages ADD COLUMN sections TEXT NOT NULL DEFAULT '';
+ALTER TABLE chunks ADD COLUMN sections TEXT NOT NULL DEFAULT ''
+"""
 # Entry n takes a library file from schema version n-1 to n: add a migration by appending one.
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5)
 SCHEMA_VERSION = len(MIGRATIONS)
 DAMAGE = ("SQLITE_CORRUPT", "SQLITE_NOTADB")  # sqlite3 error names that mean the file itself is bad
 
@@ -69,7 +76,7 @@ READY, INGESTING, EMBEDDING = "ready", "ingesting", "embedding"
 LISTED = (READY, EMBEDDING)
 _LISTED = "d.status IN ('ready', 'embedding')"
 _DOC_COLUMNS = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
-_CHUNK_COLUMNS = "c.vec_id, c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context"
+_CHUNK_COLUMNS = "c.vec_id, c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context, c.sections"
 
 
 @contextmanager
@@ -200,19 +207,32 @@ def insert_document(conn: sqlite3.Connection, doc: Document, pages: Sequence[Pag
         ),
     )
     conn.executemany(
-        "INSERT INTO pages (doc_id, page_index, label, text, ocr) VALUES (?, ?, ?, ?, ?)",
-        [(doc.doc_id, p.index, p.label, p.text, ocr_json(p.ocr)) for p in pages],
+        "INSERT INTO pages (doc_id, page_index, label, text, ocr, sections) VALUES (?, ?, ?, ?, ?, ?)",
+        [(doc.doc_id, p.index, p.label, p.text, ocr_json(p.ocr), _sections_json(p)) for p in pages],
     )
 
 
 def insert_chunks(conn: sqlite3.Connection, chunks: Sequence[Chunk], vec_ids: Sequence[int]) -> None:
     """Store chunks under the given vector ids."""
+    extra = [(_dump_locators(c.locators), c.context, sections_text(c.sections)) for c in chunks]
     conn.executemany(
-        "INSERT INTO chunks (vec_id, chunk_id, doc_id, ordinal, text, locators, context) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [
-            (v, c.chunk_id, c.doc_id, c.ordinal, c.text, _dump_locators(c.locators), c.context)
-            for c, v in zip(chunks, vec_ids)
-        ],
+        "INSERT INTO chunks (vec_id, chunk_id, doc_id, ordinal, text, locators, context, sections) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(v, c.chunk_id, c.doc_id, c.ordinal, c.text, *more) for c, v, more in zip(chunks, vec_ids, extra)],
+    )
+
+
+def set_sections(
+    conn: sqlite3.Connection, doc_id: str, pages: Sequence[Page], chunks: dict[str, tuple[str, ...]]
+) -> None:
+    """Record a stored document's sections: its pages' (Page.sections) and each chunk's paths (by id)."""
+    conn.executemany(
+        "UPDATE pages SET sections = ? WHERE doc_id = ? AND page_index = ?",
+        [(_sections_json(p), doc_id, p.index) for p in pages],
+    )
+    conn.executemany(
+        "UPDATE chunks SET sections = ? WHERE doc_id = ? AND chunk_id = ?",
+        [(sections_text(paths), doc_id, chunk_id) for chunk_id, paths in chunks.items()],
     )
 
 
@@ -227,6 +247,10 @@ def delete_document(conn: sqlite3.Connection, doc_id: str) -> list[int]:
     for table in ("chunks", "pages", "documents"):
         conn.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
     return vec_ids
+
+
+def _sections_json(page: Page) -> str:
+    return json.dumps(page_sections_data(page.sections)) if page.sections else ""
 
 
 def _dump_locators(locators: Sequence[PageLocator]) -> str:

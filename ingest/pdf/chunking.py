@@ -15,17 +15,20 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from ingest.ids import chunk_id_for
 from ingest.pdf.context import ContextFinder
+from ingest.pdf.sections import chunk_sections
 from ingest.types import Chunk, Page, PageLocator
 
 PAGE_JOIN = "\n\n"
 
 
 def chunk_pages(doc_id: str, pages: Sequence[Page], chunk_size: int, chunk_overlap: int) -> list[Chunk]:
-    """Chunks in reading order, each with one locator per page it touches and its context (the
-    table title and column headers, or the section heading, from before it; see ingest.pdf.context)."""
+    """Chunks in reading order, each with one locator per page it touches, its context (the
+    table title and column headers, or the section heading, from before it; see ingest.pdf.context)
+    and its section paths (from its pages': ingest.pdf.sections)."""
     pages = [p for p in pages if p.text.strip()]  # blank pages would break text == slices
     text, starts = _join(pages)
     finder = ContextFinder(pages)
+    by_index = {p.index: p for p in pages}
     splitter = RecursiveCharacterTextSplitter(
         chunk_size=chunk_size,
         chunk_overlap=chunk_overlap,
@@ -48,7 +51,8 @@ def chunk_pages(doc_id: str, pages: Sequence[Page], chunk_size: int, chunk_overl
         chunk_id = chunk_id_for(doc_id, locators, chunk_size, chunk_overlap)
         page = bisect_right(starts, start) - 1
         context = finder.at(page, start - starts[page], piece)
-        chunks.append(Chunk(chunk_id, doc_id, len(chunks), piece, tuple(locators), context))
+        sections = chunk_sections(by_index, locators)
+        chunks.append(Chunk(chunk_id, doc_id, len(chunks), piece, tuple(locators), context, sections))
     return chunks
 
 

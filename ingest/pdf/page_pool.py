@@ -35,10 +35,11 @@ MAX_HELPERS = 4
 _ROOT = str(Path(__file__).resolve().parents[2])  # where the ``ingest`` package is
 _SERVE = f"import sys; sys.path.insert(0, {_ROOT!r}); from ingest.pdf.page_pool import serve; serve()"
 
-# (text, None, usable, drawn): a page's text, whether its text layer is usable (ingest.pdf.text_layer)
-# and whether anything is drawn on it (ingest.pdf.page_text); ("", the error's text, False, True) for
-# a damaged page (drawn, as far as anyone knows: OCR may still read it)
-PageRead = tuple[str, str | None, bool, bool]
+# (text, None, usable, drawn, lines): a page's text, whether its text layer is usable
+# (ingest.pdf.text_layer), whether anything is drawn on it (ingest.pdf.page_text) and the type of
+# its lines (ingest.pdf.line_styles.line_rows); ("", the error's text, False, True, []) for a damaged
+# page (drawn, as far as anyone knows: OCR may still read it)
+PageRead = tuple[str, str | None, bool, bool, list]
 _busy = threading.Lock()  # one file at a time through the helpers
 _helpers: list[subprocess.Popen] = []
 
@@ -129,17 +130,17 @@ def read_page(pdf: Any, index: int) -> PageRead:
     from ingest.pdf.text_layer import usable
 
     try:
-        text, drawn = page_text.page_text(pdf, index)
+        text, drawn, lines = page_text.page_read(pdf, index)
     except Exception as exc:  # page-level damage, reported by the asking process
-        return ("", str(exc), False, True)
-    return (text, None, usable(text), drawn)
+        return ("", str(exc), False, True, [])
+    return (text, None, usable(text), drawn, lines)
 
 
 def _answer(stream: IO[bytes]) -> list[PageRead]:
     line = stream.readline()
     if not line:
         raise RuntimeError("a page-reading process ended")
-    return [(text, error, fit, drawn) for text, error, fit, drawn in json.loads(line)]
+    return [(text, error, fit, drawn, lines) for text, error, fit, drawn, lines in json.loads(line)]
 
 
 def _ranges(count: int, parts: int) -> list[tuple[int, int]]:

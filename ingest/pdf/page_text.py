@@ -14,6 +14,8 @@ import re
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from ingest.pdf.line_styles import line_rows
+
 SOFT_HYPHEN = "\u00ad"
 _REPLACE = {"\r": " ", "\x02": SOFT_HYPHEN, "\ufffe": SOFT_HYPHEN}
 
@@ -21,6 +23,13 @@ _REPLACE = {"\r": " ", "\x02": SOFT_HYPHEN, "\ufffe": SOFT_HYPHEN}
 def page_text(pdf: pdfium.PdfDocument, index: int) -> tuple[str, bool]:
     """One page's text, one character per pdfium character index (see the module docstring), and
     whether anything is drawn on it (False: a blank page)."""
+    text, drawn, _ = page_read(pdf, index, lines=False)
+    return text, drawn
+
+
+def page_read(pdf: pdfium.PdfDocument, index: int, *, lines: bool = True) -> tuple[str, bool, list]:
+    """page_text's text and blankness, and with ``lines`` the type of each line of text
+    (ingest.pdf.line_styles.line_rows: what the layout's headings are read from), while the page is open."""
     page = pdf[index]
     drawn = bool(pdfium_c.FPDFPage_CountObjects(page) or pdfium_c.FPDFPage_GetAnnotCount(page))
     textpage = page.get_textpage()
@@ -29,10 +38,12 @@ def page_text(pdf: pdfium.PdfDocument, index: int) -> tuple[str, bool]:
         if text is None:  # a character outside the BMP: one UTF-16 unit each no longer holds
             get = pdfium_c.FPDFText_GetUnicode
             text = "".join(chr(get(textpage, i)) for i in range(textpage.count_chars()))
+        text = text.translate(_CLEAN)
+        rows = line_rows(textpage, text) if lines else []
     finally:
         textpage.close()
         page.close()
-    return text.translate(_CLEAN), drawn
+    return text, drawn, rows
 
 
 def _text_at_once(textpage: pdfium.PdfTextPage) -> str | None:

@@ -37,11 +37,13 @@ from ingest.errors import (
     TooLarge,
 )
 from ingest.pdf import page_pool
+from ingest.pdf.headings import headings_from, page_lines
 from ingest.pdf.ocr import OcrUnavailable
 from ingest.pdf.ocr_pages import OcrOutcome, read_unusable
 from ingest.pdf.pdfium_guard import PDFIUM_LOCK
+from ingest.pdf.sections import Sections, choose, outline_headings, with_sections
 from ingest.pdf.text_layer import usable
-from ingest.types import OcrOptions, Page
+from ingest.types import Heading, OcrOptions, Page
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,15 @@ class ReadDocument:
     # For a file that needed a password: the same PDF without encryption (same text and char
     # indexes), stored so pages can be rendered later without asking for the password again.
     unlocked: bytes | None = None
+    # Its headings as its outline (bookmarks) gives them, and as its layout does; its pages carry
+    # the paths of the sections the one chosen (``sections``) makes (ingest.pdf.sections).
+    outline: tuple[Heading, ...] = ()
+    layout: tuple[Heading, ...] = ()
+
+    @property
+    def sections(self) -> Sections:
+        """The document's sections: its outline's when it has one, else its layout's."""
+        return choose(self.outline, self.layout)
 
 
 def read_pdf(
@@ -84,7 +95,7 @@ def read_pdf(
     title = _title(reader) or file_name
     needs_password = bool(password) and reader.is_encrypted
     secret = password if needs_password else None
-    pages, damaged, unlocked, fit, drawn = _extract_pages(
+    pages, damaged, unlocked, fit, drawn, rows = _extract_pages(
         data, file_name, secret, labels, progress or (lambda d, t: None)
     )
     if not any(drawn):  # no text and nothing OCR could read: said at once, nothing rendered
@@ -104,7 +115,16 @@ def read_pdf(
         raise NoTextLayer(file_name, ocr_warning)
     fit = [ok if p.text == r.text else usable(p.text) for p, r, ok in zip(pages, as_read, fit)]  # after OCR
     warnings = _summarise(pages, damaged, outcome, fit) + ([ocr_warning] if ocr_warning else [])
-    return ReadDocument(title=title, pages=pages, warnings=tuple(warnings), unlocked=unlocked)
+    lines = [line for p, r in zip(pages, rows) if p.ocr is None for line in page_lines(p, r)]
+    outline, layout = tuple(outline_headings(reader, pages)), tuple(headings_from(lines, len(pages)))
+    return ReadDocument(
+        title=title,
+        pages=with_sections(pages, choose(outline, layout)),
+        warnings=tuple(warnings),
+        unlocked=unlocked,
+        outline=outline,
+        layout=layout,
+    )
 
 
 def _check_bytes(data: bytes, file_name: str, max_bytes: int | None) -> None:
@@ -159,10 +179,10 @@ def _title(reader: PdfReader) -> str:
 
 def _extract_pages(
     data: bytes, file_name: str, password: str | None, labels: list[str], progress: PagesRead
-) -> tuple[list[Page], list[str], bytes | None, list[bool], list[bool]]:
+) -> tuple[list[Page], list[str], bytes | None, list[bool], list[bool], list[list]]:
     """The pages' text layers, the labels of pages that could not be read, the unlocked copy,
-    whether each page's text layer is usable (ingest.pdf.text_layer) and whether anything is drawn
-    on each (ingest.pdf.page_text).
+    whether each page's text layer is usable (ingest.pdf.text_layer), whether anything is drawn
+    on each (ingest.pdf.page_text) and the type of each's lines (ingest.pdf.line_styles.line_rows).
     A long file is read in worker processes (ingest.pdf.page_pool), with the same result."""
     progress(0, len(labels))  # before waiting for the lock: the page count is already known
     with PDFIUM_LOCK:
@@ -184,12 +204,12 @@ def _extract_pages(
     if read is None:  # the pool failed: read here, as short files are
         read = _read_again_here(data, password, count, progress)
     pages, damaged = [], []
-    for index, (label, (text, error, _, _)) in enumerate(zip(labels, read)):
+    for index, (label, (text, error, _, _, _)) in enumerate(zip(labels, read)):
         if error is not None:  # page-level damage: keep the page, empty
             log.warning("%s: page %s unreadable: %s", file_name, label, error)
             damaged.append(label)
         pages.append(Page(index=index, label=label, text=text))
-    return pages, damaged, unlocked, [r[2] for r in read], [r[3] for r in read]
+    return pages, damaged, unlocked, [r[2] for r in read], [r[3] for r in read], [r[4] for r in read]
 
 
 def _read_here(pdf: pdfium.PdfDocument, count: int, progress: PagesRead) -> list[page_pool.PageRead]:

@@ -18,7 +18,7 @@ import numpy as np
 import psycopg
 from langchain_core.embeddings import Embeddings
 
-from ingest.errors import NoPgLibrary, ReadOnlyLibrary
+from ingest.errors import NoPgLibrary, PgSchemaTooOld, ReadOnlyLibrary
 from ingest.ids import doc_id_for
 from ingest.local.library import LOCK_TIMEOUT_S, Library
 from ingest.pdf.chunking import chunk_pages
@@ -26,6 +26,7 @@ from ingest.pdf.context import indexed_text
 from ingest.prepare import prepare_pdf, skipped
 from ingest.team import connect as pg_connect
 from ingest.team import read as pg_read
+from ingest.team import sections as pg_sections
 from ingest.team import store as pg_store
 from ingest.team.library_reads import PgLibraryReads
 from ingest.team.store import DEFAULT_HNSW, HnswSettings
@@ -88,6 +89,8 @@ class PgLibrary(PgLibraryReads):
         with library._connect() as conn:
             if not pg_store.has_schema(conn):
                 raise NoPgLibrary(library.data_dir)
+            if not pg_sections.has_sections(conn):
+                raise PgSchemaTooOld(library.data_dir)
             library._verify_settings(conn, None)
         return library
 
@@ -217,6 +220,16 @@ class PgLibrary(PgLibraryReads):
             self._verify_settings(conn, matrix.shape[1])
             pg_store.replace_document_rows(conn, doc_id, pages, chunks, matrix)
             pg_store.bump_generation(conn)
+        return True
+
+    def set_sections(self, doc_id: str, pages: Sequence[Page], chunks: dict[str, tuple[str, ...]]) -> bool:
+        """Record a stored document's sections (its pages' and its chunks' by id: ingest.backfill);
+        nothing else changes, vectors and the generation included. False when it is gone."""
+        self._writable()
+        with self._write_transaction() as conn:
+            if not pg_read.has_document(conn, doc_id):
+                return False
+            pg_sections.set_sections(conn, doc_id, pages, chunks)
         return True
 
     def check(self, progress: ProgressFn | None = None) -> list[str]:

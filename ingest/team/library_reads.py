@@ -87,6 +87,11 @@ class PgLibraryReads:
         with self._connect() as conn:
             return pg_read.chunk_pages(conn, doc_id)
 
+    def chunk_sections(self, doc_id: str) -> dict[str, tuple[str, ...]]:
+        """Each chunk of a document (by id, in order) and its section paths."""
+        with self._connect() as conn:
+            return pg_read.chunk_sections(conn, doc_id)
+
     def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         """The chunks among chunk_ids, by id (deleted ones are missing)."""
         with self._connect() as conn:

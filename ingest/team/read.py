@@ -8,12 +8,12 @@ from collections.abc import Sequence
 import psycopg
 
 from ingest.local import vectors
-from ingest.rows import locators_from, ocr_from
+from ingest.rows import locators_from, ocr_from, page_sections_from, sections_from
 from ingest.team.store import TEXT_SEARCH_CONFIG
 from ingest.types import Chunk, Document, Page, PageOcr
 
 _DOC = "doc_id, title, file_name, pages, size_bytes, chunks, added_at, warnings"
-_CHUNK = "c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context"
+_CHUNK = "c.chunk_id, c.doc_id, c.ordinal, c.text, c.locators, c.context, c.sections"
 
 
 _IN_ORDER = (
@@ -57,12 +57,13 @@ def pages(conn: psycopg.Connection, doc_id: str) -> list[Page]:
     """A document's pages (text and printed labels, and how OCR read the pages it read)."""
     # to_jsonb(p) -> 'ocr' rather than the column: a reader may meet a database whose last writer
     # came before OCR (readers never change the schema), where it is simply NULL.
+    # The same for its sections (a writer before sections), which are then none.
     found = conn.execute(
-        "SELECT page_index, label, text, to_jsonb(p) -> 'ocr' FROM footnote_pages p WHERE doc_id = %s "
-        "ORDER BY page_index",
+        "SELECT page_index, label, text, to_jsonb(p) -> 'ocr', to_jsonb(p) -> 'sections' FROM footnote_pages p "
+        "WHERE doc_id = %s ORDER BY page_index",
         (doc_id,),
     ).fetchall()
-    return [Page(i, label, text, ocr_from(ocr)) for i, label, text, ocr in found]
+    return [Page(i, label, text, ocr_from(ocr), page_sections_from(s)) for i, label, text, ocr, s in found]
 
 
 def page_ocr(conn: psycopg.Connection, doc_id: str, page_index: int) -> PageOcr | None:
@@ -134,6 +135,14 @@ def chunk_pages(conn: psycopg.Connection, doc_id: str) -> dict[str, int]:
     return {chunk_id: int(page) for chunk_id, page in rows if page is not None}
 
 
+def chunk_sections(conn: psycopg.Connection, doc_id: str) -> dict[str, tuple[str, ...]]:
+    """chunk_id -> its section paths, in ordinal order (no text or locators decoded)."""
+    rows = conn.execute(
+        "SELECT chunk_id, sections FROM footnote_chunks WHERE doc_id = %s ORDER BY ordinal", (doc_id,)
+    )
+    return {chunk_id: sections_from(sections) for chunk_id, sections in rows}
+
+
 def chunk_count(conn: psycopg.Connection) -> int:
     """How many chunks the library holds."""
     return int(conn.execute("SELECT COUNT(*) FROM footnote_chunks").fetchone()[0])
@@ -194,12 +203,5 @@ def _document(row) -> Document:
 
 
 def _chunk(row) -> Chunk:
-    chunk_id, doc_id, ordinal, text, locators, context = row[:6]
-    return Chunk(
-        chunk_id,
-        doc_id,
-        ordinal,
-        text,
-        locators_from(locators),
-        context,
-    )
+    chunk_id, doc_id, ordinal, text, locators, context, sections = row[:7]
+    return Chunk(chunk_id, doc_id, ordinal, text, locators_from(locators), context, sections_from(sections))

@@ -21,7 +21,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ingest.errors import IndexMismatch, LibraryBusy
-from ingest.rows import locators_data, ocr_data
+from ingest.rows import locators_data, ocr_data, page_sections_data, sections_text
 from ingest.types import Chunk, Document, Page, PageLocator
 
 # Any 64-bit number of our own: pg_advisory_xact_lock keys that serialise writers of one database.
@@ -51,6 +51,9 @@ CREATE INDEX IF NOT EXISTS footnote_chunks_by_doc ON footnote_chunks (doc_id, or
 CREATE INDEX IF NOT EXISTS footnote_chunks_tsv ON footnote_chunks USING gin (tsv);
 -- How a page without a usable text layer was read by OCR (ingest/rows.py), NULL for text pages.
 ALTER TABLE footnote_pages ADD COLUMN IF NOT EXISTS ocr jsonb;
+-- Where each section path in force on a page begins and each chunk's paths (ingest/pdf/sections.py).
+ALTER TABLE footnote_pages ADD COLUMN IF NOT EXISTS sections jsonb;
+ALTER TABLE footnote_chunks ADD COLUMN IF NOT EXISTS sections text NOT NULL DEFAULT '';
 CREATE TABLE IF NOT EXISTS footnote_jobs (
     job_id text PRIMARY KEY, seq bigserial NOT NULL, doc_id text NOT NULL, file_name text NOT NULL,
     size_bytes bigint NOT NULL, pdf bytea, stage text NOT NULL, done integer NOT NULL DEFAULT 0,
@@ -231,23 +234,23 @@ def insert_document(
 
 
 def insert_pages(conn, doc_id: str, pages: Sequence[Page]) -> None:
-    """Store a document's pages (text and printed labels)."""
+    """Store a document's pages (text and printed labels, OCR record, sections)."""
+    extra = [(_jsonb(ocr_data(p.ocr)), _jsonb(page_sections_data(p.sections) or None)) for p in pages]
     conn.cursor().executemany(
-        "INSERT INTO footnote_pages (doc_id, page_index, label, text, ocr) VALUES (%s, %s, %s, %s, %s)",
-        [(doc_id, p.index, p.label, p.text, _jsonb(ocr_data(p.ocr))) for p in pages],
+        "INSERT INTO footnote_pages (doc_id, page_index, label, text, ocr, sections) "
+        "VALUES (%s, %s, %s, %s, %s, %s)",
+        [(doc_id, p.index, p.label, p.text, *more) for p, more in zip(pages, extra)],
     )
 
 
 def insert_chunks(conn, chunks: Sequence[Chunk], matrix: np.ndarray | None) -> None:
     """Store chunks with their vectors, one row of matrix each (None: no vectors yet, a job's words)."""
     rows = matrix if matrix is not None else [None] * len(chunks)
+    extra = [(_locators_json(c.locators), c.context, sections_text(c.sections)) for c in chunks]
     conn.cursor().executemany(
-        "INSERT INTO footnote_chunks (chunk_id, doc_id, ordinal, text, locators, context, embedding) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-        [
-            (c.chunk_id, c.doc_id, c.ordinal, c.text, _locators_json(c.locators), c.context, row)
-            for c, row in zip(chunks, rows)
-        ],
+        "INSERT INTO footnote_chunks (chunk_id, doc_id, ordinal, text, locators, context, sections, embedding) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+        [(c.chunk_id, c.doc_id, c.ordinal, c.text, *more, row) for c, more, row in zip(chunks, extra, rows)],
     )
 
 

@@ -8,7 +8,9 @@ within the documents (rag.retrieval.retrieve: those the question names, else tho
 from, at most MAX_DOCUMENTS):
 
 1. every chunk of those documents gets its BM25 score, and the DENSE_POOL closest their cosine;
-2. a page scores by reciprocal rank fusion of its chunks' summed BM25 and its best cosine;
+2. a page scores by reciprocal rank fusion of its chunks' summed BM25 and its best cosine (and,
+   with SECTIONS, the rank of the first document's section whose title is the question's topic:
+   rag.retrieval.sections; its chunks rank by it too);
 3. a question that names financial statements (rag.questions.request) puts the pages whose heading is one
    of them (rag.retrieval.pages) first; for each line item of a metric it defines, the chunk of those pages
    (or of the documents, when it names none) with the best BM25 for that item comes first;
@@ -29,6 +31,7 @@ from ingest.types import Chunk, LibraryReader
 from rag.passages.computed import holds_row
 from rag.questions.read import Input, Question
 from rag.questions.request import statements_in
+from rag.retrieval import sections
 from rag.retrieval.concept_rows import concept_rows
 from rag.retrieval.pages import DocumentPages, FactsCache
 
@@ -44,6 +47,10 @@ JUDGED_ROWS = 2  # and at most this many chunks of them: half the default eviden
 HEADING_WORDS = 8  # a heading at a passage's end has at most this many words
 HEADING_CONTEXT_CHARS = 120  # of a statement page's heading put before a chunk's context
 ORDER_MAX = 60  # chunks the stage hands on (k is 6-20; the chunk-level ranking follows them)
+# Off: the section ranking (rag.retrieval.sections) found the section-topic questions of filings-dev
+# (customers, employees, geographies) and lost as many statement-figure ones, and it cost the
+# generated filings (bench/README.md, "Sections").
+SECTIONS = False
 
 _FACTS = FactsCache()
 
@@ -84,6 +91,17 @@ def fused_blind(lexical: dict[Any, float], dense: dict[Any, float], unseen: Any)
     return scores
 
 
+def with_ranking(scores: dict[Any, float], ranking: dict[Any, float]) -> dict[Any, float]:
+    """scores with one more ranking fused in by reciprocal rank (ties broken by scores)."""
+    if not ranking:
+        return scores
+    tie = {key: value + 1e-6 * scores.get(key, 0.0) for key, value in ranking.items()}
+    out = dict(scores)
+    for key, value in fused(tie).items():
+        out[key] = out.get(key, 0.0) + value
+    return out
+
+
 def page_order(
     library: LibraryReader,
     index: Any,
@@ -113,6 +131,8 @@ def page_order(
         if cid in page_of:
             page_dense[page_of[cid]] = max(page_dense.get(page_of[cid], 0.0), score)
     page_score = fused_blind(page_lexical, page_dense, lambda key: key[0] in words_only)
+    lifted = sections.chunk_scores(library, query, vector, doc_ids[0]) if SECTIONS else {}
+    page_score = with_ranking(page_score, sections.by_page(lifted, page_of))
     wanted = set(question.search.statements)
     named = {  # only a question naming statements reads every page's heading
         (d, f.page_index)
@@ -127,6 +147,7 @@ def page_order(
         set(page_score) | named, key=lambda key: (key not in named, -page_score.get(key, 0.0), key)
     )
     chunk_score = fused_blind(lexical, cosine, lambda cid: page_of.get(cid, ("",))[0] in words_only)
+    chunk_score = with_ranking(chunk_score, lifted)
     on_page: dict[tuple[str, int], list[str]] = {}
     for cid, key in page_of.items():
         on_page.setdefault(key, []).append(cid)

@@ -56,3 +56,27 @@ PARAGRAPH = (
 def long_pages(count: int, words: str = PARAGRAPH, repeat: int = 8) -> list[str]:
     """Pages with distinct, numbered text long enough to need several chunks."""
     return [f"Page {n} begins. " + (words * repeat) + f"Page {n} ends." for n in range(count)]
+
+
+Block = tuple[str, str]  # ("title" | "heading" | "text" | "header", its words)
+
+
+def make_report(pages: list[list[Block]], *, outline: bool = False) -> bytes:
+    """A report laid out as filings are: titles (bold, 14 pt) and headings (bold, 11 pt) above
+    running text (11 pt), an optional running header on every page, and, with ``outline``, the
+    titles and headings as bookmarks too (title level 0, heading level 1)."""
+    pdf = FPDF(format="A4")
+    for blocks in pages:
+        pdf.add_page()
+        for kind, text in blocks:
+            if kind == "header":
+                pdf.set_font("Helvetica", "B", 8)
+                pdf.cell(0, 5, text, new_x="LMARGIN", new_y="NEXT")
+                continue
+            if kind in ("title", "heading") and outline:
+                pdf.start_section(text, level=0 if kind == "title" else 1)
+            style, size = {"title": ("B", 14), "heading": ("B", 11), "text": ("", 11)}[kind]
+            pdf.set_font("Helvetica", style, size)
+            pdf.multi_cell(0, 6, text, new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(2)
+    return bytes(pdf.output())

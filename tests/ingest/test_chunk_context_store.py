@@ -48,11 +48,13 @@ def test_a_library_made_before_the_context_column_opens_and_reads_empty_context(
         conn.execute("ALTER TABLE chunks DROP COLUMN context")
         conn.execute("ALTER TABLE pages DROP COLUMN ocr")  # version 3's
         conn.execute("DROP TABLE jobs")  # version 4's
+        conn.execute("ALTER TABLE pages DROP COLUMN sections")  # version 5's
+        conn.execute("ALTER TABLE chunks DROP COLUMN sections")  # version 5's
         conn.execute("PRAGMA user_version = 1")
     reopened = _open(tmp_path / "lib", HashEmbeddings(64))
     after = reopened.chunks()
     assert [c.text for c in after] == [c.text for c in before]
     assert {c.context for c in after} == {""}
     with store.connect(library.db_path) as conn:
-        # migrated to the newest version (2 added the context, 3 the pages' OCR, 4 the jobs table)
+        # migrated to the newest version (2 added the context, 3 the pages' OCR, 4 the jobs table, 5 sections)
         assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION >= 2

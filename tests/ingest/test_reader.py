@@ -115,14 +115,14 @@ def test_garbled_text_is_detected() -> None:
 def test_a_damaged_page_is_logged_and_the_rest_kept(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
     from ingest.pdf import page_text
 
-    real = page_text.page_text
+    real = page_text.page_read
 
-    def flaky(pdf, index: int) -> tuple[str, bool]:  # pdfium rarely fails on one page; simulate that one
+    def flaky(pdf, index: int, **kwargs) -> tuple[str, bool, list]:  # pdfium rarely fails on one page
         if index == 1:
             raise RuntimeError("bad content stream")
-        return real(pdf, index)
+        return real(pdf, index, **kwargs)
 
-    monkeypatch.setattr(page_text, "page_text", flaky)
+    monkeypatch.setattr(page_text, "page_read", flaky)
     doc = read_pdf(make_pdf(["first page", "second page", "third page"]), "d.pdf")
     assert [p.text.strip() for p in doc.pages] == ["first page", "", "third page"]
     assert "1 pages could not be read (p. 2)" in doc.warnings

@@ -33,6 +33,8 @@ def _make_version_0(path: Path, name: str) -> None:
         conn.execute("ALTER TABLE chunks DROP COLUMN context")  # added by version 2
         conn.execute("ALTER TABLE pages DROP COLUMN ocr")  # added by version 3
         conn.execute("DROP TABLE jobs")  # added by version 4
+        conn.execute("ALTER TABLE pages DROP COLUMN sections")  # added by version 5
+        conn.execute("ALTER TABLE chunks DROP COLUMN sections")  # added by version 5
         conn.close()
     if name == "conversations":
         conn = sqlite3.connect(path)
