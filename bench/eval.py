@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import CORPUS, ROOT
+from bench.computed import figures_by_group, judge_figure, render_figures
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
 from rag.citations.evidence import build_evidence
@@ -142,6 +143,7 @@ def judge(
         "contains": contains,
         "unsupported": answer.unsupported,
         "closest": answer.closest,
+        "figure": judge_figure(question, answer),  # a computed question's figure (bench.computed)
     }
 
 
@@ -294,6 +296,8 @@ def run_eval(
         "baseline_by_group": by_kind(baseline, "group"),
         "ours_by_category": by_kind(ours, "category"),
         "baseline_by_category": by_kind(baseline, "category"),
+        "ours_figures": figures_by_group(ours),
+        "baseline_figures": figures_by_group(baseline),
         "rows": ours,
     }
 
@@ -370,6 +374,8 @@ def render(result: dict[str, Any]) -> str:
     if result.get("ours_by_group"):  # filings-dev: per kind of question, FinanceBench's apart from ours
         lines += ["", *_kind_table(result, "group", GROUP_LABELS, "source and kind")]
         lines += ["", *_kind_table(result, "category", GROUP_LABELS, "kind (both sources)")]
+        figures = render_figures(result.get("ours_figures", {}), result.get("baseline_figures"))
+        lines += ["", *figures] if figures else []
     elif result.get("ours_by_kind"):
         lines += ["", *_kind_table(result, "kind", KIND_LABELS, "kind")]
     return "\n".join(lines)

@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 
 from rag.compute.cells import Found, candidates, evidence_rows
-from rag.compute.tables import TableRow
+from rag.compute.tables import PER_SHARE, TableRow
 from rag.compute.values import SCALES, in_parentheses, parse_amount, round_half_up
 from rag.questions.figure import Figure
 from rag.questions.formula import evaluate
 from rag.types import Evidence
 
-PRECISION = 28  # decimal digits of the arithmetic (Python's default context)
+PRECISION = 28
+OFF_STATEMENT = 2  # a statement_rank (rag.compute.cells) from which a statement line item's row is no longer its own  # decimal digits of the arithmetic (Python's default context)
 
 
 @dataclass(frozen=True)
@@ -122,14 +123,22 @@ def _in_document(
     readings: list[Reading] = []
     for operand in figure.operands:
         year = operand.column_year(figure.year)
-        found, columnless = candidates(operand, rows, year, figure.span, statements)
+        found, columnless = candidates(operand, rows, year, figure.span, statements, figure.quarter)
         if not found:
             reason = (
                 f"its rows have no {year} column" if columnless else "no table row in the passages holds it"
             )
             return Refused(figure, operand.name, reason, tuple(readings), tuple(columnless[:3]))
+        if found[0].rank[0] >= OFF_STATEMENT and operand.statement:
+            return Refused(
+                figure,
+                operand.name,
+                "no row of its statement holds it (only a note's or a table's elsewhere)",
+                tuple(readings),
+                tuple((f.evidence, f.row) for f in found[:2]),
+            )
         best = [f for f in found if f.rank == found[0].rank]
-        values = {parse_amount(f.cell.text) for f in best}
+        values = {_read(f, operand.outflow).value for f in best}
         if len(values) > 1:
             rows_of = tuple((f.evidence, f.row) for f in best[:3])
             return Refused(figure, operand.name, "two rows could be it", tuple(readings), rows_of)
@@ -165,16 +174,23 @@ def _read(found: Found, outflow: bool) -> Reading:
 
 def _compute(figure: Figure, readings: list[Reading]) -> Solved | Refused:
     scales = {r.scale for r in readings}
+    if PER_SHARE in scales and len(scales) > 1:
+        name = figure.operands[next(n for n, r in enumerate(readings) if r.scale == PER_SHARE)].name
+        return Refused(figure, name, "it is per share, and another operand is an amount", tuple(readings))
     if "" in scales and len(scales) > 1:
         unknown = next(r for r in readings if r.scale == "")
         name = figure.operands[readings.index(unknown)].name
         return Refused(
             figure, name, "its table does not state its scale, and another operand's does", tuple(readings)
         )
+    # One scale: the cells as printed, the result in that scale; several: every cell in units.
     common = scales.pop() if len(scales) == 1 else "units"
     with localcontext() as context:
         context.prec = PRECISION
-        values = {n: r.value * SCALES.get(r.scale or "units", Decimal(1)) for n, r in enumerate(readings)}
+        factor = {n: SCALES.get(r.scale or "units", Decimal(1)) for n, r in enumerate(readings)}
+        if common != "units":
+            factor = dict.fromkeys(factor, Decimal(1))
+        values = {n: r.value * factor[n] for n, r in enumerate(readings)}
         try:
             result = evaluate(figure.formula, values)
         except ZeroDivisionError:
@@ -184,7 +200,7 @@ def _compute(figure: Figure, readings: list[Reading]) -> Solved | Refused:
             result *= 100
         elif figure.unit == "amount":
             scale = figure.scale or (common if common != "" else "units")
-            result /= SCALES[scale]
+            result = result * SCALES.get(common or "units", Decimal(1)) / SCALES[scale]
         if isinstance(result, Decimal) and result.is_nan():  # pragma: no cover - a negative base's root
             return Refused(figure, "", "the formula has no value for these cells", tuple(readings))
     if figure.one_page and not 0 <= result <= 100:

@@ -38,7 +38,10 @@ _PARENT = re.compile(
     r"\bfinancial\s+information\s+of\s+(?:the\s+)?(?:parent|registrant)\b|\bparent\s+company\s+only\b",
     re.IGNORECASE,
 )
+_PER_SHARE_TITLE = re.compile(r"^\W*(?:\w+\s+)?per\s+(?:common\s+)?share\b(?!.*\bexcept\b)", re.IGNORECASE)
+PER_SHARE = "per share"  # the scale of a per-share row: units, never mixed with amounts
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.IGNORECASE)
+SENTENCE_WORDS = 8  # a line of more words that is no row is prose (a note under a statement)
 TITLE_WORDS = 12  # a table's title or a section heading inside it is at most this long
 
 
@@ -101,8 +104,8 @@ def _is_label(label: str, cells: list[str]) -> bool:
     if label.split()[-1].lower() in STOPWORDS:
         return False
     numbers = [c for c in cells if re.search(r"\d", c)]
-    if not numbers:
-        return False
+    if not numbers:  # "Marketable securities — —": a row of nothing in every column
+        return len(cells) > 1 and all(c.strip() in "\u2014\u2013-" for c in cells)
     return len(cells) > 1 or bool(re.search(r"[,.()%$]", numbers[0]))
 
 
@@ -120,14 +123,20 @@ def read_rows(text: str, context: str = "") -> list[TableRow]:
     scale, title = scale_of(context), context.split("|")[0].strip()
     statement = next(iter(statements_in(context)), "")
     table, parent = 0, bool(_PARENT.search(context))
+    pending: tuple[int, str] | None = None  # a label's first line ("Net income attributable to")
     for start, line in _lines(text):
         scale = scale_of(line) or scale
         found = [f for piece, at in _pieces(line, start) if (f := _row(at, piece, header, columns, wider))]
+        if found and pending is not None:
+            label, _, cells, ended = found[0]
+            found[0] = (f"{pending[1]} {label}", pending[0], cells, ended)
+        pending = None
         for label, label_start, cells, ended in found:
             if ended is not None:
                 columns, wider, table = ended, header.wider, table + 1
                 header = Header([], [])
-            row_scale = "units" if _PER_SHARE.search(label) else scale
+            per_share = _PER_SHARE.search(label) or _PER_SHARE_TITLE.match(title)
+            row_scale = PER_SHARE if per_share else scale
             if not parent:  # a parent company's own statements (Schedule I) are not the company's figures
                 rows.append(
                     TableRow(
@@ -147,8 +156,16 @@ def read_rows(text: str, context: str = "") -> list[TableRow]:
         read = header_years(line) if line.strip() else None
         if read is not None:
             extend(header, line, *read)
+            if not read[0] and _PER_SHARE_TITLE.match(line):  # "Per Share Data" heads the rows below it
+                title = " ".join(line.split())
         elif re.search(r"\d", line) or line.rstrip().endswith("."):
             header = Header([], [])  # a sentence or a number that is no row: the header is over
+            if (
+                line.rstrip().endswith(".") and len(line.split()) > SENTENCE_WORDS
+            ):  # prose: the tables after it are not the statement's
+                statement = ""
+        elif _continues(line):
+            pending = (start + len(line) - len(line.lstrip()), " ".join(line.split()))
         elif _is_title(line):
             title, table = " ".join(line.split()), table + 1
             statement = next(iter(statements_in(title)), statement)
@@ -170,6 +187,12 @@ def _pieces(line: str, start: int) -> list[tuple[str, int]]:
     return pieces
 
 
+def _continues(line: str) -> bool:
+    """Whether a line is a row label's first line: it ends on a word that goes on ("of", "and", ",")."""
+    words = line.split()
+    return 0 < len(words) <= TITLE_WORDS and (words[-1].lower() in STOPWORDS or line.rstrip().endswith(","))
+
+
 def _is_title(line: str) -> bool:
     """A heading above or inside a table: short, no sentence in it, not ending mid-phrase."""
     words = line.split()
@@ -187,17 +210,18 @@ def _row(
     raw, spans = split_cells(line)
     printed = [line[a:b] for a, b in spans]
     joined = _joined_header(raw)
-    if joined is not None:  # "For the Years Ended December 31, 2021 2020 2019 Operating revenues"
-        lead, rest = joined
-        read = header_years(lead)
-        if read is not None:
-            extend(header, lead, *read)
-            raw = " " * len(lead) + rest
+    read = header_years(joined[0]) if joined is not None else None
+    if (
+        joined is not None and read is not None
+    ):  # "For the Years Ended December 31, 2021 2020 2019 Operating revenues"
+        raw = " " * len(joined[0]) + joined[1]
     label = _label(raw)
     if not _is_label(label, printed) or all(YEAR.fullmatch(p.strip()) for p in printed):
         return None
     if re.fullmatch(MONTH, label.lower()):
         return None
+    if joined is not None and read is not None:
+        extend(header, joined[0], *read)
     label_start = start + len(raw) - len(raw.lstrip())
     ended = header.columns() if header.years else None
     use, more = (ended, header.wider) if ended is not None else (columns, wider)

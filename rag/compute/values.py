@@ -8,12 +8,14 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-# How many units a scale word means. "units" is a table that states none, or a per-share row.
+# How many units a scale word means. "units" is a table that states none; a per-share row is
+# "per share" (units too, but never added to or divided by an amount in millions).
 SCALES: dict[str, Decimal] = {
     "units": Decimal(1),
     "thousands": Decimal(1_000),
     "millions": Decimal(1_000_000),
     "billions": Decimal(1_000_000_000),
+    "per share": Decimal(1),
 }
 _AMOUNT = re.compile(
     r"^(?P<open>\()?\s*(?P<minus>[-\u2212])?\s*[$\u20ac\u00a3]?\s*(?P<digits>\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?P<pct>%)?\s*(?P<close>\))?$"

@@ -35,6 +35,11 @@ _SCALE = re.compile(r"\b(?:usd|us\$|\$|dollars?|in)\s*(thousands|millions|billio
 _PERCENT = re.compile(r"%|\bper\s*cent(?:age)?s?\b|\bpercent(?:age)?s?\b", re.I)
 _HALF = re.compile(r"\b(?:first\s+half|six\s+months|h1|1h)\b", re.I)
 _NINE = re.compile(r"\b(?:nine\s+months|first\s+three\s+quarters)\b", re.I)
+# A question asking more than the figure: why it moved, how it trended, what drove it.
+_MORE = re.compile(
+    r"\b(?:why|explain|explains|drove|drivers?|driven|trend|trended|trending|reasons?|caused?|how\s+(?:did|has|have|is|does))\b",
+    re.I,
+)
 _PLAIN_YEAR = re.compile(r"(?<![\d$,.])((?:19|20)\d\d)(?![\d%]|,\d)")
 
 
@@ -76,7 +81,9 @@ class Figure:
     span: str = ""
     source: str = ""  # "defined", "pattern", "metric"
     alternatives: tuple[Figure, ...] = ()  # a standard metric's alternatives, tried in order
-    one_page: bool = False  # a share of a whole: its part and whole are read from one table
+    one_page: bool = False  # a share of a whole: its part and whole are read from one table (unless
+    # they are line items of two statements: a payout's dividends and net income)
+    whole: bool = True  # the figure is all the question asks (not "why", "how did ... trend")
 
     @property
     def rounding(self) -> int | None:
@@ -131,7 +138,8 @@ def _figure(text: str, found: FigureText, period: tuple[int | None, int | None, 
         quarter=quarter,
         span=span,
         source=found.source,
-        one_page=found.one_page,
+        one_page=found.one_page and len({o.statement for o in operands if o.statement}) <= 1,
+        whole=not _MORE.search(text),
     )
 
 

@@ -35,6 +35,9 @@ _TRIGGERS = [
     re.compile(r"\bcounting\b", re.I),
     re.compile(r"(?<=\w):", re.I),
 ]
+# "Did ...?", "Does ...?": a yes/no question asks whether, not how much.
+_YES_NO = re.compile(r"^\s*(?:did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b", re.I)
+PERCENT = re.compile(r"%|\bper\s*cent(?:age)?s?\b|\bpercent(?:age)?s?\b|\brate\b", re.I)
 # Where a written-out formula ends: the unit, the rounding, a gloss.
 _STOP = re.compile(
     r"\?|;|,?\s*\b(?:in\s+(?:usd|us\$|units|percent)|usd\b|answer\b|round(?:ed)?\b|percent\b|percentage\b|"
@@ -46,15 +49,19 @@ _STOP = re.compile(
 _GLOSS = re.compile(
     r"\((?:[^()]*\b(?:percent|decimal|usd|millions|billions|leave|excluding|i\.e\.|e\.g\.)\b[^()]*)\)", re.I
 )
+# Words no line item's name holds: an operand with one is a clause, not a line item.
 _NOT_ITEM = re.compile(r"\b(?:what|which|how|who|they|them|it|we|you|did|does|paid\s+\w+)\b", re.I)
 
 
 def find_figure_text(text: str, core: str) -> FigureText | None:
-    """The first formula the question gives (rag.questions.figure's order), or None."""
+    """The first formula the question gives (rag.questions.figure's order), or None; a question
+    asked yes or no gets one only from a formula it writes out."""
+    if _YES_NO.match(core):
+        return _defined(text, core)
     finders: list[Callable[[], FigureText | None]] = [
         lambda: _defined(text, core),
         lambda: _average(core),
-        lambda: change_text(core),
+        lambda: change_text(core, bool(PERCENT.search(text))),
         lambda: _written(core),
         lambda: metric_text(core),
     ]

@@ -22,10 +22,11 @@ _ASKING = re.compile(
 )
 _PERIOD_WORDS = re.compile(
     r"\b(?:fy\s*'?\d{2,4}|q[1-4]\s*(?:fy)?\s*'?\d{0,4}|fiscal(?:\s+year)?\s+(?:19|20)\d\d|(?:19|20)\d\d|"
-    r"year[- ]?end|at\s+the\s+end\s+of|end\s+of|the\s+end|worldwide)\b",
+    r"year[- ]?end|at\s+the\s+end\s+of|end\s+of|the\s+end)\b",
     re.I,
 )
-# Words no line item's name holds: an operand with one is a clause, not a line item.
+# A metric qualified so that its standard formula is not what is asked ("operating margin before
+# impairment losses", "adjusted EBITDA", "per share").
 _QUALIFIED = re.compile(
     r"\b(?:before|excluding|exclude|ex-|adjusted|strip|stripping|without|pro\s+forma|non-gaap|organic|"
     r"underlying|segment|per\s+share)\b",
@@ -83,8 +84,9 @@ _POINTS = re.compile(
 _N = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
-def change_text(core: str) -> FigureText | None:
-    """A growth rate ((X - prior X) / prior X), a CAGR, or a metric's change in percentage points."""
+def change_text(core: str, percent: bool = True) -> FigureText | None:
+    """A growth rate ((X - prior X) / prior X), a CAGR, or a metric's change in percentage points;
+    unless percent (the question asks a percentage), a change is the amount X changed by."""
     found = _POINTS.search(core)
     if found:
         metric = named_metric(found["item"])
@@ -117,6 +119,8 @@ def change_text(core: str) -> FigureText | None:
                 terms = (Term(item, int(found.group(3))), Term(item, int(found.group(2))))
             else:
                 terms = (Term(item), Term(item, back=1))
+            if not percent:  # "by how much did X decrease": the amount it changed by
+                return FigureText(f"change in {item}", Op("-", Ref(0), Ref(1)), terms, "amount", "pattern")
             expr = Op("/", Op("-", Ref(0), Ref(1)), Ref(1))
             return FigureText(f"{item} growth", expr, terms, "%", "pattern")
     return None
