@@ -1,8 +1,9 @@
 """A computed figure as an answer shows it: one line with the formula, every operand's value
 cited by its own cell, and the result ("Quick ratio, FY2022 = (cash 1,234 [c1] + receivables
 567 [c2]) / current liabilities 3,456 [c3] = 0.52."), then what was done to the cells (their
-scale, an outflow's sign); or, when no figure can be given, which operand failed and the rows
-found, cited by their passages. Each operand's cell becomes a piece of evidence of its own (its
+scale, an outflow's sign); a figure the filing prints is its cell ("Capital expenditures, FY2018:
+(1,577) [c1]"); or, when no figure can be given, which operand failed and the rows found, cited
+by their passages (a printed figure not found is left to the passages: no line). Each operand's cell becomes a piece of evidence of its own (its
 chunk's text, its locator the number's characters on the page, its Cell naming the chunk), so
 that two operands of one chunk are two footnotes, each opening its cell.
 """
@@ -17,7 +18,7 @@ from rag.compute.solve import Reading, Refused, Solved, solve
 from rag.compute.tables import TableRow
 from rag.compute.values import grouped, plain
 from rag.questions.figure import Figure
-from rag.questions.formula import show
+from rag.questions.formula import Ref, show
 from rag.questions.read import Question
 from rag.types import Cell, Computed, ComputedOperand, Evidence
 
@@ -51,8 +52,8 @@ def compute_answer(
     if figure is None:
         return None
     outcome = solve(figure, evidence, question.statements, named)
-    if isinstance(outcome, Refused):
-        return _refused(outcome)
+    if isinstance(outcome, Refused):  # a figure printed as is but not found: the passages answer
+        return None if figure.source == "item" else _refused(outcome)
     return _solved(outcome, {e.short_id for e in evidence})
 
 
@@ -72,6 +73,10 @@ def _solved(solved: Solved, taken: set[str]) -> Computation:
     result = result_text(solved)
     equation = f"{show(figure.formula, shown)} = {result} ({_notes(solved, names)})"
     line = f"{head} = {equation}." if head else f"{equation}."
+    if isinstance(figure.formula, Ref):  # one printed figure: its row, its cell as printed
+        only = solved.readings[0]
+        head = ", ".join(p for p in (only.found.row.label, figure.period_text()) if p)
+        line = f"{head}: {only.found.cell.text} [{cells[0].short_id}] ({_notes(solved, names)})."
     operands = tuple(
         ComputedOperand(
             names[n],

@@ -111,9 +111,10 @@ def _solve_one(
 
 
 def _own_period(solved: Solved) -> bool:
-    """Whether the cells are the asked period's filing's: its latest column is the asked year."""
+    """Whether the cells are the asked period's filing's (or the filing the question names): its
+    latest column is that year."""
     years = [c.column.year for r in solved.readings for c in r.found.row.cells if c.column]
-    return bool(years) and max(years) == solved.figure.year
+    return bool(years) and max(years) == (solved.figure.filing_year or solved.figure.year)
 
 
 def _in_document(

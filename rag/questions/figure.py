@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from rag.questions.asked import Concept, read_concepts
 from rag.questions.figure_text import FigureText, find_figure_text
 from rag.questions.formula import Expr, Term, show
-from rag.questions.shorthand import Period
+from rag.questions.metrics import FILING as _FILING
+from rag.questions.shorthand import Period, fiscal_periods
 from rag.questions.vocabulary import load_vocabulary
 
 # Rounding when the question asks none (issue 39): ratios to two decimals, percentages to one.
@@ -84,6 +85,7 @@ class Figure:
     one_page: bool = False  # a share of a whole: its part and whole are read from one table (unless
     # they are line items of two statements: a payout's dividends and net income)
     whole: bool = True  # the figure is all the question asks (not "why", "how did ... trend")
+    filing_year: int | None = None  # the year of the filing the question names ("in its FY2017 10-K")
 
     @property
     def rounding(self) -> int | None:
@@ -127,6 +129,7 @@ def _figure(text: str, found: FigureText, period: tuple[int | None, int | None, 
         return None
     unit = _unit(text, found)
     year, quarter, span = period
+    filing = _filing(text, text)
     return Figure(
         name=found.name,
         formula=found.formula,
@@ -140,6 +143,7 @@ def _figure(text: str, found: FigureText, period: tuple[int | None, int | None, 
         source=found.source,
         one_page=found.one_page and len({o.statement for o in operands if o.statement}) <= 1,
         whole=not _MORE.search(text),
+        filing_year=filing,
     )
 
 
@@ -186,8 +190,22 @@ def _unit(text: str, found: FigureText) -> str:
     return found.unit
 
 
+def _filing(text: str, core: str) -> int | None:
+    """The year of a filing the question names ("in its FY2017 10-K"), when it names the asked
+    period too ("the FY2021 balance sheet" alone is the asked year's)."""
+    found = _FILING.search(text)
+    if found is None:
+        return None
+    rest = _FILING.sub(" ", core)
+    return int(found.group(1)) if fiscal_periods(rest) or _PLAIN_YEAR.search(rest) else None
+
+
 def _period(text: str, core: str, periods: tuple[Period, ...]) -> tuple[int | None, int | None, str]:
-    """(the asked fiscal year, its quarter, its span): the latest period the question names."""
+    """(the asked fiscal year, its quarter, its span): the latest period the question names,
+    a filing it names aside ("for 2019 in its 2020 annual report" asks for 2019)."""
+    if _filing(text, core) is not None:
+        text, core = _FILING.sub(" ", text), _FILING.sub(" ", core)
+        periods = fiscal_periods(text)
     years = [p.year for p in periods] + [int(y) for y in _PLAIN_YEAR.findall(core)]
     if not years:
         return None, None, ""

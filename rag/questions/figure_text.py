@@ -16,9 +16,17 @@ from dataclasses import replace
 from decimal import Decimal
 
 from rag.questions.formula import Expr, NotAFormula, Num, Op, Ref, Term, parse_formula, refs
-from rag.questions.metrics import YEAR_WORDS, FigureText, change_text, item_words, metric_text, named_metric
+from rag.questions.metrics import (
+    FigureText,
+    average_text,
+    change_text,
+    item_text,
+    item_words,
+    metric_text,
+    named_metric,
+)
 from rag.questions.request import sentences
-from rag.questions.vocabulary import load_vocabulary
+from rag.questions.vocabulary import load_vocabulary, phrase_words
 
 # Words after which a question writes its formula out.
 _TRIGGERS = [
@@ -60,16 +68,24 @@ def find_figure_text(text: str, core: str) -> FigureText | None:
         return _defined(text, core)
     finders: list[Callable[[], FigureText | None]] = [
         lambda: _defined(text, core),
-        lambda: _average(core),
+        lambda: average_text(core, lambda words: _written(words) or metric_text(words)),
         lambda: change_text(core, bool(PERCENT.search(text))),
         lambda: _written(core),
         lambda: metric_text(core),
+        lambda: item_text(core, _names(text)),
     ]
     for finder in finders:
         found = finder()
         if found is not None:
             return found
     return None
+
+
+def _names(text: str) -> frozenset[str]:
+    """The lower-case words of the capitalised names a question writes (a company's: "Coca-Cola",
+    "General Mills"), its first word aside."""
+    tokens = re.findall(r"[\w&.'\u2019-]+", text)[1:]
+    return frozenset(w for t in tokens if t[:1].isupper() for w in phrase_words(t))
 
 
 def _unit_of(expr: Expr, name: str) -> tuple[Expr, str]:
@@ -247,47 +263,3 @@ def _ratio(part: str, whole: str, unit: str, name: str) -> FigureText | None:
         terms = (Term(part), Term(whole))
         expr = Op("/", Ref(0), Ref(1))
     return FigureText(name, expr, terms, unit, "pattern")
-
-
-_RANGE = rf"{YEAR_WORDS}\s*[-\u2013]\s*{YEAR_WORDS}"
-_AVERAGE_OVER = [
-    re.compile(rf"{_RANGE}\s+\d+[- ]year\s+average\s+of\s+(?P<what>.+?)(?:\s+for\b|\?|$)", re.I),
-    re.compile(rf"\baverage\s+(?:annual\s+)?(?P<what>.+?)\s+(?:over|for|from|between)\s+{_RANGE}", re.I),
-]
-
-
-def _average(core: str) -> FigureText | None:
-    """The mean over a range of years of a line item or a metric."""
-    for pattern in _AVERAGE_OVER:
-        found = pattern.search(core)
-        if not found:
-            continue
-        groups = [g for g in found.groups() if g and g.isdigit()]
-        first, last = int(groups[0]), int(groups[1])
-        if not 0 < last - first < 10:
-            return None
-        inner = _written(found["what"]) or metric_text(found["what"])
-        parts: list[Expr] = []
-        terms: list[Term] = []
-        for year in range(first, last + 1):
-            if inner is None:
-                parts.append(Ref(len(terms)))
-                terms.append(Term(item_words(found["what"]), year))
-            else:
-                parts.append(_shift(inner.formula, len(terms)))
-                terms += [Term(t.words, year) for t in inner.terms]
-        total = parts[0]
-        for part in parts[1:]:
-            total = Op("+", total, part)
-        unit = inner.unit if inner else "amount"
-        name = f"average {inner.name if inner else item_words(found['what'])}, {first}-{last}"
-        return FigureText(name, Op("/", total, Num(Decimal(len(parts)))), tuple(terms), unit, "pattern")
-    return None
-
-
-def _shift(expr: Expr, by: int) -> Expr:
-    if isinstance(expr, Ref):
-        return Ref(expr.index + by)
-    if isinstance(expr, Op):
-        return Op(expr.op, _shift(expr.left, by), _shift(expr.right, by))
-    return expr

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from rag.questions.formula import Expr, Num, Op, Ref, Term
-from rag.questions.vocabulary import FUNCTIONS, Metric, load_vocabulary
+from rag.questions.vocabulary import FUNCTIONS, LineItem, Metric, load_vocabulary, phrase_words
 
 _OWNER = re.compile(r"^.*(?:'s|’s|s'|s’)\s+", re.I)  # noqa: RUF001 (curly apostrophes)
 _ASKING = re.compile(
@@ -173,3 +174,103 @@ def _metric_expr(formula: str, year: int | None, offset: int = 0) -> tuple[Expr,
         return Op(ops[type(node.op)], walk(node.left), walk(node.right))
 
     return walk(ast.parse(formula, mode="eval")), tuple(terms)
+
+
+# "in its FY2017 10-K", "per its Q2 2023 earnings release": the filing a figure is read from.
+FILING = re.compile(
+    r"\b(?:its|the|their)\s+(?:fy\s*'?|fiscal\s+(?:year\s+)?|q[1-4]\s*)?((?:19|20)\d\d)\s+"
+    r"(?:10-?k|10-?q|8-?k|annual\s+report|quarterly\s+report|earnings(?:\s+release)?|report|filing|"
+    r"income\s+statement|balance\s+sheet|cash\s+flow\s+statement|statement)",
+    re.I,
+)
+# What a question asking for one printed figure may hold besides the line item: how it asks, the
+# period, the company's name (capitalised), where to read it and the unit.
+_ASKS_AMOUNT = re.compile(r"^\s*(?:what|how\s+much)\b", re.I)
+ITEM_FILLER = frozenset(
+    "what was were is are did does do how much the a an of in for to its their on at as by from per "
+    "report reported record recorded show shown showed book booked pay paid spend spent have had "
+    "amount value figure fiscal year years quarter first second third fourth three six nine months "
+    "ended ending end during company company's according based answer usd millions thousands billions "
+    "dollars statement statements 10-k 10-q consolidated & inc inc. corp co".split()
+)
+
+
+def item_text(core: str, names: frozenset[str] = frozenset()) -> FigureText | None:
+    """One line item of the vocabulary asked for as printed ("What were Adobe's purchases of
+    property and equipment in fiscal 2016?"): its cell is the answer. Only when every other word
+    of the question is how it asks, the period, a name it gives (names: lower-case words of the
+    company's name) or the unit: "casino revenue" asks for another row than revenue."""
+    if not _ASKS_AMOUNT.match(core):
+        return None
+    words = list(phrase_words(_OWNER_WORD.sub(" ", _PERIOD_WORDS.sub(" ", FILING.sub(" ", core)))))
+    item, run = _longest_item(words)
+    if item is None:
+        return None
+    own = {
+        w for name in (*item.names, *item.labels) for w in phrase_words(name)
+    }  # "(capex)" beside its label
+    rest = [w for n, w in enumerate(words) if not run[0] <= n < run[1]]
+    if any(w not in ITEM_FILLER and w not in names and w not in own and not w.isdigit() for w in rest):
+        return None
+    phrase = " ".join(words[run[0] : run[1]])
+    return FigureText(phrase, Ref(0), (Term(phrase),), "amount", "item")
+
+
+_OWNER_WORD = re.compile(r"\b[\w&.-]+(?:'s|’s|s'|s’)(?=\s)", re.I)  # noqa: RUF001 (curly apostrophes)
+
+
+def _longest_item(words: list[str]) -> tuple[LineItem | None, tuple[int, int]]:
+    """The line item whose name or label is the longest run of the words, and where it is."""
+    best: tuple[LineItem | None, tuple[int, int]] = (None, (0, 0))
+    for item in load_vocabulary().line_items.values():
+        for name in (*item.names, *item.labels):
+            phrase = list(phrase_words(name))
+            n = len(phrase)
+            for i in range(len(words) - n + 1):
+                if words[i : i + n] == phrase and n > best[1][1] - best[1][0]:
+                    best = (item, (i, i + n))
+    return best
+
+
+_RANGE = rf"{YEAR_WORDS}\s*[-\u2013]\s*{YEAR_WORDS}"
+_AVERAGE_OVER = [
+    re.compile(rf"{_RANGE}\s+\d+[- ]year\s+average\s+of\s+(?P<what>.+?)(?:\s+for\b|\?|$)", re.I),
+    re.compile(rf"\baverage\s+(?:annual\s+)?(?P<what>.+?)\s+(?:over|for|from|between)\s+{_RANGE}", re.I),
+]
+
+
+def average_text(core: str, inner_text: Callable[[str], FigureText | None]) -> FigureText | None:
+    """The mean over a range of years of a line item or of a figure inner_text reads (a metric)."""
+    for pattern in _AVERAGE_OVER:
+        found = pattern.search(core)
+        if not found:
+            continue
+        groups = [g for g in found.groups() if g and g.isdigit()]
+        first, last = int(groups[0]), int(groups[1])
+        if not 0 < last - first < 10:
+            return None
+        inner = inner_text(found["what"])
+        parts: list[Expr] = []
+        terms: list[Term] = []
+        for year in range(first, last + 1):
+            if inner is None:
+                parts.append(Ref(len(terms)))
+                terms.append(Term(item_words(found["what"]), year))
+            else:
+                parts.append(_shift(inner.formula, len(terms)))
+                terms += [Term(t.words, year) for t in inner.terms]
+        total = parts[0]
+        for part in parts[1:]:
+            total = Op("+", total, part)
+        unit = inner.unit if inner else "amount"
+        name = f"average {inner.name if inner else item_words(found['what'])}, {first}-{last}"
+        return FigureText(name, Op("/", total, Num(Decimal(len(parts)))), tuple(terms), unit, "pattern")
+    return None
+
+
+def _shift(expr: Expr, by: int) -> Expr:
+    if isinstance(expr, Ref):
+        return Ref(expr.index + by)
+    if isinstance(expr, Op):
+        return Op(expr.op, _shift(expr.left, by), _shift(expr.right, by))
+    return expr

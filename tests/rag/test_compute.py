@@ -148,6 +148,19 @@ CASES = [
         "%",
     ),
     ("What was Acme's operating margin in Q2 2023?", (QUARTERS,), "20.0", "%"),  # the three months' column
+    # a figure the filing prints: its cell (an outflow's amount); the 2020 column of a 2021 filing
+    (
+        "What were Acme's capital expenditures in FY2020? USD thousands.",
+        (CASH_FLOWS,),
+        "1602000",
+        "USD thousands",
+    ),
+    (
+        "What total assets did Acme report for 2020 in its 2021 annual report?",
+        (BALANCE,),
+        "11000",
+        "USD millions",
+    ),
     (  # refusals
         "What is Acme's FY2021 debt-to-equity?",
         (BALANCE,),
@@ -233,6 +246,15 @@ def test_two_operands_of_one_chunk_are_two_cells_each_its_number_on_the_page() -
 
 def test_a_question_asking_no_figure_gets_no_computation() -> None:
     assert compute_answer(read_question("Who is Acme's auditor?"), evidence(BALANCE)) is None
+    # a printed figure that the passages do not hold is theirs to answer: no refusal line
+    assert compute_answer(read_question("What was Acme's goodwill in FY2019?"), evidence(BALANCE)) is None
+
+
+def test_a_printed_figure_is_its_row_and_cell() -> None:
+    question = read_question("What were Acme's capital expenditures in FY2020? USD thousands.")
+    computation = compute_answer(question, evidence(CASH_FLOWS))
+    assert computation is not None and computation.complete
+    assert computation.line.startswith("Capital expenditures, FY2020: (1,602,000) [")
 
 
 ITEMS = ["cash and cash equivalents", "accounts receivable, net", "inventories", "total current liabilities"]

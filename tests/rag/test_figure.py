@@ -80,9 +80,15 @@ FIGURES = [
         ("current assets / current liabilities", "ratio", 2, "FY2016"),
     ),
     ("What was Nike's FY2023 ROE?", ("net income / ((equity + equity@-1) / 2)", "%", 1, "FY2023")),
+    # one printed line item: its cell is the answer (issue 38); a filing named beside the period
+    (
+        "What operating income did American Water Works report for 2019 in its 2020 annual report? USD millions.",
+        ("operating income", "amount", None, "FY2019"),
+    ),
 ]
 NO_FIGURE = [
     "Who audits Adobe?",
+    "What casino revenue did MGM Resorts report for 2019 in its 2020 10-K?",  # not the revenue line
     "Why did Nike's gross margin shrink in FY2023? Explain.",  # a figure, and more: still read (whole=False)
     "Does American Water Works have positive working capital based on FY2022 data?",
     "Strip out the goodwill impairments: what was Kraft Heinz's FY2018 operating margin before impairment losses?",
