@@ -28,6 +28,7 @@ from bench.computed import figures_by_group, judge_figure, render_figures
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
 from rag.citations.evidence import build_evidence
+from rag.compute.gather import gather
 from rag.offline.extractive import ExtractiveChatModel
 from rag.questions.read import Question, read_question
 from rag.retrieval.retrieve import Retrieval, search_evidence
@@ -267,7 +268,7 @@ def run_eval(
         ingest_s = time.perf_counter() - started
         ours = answer_all(
             questions,
-            lambda q: search_evidence(library, q, k=k),
+            lambda q: gather(library, q, search_evidence(library, q, k=k)),  # as the answer stream retrieves
             gate=True,
             embeddings=library.embeddings,
             companies=companies,
