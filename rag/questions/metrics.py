@@ -206,9 +206,7 @@ def item_text(core: str, names: frozenset[str] = frozenset()) -> FigureText | No
     item, run = _longest_item(words)
     if item is None:
         return None
-    own = {
-        w for name in (*item.names, *item.labels) for w in phrase_words(name)
-    }  # "(capex)" beside its label
+    own = {w for name in item.names for w in phrase_words(name)}  # "(capex)" beside its label
     rest = [w for n, w in enumerate(words) if not run[0] <= n < run[1]]
     if any(w not in ITEM_FILLER and w not in names and w not in own and not w.isdigit() for w in rest):
         return None
