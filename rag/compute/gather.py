@@ -28,7 +28,7 @@ from rag.types import Evidence
 
 MAX_DOCUMENTS = 3  # named documents an operand is searched for in (the asked period's filing first)
 OPERAND_K = 2  # passages kept from each operand's search
-LABELS = 3  # of a line item's printed labels, searched for beside its name
+LABELS = 6  # of a line item's printed labels, searched for beside its name
 
 
 def gather(library: Any, question: Question, retrieval: Retrieval) -> Retrieval:
