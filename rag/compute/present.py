@@ -14,6 +14,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ingest.pdf.chunking import PAGE_JOIN  # how a chunk's pages are joined in its text
 from rag.compute.solve import Reading, Refused, Solved, solve
 from rag.compute.tables import TableRow
 from rag.compute.values import grouped, plain
@@ -22,7 +23,6 @@ from rag.questions.formula import Ref, show
 from rag.questions.read import Question
 from rag.types import Cell, Computed, ComputedOperand, Evidence
 
-PAGE_JOIN = "\n\n"  # how a chunk's pages are joined in its text (ingest.pdf.chunking)
 UNIT_WORDS = {"thousands": "thousand", "millions": "million", "billions": "billion", "units": ""}
 BLOCK_HEAD = (
     "Computed figure (Footnote computed it exactly from the table cells below; cite each cell by its "

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
 
+from rag.questions.asked import YES_NO
 from rag.questions.formula import Expr, NotAFormula, Num, Op, Ref, Term, parse_formula, refs
 from rag.questions.metrics import (
     FigureText,
@@ -43,8 +44,6 @@ _TRIGGERS = [
     re.compile(r"\bcounting\b", re.I),
     re.compile(r"(?<=\w):", re.I),
 ]
-# "Did ...?", "Does ...?": a yes/no question asks whether, not how much.
-_YES_NO = re.compile(r"^\s*(?:did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b", re.I)
 PERCENT = re.compile(r"%|\bper\s*cent(?:age)?s?\b|\bpercent(?:age)?s?\b|\brate\b", re.I)
 # Where a written-out formula ends: the unit, the rounding, a gloss.
 _STOP = re.compile(
@@ -64,7 +63,7 @@ _NOT_ITEM = re.compile(r"\b(?:what|which|how|who|they|them|it|we|you|did|does|pa
 def find_figure_text(text: str, core: str) -> FigureText | None:
     """The first formula the question gives (rag.questions.figure's order), or None; a question
     asked yes or no gets one only from a formula it writes out."""
-    if _YES_NO.match(core):
+    if YES_NO.match(core):  # a yes/no question asks whether, not how much
         return _defined(text, core)
     finders: list[Callable[[], FigureText | None]] = [
         lambda: _defined(text, core),
