@@ -145,7 +145,7 @@ def candidates(
             continue  # "cash dividends" of a per-share table are not the dividends paid
         extra = extra_words(operand, row.label)
         if rank is None or (rank >= 3 and operand.line_item and not row.statement and extra):
-            continue  # a statement line item named by its words and more, off the statements: a note's row  # a statement line item named only by its words, off the statements: a note's row
+            continue  # a statement line item named by its words and more, off the statements: a note's row
         balance = row.statement == "balance" or operand.statement == "balance"
         cell = column_cell(row, year, span, balance, quarter)
         if cell is None:

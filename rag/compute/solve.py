@@ -28,8 +28,9 @@ from rag.questions.figure import Figure
 from rag.questions.formula import evaluate
 from rag.types import Evidence
 
-PRECISION = 28
-OFF_STATEMENT = 2  # a statement_rank (rag.compute.cells) from which a statement line item's row is no longer its own  # decimal digits of the arithmetic (Python's default context)
+PRECISION = 28  # decimal digits of the arithmetic (Python's default context)
+# A statement_rank (rag.compute.cells) from which a statement line item's row is no longer its own.
+OFF_STATEMENT = 2
 
 
 @dataclass(frozen=True)

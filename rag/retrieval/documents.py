@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.questions.read import Question
+from rag.questions.shorthand import SHORTHAND
 from rag.retrieval import profile_store
 from rag.retrieval.covers import PERIOD_TERM, document_period, period_terms
 from rag.retrieval.lexical import tokenize
@@ -50,6 +51,8 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _LETTER_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 _ALNUM = re.compile(r"[a-z0-9]+")
 _QUARTER_TERM = re.compile(r"q[1-4]|[1-4]q")  # "Q2", "2Q": a period, read as a year is
+_CAMEL = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b")  # "AmWater": a name's parts, abbreviated
+_SENTENCE_START = re.compile(r"[.?!]\s+$")  # the text before a later sentence's first word
 
 # A shorter name ("AM", "US") would start too many titles' words. The same length as the answer
 # check's acronym match (rag.offline.check: _holds_name); not measured apart.
@@ -132,10 +135,13 @@ class DocumentProfiles:
             return None
         n = len(self.doc_ids)
         text = question.search.naming.text
-        extra = self._titled_postings(question.search.naming.names)
+        extra = self._titled_postings(question.search.naming.names, text)
         naming = _as_written({t for t in tokenize(text) if 0 < self._df(t, extra) <= NAMING_SHARE * n}, text)
         years = {t for t in naming if _YEAR.fullmatch(t) or _QUARTER_TERM.fullmatch(t)}
-        asked_years = {t for t in tokenize(text) if _YEAR.fullmatch(t)}  # a year on every cover too
+        # a year on every cover too; none asked, a framing clause's ("Using the FY2015 balance sheet, ...")
+        asked_years = {t for t in tokenize(text) if _YEAR.fullmatch(t)} or {
+            str(p.year) for p in question.periods
+        }
         names = naming - years
         if not any(self._scores(docs, names, extra).values()):
             names, years, asked_years = years, set(), set()
@@ -182,13 +188,16 @@ class DocumentProfiles:
         self, docs: Sequence[str], years: set[str], quarters: frozenset[int]
     ) -> dict[str, float]:
         """Among one company's filings: the one whose cover covers the asked year (and quarter)
-        first, then those that merely mention the year."""
+        first, of several years the latest (its statements show the years before it: a growth
+        from FY2020 to FY2022 is read from the FY2022 report), then those that merely mention
+        the year."""
         covers = {f"{PERIOD_TERM}{y}" for y in years} | {
             f"{PERIOD_TERM}{y}q{q}" for y in years for q in quarters
         }
         covering = [{self.doc_ids[i] for i in self.postings.get(t, ())} for t in covers]
+        latest = {self.doc_ids[i] for i in self.postings.get(f"{PERIOD_TERM}{max(years)}", ())}
         mentioned = self._scores(docs, {y for y in years if y in self.postings})
-        return {d: 10.0 * sum(d in c for c in covering) + mentioned[d] for d in docs}
+        return {d: 10.0 * sum(d in c for c in covering) + 5.0 * (d in latest) + mentioned[d] for d in docs}
 
     def _holders(self, term: str, extra: Mapping[str, set[int]]) -> set[int]:
         """The positions of the documents whose profile holds term, or whose title writes a name
@@ -199,12 +208,15 @@ class DocumentProfiles:
         """How many documents hold term (see _holders)."""
         return len(self._holders(term, extra))
 
-    def _titled_postings(self, names: Sequence[str]) -> dict[str, set[int]]:
+    def _titled_postings(self, names: Sequence[str], text: str = "") -> dict[str, set[int]]:
         """The words of each name of the question with the documents whose title or file name
-        writes it (_titled: "MGM Resorts" of MGMRESORTS_2018_10K.pdf), as more postings."""
+        writes it (_titled: "MGM Resorts" of MGMRESORTS_2018_10K.pdf) or, for a word of text in
+        CamelCase, abbreviates it (_abbreviated: "AmWater" of AMERICANWATERWORKS_2016_10K.pdf),
+        as more postings."""
         extra: dict[str, set[int]] = {}
-        for name in names:
-            found = {i for i, d in enumerate(self.doc_ids) if _titled(name, [self.titles.get(d, ())])}
+        written = [(name, _titled) for name in names] + [(w, _abbreviated) for w in _CAMEL.findall(text)]
+        for name, writes in written:
+            found = {i for i, d in enumerate(self.doc_ids) if writes(name, [self.titles.get(d, ())])}
             for term in tokenize(name) if found else ():
                 extra.setdefault(term, set()).update(found)
         return extra
@@ -239,16 +251,30 @@ def _titled(name: str, titles: Sequence[Sequence[str]]) -> bool:
     return any("".join(words[i:]).startswith(joined) for words in titles for i in range(len(words)))
 
 
+def _abbreviated(word: str, titles: Sequence[Sequence[str]]) -> bool:
+    """Whether a CamelCase word ("AmWater") abbreviates a name of the titles (title_words): each of
+    its parts starts a run of letters, in order, from the start of a title's word ("am" of
+    "american", "water" of "waterworks")."""
+    parts = [p.lower() for p in re.findall(r"[A-Z][a-z]+", word)]
+    pattern = re.compile("[a-z0-9]*?".join(map(re.escape, parts)))
+    return any(pattern.match("".join(words[i:])) for words in titles for i in range(len(words)))
+
+
 def _as_written(naming: set[str], text: str) -> set[str]:
     """The naming words, without those written only in lower case when the question capitalises a
     word past its first: it writes names that way, whether or not that name is on a cover
     ("immediately north of Luxor" names no document, though "immediately" and "north" are on two
-    covers)."""
+    covers). A later sentence's first word is an ordinary word unless a capitalised word follows it,
+    as rag.questions.terms reads names ("Two decimals." names no document), and an analyst's
+    shorthand is one too ("EPS" names no document, though two covers print it)."""
     capital: set[str] = set()
     lower: set[str] = set()
-    for n, match in enumerate(_WORD.finditer(text)):
+    found = list(_WORD.finditer(text))
+    for n, match in enumerate(found):
         word = match.group(0)
-        if word.islower():
+        following = found[n + 1].group(0) if n + 1 < len(found) else ""
+        opens = _SENTENCE_START.search(text[: match.start()]) and not following[:1].isupper()
+        if word.islower() or opens or word.lower() in SHORTHAND:
             lower.update(tokenize(word))
         elif n > 0 and word[0].isupper():
             capital.update(tokenize(word))

@@ -161,6 +161,12 @@ CASES = [
         "11000",
         "USD millions",
     ),
+    (  # the balance sheet's other total is its total assets
+        "What was Acme's FY2021 equity-to-assets ratio (total shareholders' equity / total assets)?",
+        (BALANCE.replace("Total assets", "Total liabilities and shareholders' equity"),),
+        "0.42",
+        "ratio",
+    ),
     (  # refusals
         "What is Acme's FY2021 debt-to-equity?",
         (BALANCE,),

@@ -366,3 +366,50 @@ def test_a_name_its_file_name_writes_names_a_filing_whose_cover_does_not() -> No
     )
     pick = profiles.pick(read_question("What was Kestrel Mining's revenue in 2018? fiscal 2018 2018"))
     assert pick is not None and pick.doc_ids[0] == "k18"
+
+
+def _acme_and_others() -> DocumentProfiles:
+    """Acme's annual reports for 2020 to 2022 and a quarterly one, and 20 other companies'."""
+    texts = {
+        f"acme{y}": f"Acme Corp annual report. For the fiscal year ended December 31, {y}."
+        for y in (2020, 2021, 2022)
+    }
+    texts["acme22q2"] = "Acme Corp quarterly report. For the quarterly period ended June 30, 2022."
+    texts["beta"] = "Beta Foods annual report. Two segments. Diluted EPS grew."
+    texts |= {f"other{n}": f"Company {n} Holdings annual report for the fiscal year 2019." for n in range(20)}
+    return DocumentProfiles(texts, periods={d: document_period([t]) for d, t in texts.items()})
+
+
+def test_a_later_sentences_first_word_and_an_analysts_shorthand_name_no_document() -> None:
+    """ "Two decimals." and "EPS" are on Beta's cover only, rarer than Acme's name: still they name
+    nothing (a later sentence's first word is a name only before another capitalised word)."""
+    profiles = _acme_and_others()
+    pick = profiles.pick(read_question("What was Acme's current ratio in FY2021? Two decimals."))
+    assert pick is not None and pick.doc_ids == ("acme2021",)
+    pick = profiles.pick(
+        read_question("What was Acme's dividend payout (dividends per share / diluted EPS) in FY2021?")
+    )
+    assert pick is not None and "beta" not in pick.doc_ids
+
+
+def test_a_framing_clauses_year_and_the_latest_of_several_years_choose_the_filing() -> None:
+    profiles = _acme_and_others()
+    pick = profiles.pick(read_question("Using the FY2020 balance sheet, what was Acme's current ratio?"))
+    assert pick is not None and pick.doc_ids == ("acme2020",)
+    # a growth over years is read from the latest year's report, which shows the years before it
+    pick = profiles.pick(read_question("What was Acme's revenue CAGR from FY2020 to FY2022?"))
+    assert pick is not None and pick.doc_ids[0] == "acme2022" and "acme2020" not in pick.doc_ids
+
+
+def test_a_camel_case_short_name_abbreviates_the_name_its_file_name_writes() -> None:
+    """ "AmWater" is on no cover; the file name AMERICANWATERWORKS_2021_10K.pdf writes what it
+    abbreviates ("Am" of American, "Water"), and "AmWater" names no other company's filing."""
+    texts = {f"aw{y}": f"American Water Works annual report {y}." for y in (2020, 2021)}
+    texts |= {f"other{n}": f"Company {n} Holdings annual report, amended, on water use." for n in range(12)}
+    files = {d: f"AMERICANWATERWORKS_{d[2:]}_10K.pdf" if d.startswith("aw") else f"{d}.pdf" for d in texts}
+    profiles = DocumentProfiles(
+        {d: profile_text(files[d], files[d], [t]) for d, t in texts.items()},
+        titles={d: f"{files[d]} {files[d]}" for d in texts},
+    )
+    pick = profiles.pick(read_question("What was AmWater's operating margin in 2021?"))
+    assert pick is not None and pick.doc_ids[0] == "aw2021" and "amwat" in pick.words
