@@ -79,8 +79,12 @@ def header_years(line: str) -> tuple[list[Period], bool, bool] | None:
     other columns' words) when the line reads as a column header: dates, years and header words,
     at most HEADER_OTHER_WORDS other words before the first year and AFTER_WORDS after it, none a
     sentence's ("Chase's 2021 Form 10-K for additional information" is prose). Else None."""
+    closing = line.find(")")  # a caption's parenthesis opened on the line before ends here
+    if closing >= 0 and "(" not in line[:closing]:
+        line = line[closing + 1 :]
     text = re.sub(rf"\b{MONTH}\s+\d{{1,2}}\b,?", " ", line, flags=re.IGNORECASE)
-    text = re.sub(r"(?<=[A-Za-z])\d+(?:,\d+)*|\(\w\)|\b\d+(?=\s*(?:weeks|months))", " ", text)
+    # a footnote mark's digits after a word ("Revenue1"), not a quarter's year ("1Q22")
+    text = re.sub(r"(?<=[A-Za-z])(?<![1-4][Qq])\d+(?:,\d+)*|\(\w\)|\b\d+(?=\s*(?:weeks|months))", " ", text)
     kept: list[str] = []  # years and other words, in order (header words and marks dropped)
     for token in re.findall(r"\b[1-4]Q\d\d\b|\d[\d,.]*|[A-Za-z][A-Za-z0-9.'&]*|%|\$", text, re.IGNORECASE):
         word = token.lower().strip(".")

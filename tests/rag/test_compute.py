@@ -76,6 +76,15 @@ Three Months Ended June 30, Six Months Ended June 30,
 Net revenues 2,500 2,000 4,800 4,100
 Operating income 500 300 900 700"""
 
+# A bank's highlights: columns by quarter ("1Q22"), under a caption wrapped over two lines.
+HIGHLIGHTS = """Acme Bank
+Consolidated financial highlights
+As of or for the period ended, (in millions, except per share, ratio
+data and where otherwise noted) 1Q22 4Q21 3Q21
+Total net revenue $ 30,717 $ 29,257 $ 29,647
+Diluted earnings per share 2.63 3.33 3.74
+Cash dividends declared per share 1.00 1.00 0.90"""
+
 
 def evidence(*texts: str, documents: int = 1) -> tuple[Evidence, ...]:
     """One chunk per text, each the whole of its page, of one document (or spread over several)."""
@@ -160,6 +169,12 @@ CASES = [
         (BALANCE,),
         "11000",
         "USD millions",
+    ),
+    (  # a quarter's column read from its "1Q22" header, the caption's words before it aside
+        "What was Acme's dividend payout ratio in Q1 2022 (cash dividends declared per share / diluted EPS)?",
+        (HIGHLIGHTS,),
+        "38.0",
+        "%",
     ),
     (  # the balance sheet's other total is its total assets
         "What was Acme's FY2021 equity-to-assets ratio (total shareholders' equity / total assets)?",
