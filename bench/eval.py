@@ -24,9 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import CORPUS, ROOT
+from bench.computed import figures_by_group, judge_figure, render_figures
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
 from rag.citations.evidence import build_evidence
+from rag.compute.gather import gather
 from rag.offline.extractive import ExtractiveChatModel
 from rag.questions.read import Question, read_question
 from rag.retrieval.retrieve import Retrieval, search_evidence
@@ -155,6 +157,7 @@ def judge(
         "contains": contains,
         "unsupported": answer.unsupported,
         "closest": answer.closest,
+        "figure": judge_figure(question, answer),  # a computed question's figure (bench.computed)
     }
 
 
@@ -280,7 +283,7 @@ def run_eval(
         ingest_s = time.perf_counter() - started
         ours = answer_all(
             questions,
-            lambda q: search_evidence(library, q, k=k),
+            lambda q: gather(library, q, search_evidence(library, q, k=k)),  # as the answer stream retrieves
             gate=True,
             embeddings=library.embeddings,
             companies=companies,
@@ -313,6 +316,8 @@ def run_eval(
         "baseline_by_group": by_kind(dense, "group"),
         "ours_by_category": by_kind(ours, "category"),
         "baseline_by_category": by_kind(dense, "category"),
+        "ours_figures": figures_by_group(ours),
+        "baseline_figures": figures_by_group(dense),
         "rows": ours,
     }
 
@@ -389,6 +394,8 @@ def render(result: dict[str, Any]) -> str:
     if result.get("ours_by_group"):  # filings-dev: per kind of question, FinanceBench's apart from ours
         lines += ["", *_kind_table(result, "group", GROUP_LABELS, "source and kind")]
         lines += ["", *_kind_table(result, "category", GROUP_LABELS, "kind (both sources)")]
+        figures = render_figures(result.get("ours_figures", {}), result.get("baseline_figures"))
+        lines += ["", *figures] if figures else []
     elif result.get("ours_by_kind"):
         lines += ["", *_kind_table(result, "kind", KIND_LABELS, "kind")]
     return "\n".join(lines)

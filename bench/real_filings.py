@@ -26,10 +26,15 @@ WORDING = ROOT / "bench" / "filings_dev" / "wording_questions.jsonl"
 ANALYST = ROOT / "bench" / "filings_dev" / "analyst_questions.jsonl"
 COMPUTED = ROOT / "bench" / "filings_dev" / "computed_questions.jsonl"
 FB_CATEGORIES = ROOT / "bench" / "filings_dev" / "financebench_categories.json"
+# The gold figure of each computed question of OURS, read off its frozen answer (issue 39).
+COMPUTED_GOLD = ROOT / "bench" / "filings_dev" / "computed_gold.json"
 
 
 def financebench_questions(folder: Path = FILINGS_DEV) -> list[dict[str, Any]]:
-    """FinanceBench's records in filings-dev, in the eval's format (gold pages from the evidence)."""
+    """FinanceBench's records in filings-dev, in the eval's format (gold pages from the evidence;
+    a computed question's gold figure from its answer, read at run time, never copied here)."""
+    from bench.computed import gold_figure
+
     categories = json.loads(FB_CATEGORIES.read_text(encoding="utf-8"))["categories"]
     rows = []
     for n, line in enumerate((folder / "questions.jsonl").read_text(encoding="utf-8").splitlines()):
@@ -47,6 +52,11 @@ def financebench_questions(folder: Path = FILINGS_DEV) -> list[dict[str, Any]]:
                 "source": "financebench",
                 "is_impossible": False,
                 "answers": [],
+                **(
+                    {"gold_result": gold_figure(record["answer"])}
+                    if categories[f"fb-{n:02d}"] == "computed"
+                    else {}
+                ),
             }
         )
     return rows
@@ -57,10 +67,12 @@ def our_questions(path: Path = OURS) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    gold = json.loads(COMPUTED_GOLD.read_text(encoding="utf-8"))["figures"]
     return [
         {
             "answers": [],
             **row,
+            **gold.get(row["id"], {}),
             "kind": f"ours {row.get('kind') or row.get('topic', '')}".strip(),
             "source": "ours",
         }
@@ -89,7 +101,8 @@ def companies(folder: Path = FILINGS_DEV) -> dict[str, str]:
         for line in listing.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
-                found[f"{row['doc_name']}.pdf"] = row["company"]
+                name = Path(row["doc_file"]).name if "doc_file" in row else f"{row['doc_name']}.pdf"
+                found[name] = row["company"]
     return found
 
 

@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -40,6 +41,7 @@ def evidence_json(item: Evidence) -> dict[str, Any]:
         "text": item.text,
         "score": item.score,
         "ocr_confidence": item.ocr_confidence,  # None unless a page of it was read by OCR
+        **({"cell": asdict(item.cell)} if item.cell is not None else {}),  # an operand's cell of a chunk
     }
 
 
@@ -55,8 +57,18 @@ def footnote_json(footnote: Footnote, text: str) -> dict[str, Any]:
     }
 
 
+def computed_json(answer: Answer) -> dict[str, Any]:
+    """The figure the answer computed: formula, operands (each with its footnote's number), result, unit."""
+    assert answer.computed is not None
+    numbers = {f.short_id: f.number for f in answer.footnotes}
+    data = answer.computed.to_dict()
+    data["operands"] = [{**o, "footnote": numbers.get(o["short_id"])} for o in data["operands"]]
+    return data
+
+
 def answer_json(answer: Answer) -> dict[str, Any]:
-    """The --json object."""
+    """The --json object (`computed` only when the answer gives a computed figure)."""
+    computed = {"computed": computed_json(answer)} if answer.computed is not None else {}
     return {
         "answer": answer.text,
         "unsupported": answer.unsupported,
@@ -73,6 +85,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "interrupted": answer.interrupted,
         "error": answer.error,
         "words_only": list(answer.words_only),
+        **computed,
     }
 
 
@@ -86,7 +99,12 @@ def print_sources(answer: Answer, out: TextIO) -> None:
         e = f.evidence
         pages = e.page_label if e.page_end_index == e.page_index else f"{e.page_label}-{e.page_end_label}"
         ocr = "" if e.ocr_confidence is None else f", read by OCR (confidence {e.ocr_confidence:.0%})"
-        print(f"  [{f.number}] {e.title} ({e.file_name}), page {pages}{ocr} [{f.short_id}]", file=out)
+        cell = (
+            ""
+            if e.cell is None
+            else f", cell of [{e.cell.chunk}]: {e.cell.label}, {e.cell.column}: {e.cell.printed}"
+        )
+        print(f"  [{f.number}] {e.title} ({e.file_name}), page {pages}{ocr}{cell} [{f.short_id}]", file=out)
         for m in f.matches:  # no marker in the text: say which sentence it is for
             sentence = " ".join(answer.text[m.start : m.end].split())
             print(f"      matched by Footnote (the model cited nothing): {sentence[:120]}", file=out)

@@ -22,9 +22,6 @@ NOT_IN_DOCUMENTS = "The documents do not answer this question."
 # Opens an answer that quotes the closest passages: related, but none answers directly.
 # rag.answering.answer.build_answer marks such answers (Answer.closest) by this opening, so keep it exact.
 CLOSEST_PASSAGES = "The documents do not answer this directly; the closest passages are:"
-# Opens an offline answer that quotes the rows a defined metric is computed from (rag.passages.computed):
-# the documents give its inputs, not the figure.
-COMPUTED_FROM = "The documents do not state this figure; it is computed from these rows:"
 HISTORY_TURNS = 3
 HISTORY_ANSWER_CHARS = 600
 
@@ -42,6 +39,9 @@ or a number like [1] instead of an ID.
 - If the sources do not contain the answer, say "{NOT_IN_DOCUMENTS}" and do not guess.
 - If the sources are related to the question but none answers it directly, begin with \
 "{CLOSEST_PASSAGES}" and quote the closest passages, each followed by its ID.
+- If the sources open with a computed figure, Footnote computed it exactly from the table cells \
+listed under it: state it as given, citing each cell's ID, and never redo or change its arithmetic; \
+if they say no figure was computed, do not compute one.
 - Be brief and factual. Answer in the language of the question.
 """
 
@@ -67,10 +67,13 @@ def page_span(evidence: Evidence) -> str:
     return evidence.page_label
 
 
-def format_sources(evidence: Sequence[Evidence]) -> str:
-    """Each piece of evidence under its `Source ID [<id>]:` header line."""
-    blocks = []
+def format_sources(evidence: Sequence[Evidence], computed: str = "") -> str:
+    """Each piece of evidence under its `Source ID [<id>]:` header line; a computed figure's block
+    (rag.compute.present) first, listing its cells, which are not repeated as sources."""
+    blocks = [computed] if computed else []
     for item in evidence:
+        if item.cell is not None:
+            continue
         title = " ".join((item.title or item.file_name).split())
         header = SOURCE_HEADER.format(short_id=item.short_id, title=title, pages=page_span(item))
         context = " ".join(item.context.split())
@@ -95,11 +98,12 @@ def format_history(history: Sequence[Answer]) -> str:
 
 
 def build_messages(
-    question: str, evidence: Sequence[Evidence], history: Sequence[Answer] = ()
+    question: str, evidence: Sequence[Evidence], history: Sequence[Answer] = (), computed: str = ""
 ) -> list[BaseMessage]:
-    """The system and task messages for one question."""
+    """The system and task messages for one question (computed: the block of a figure computed
+    from the evidence's cells, rag.compute.present, laid out before the sources)."""
     task = TASK_PROMPT.format(
-        sources=format_sources(evidence),
+        sources=format_sources(evidence, computed),
         sources_end=SOURCES_END,
         history=format_history(history),
         question_header=QUESTION_HEADER,

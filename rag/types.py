@@ -1,4 +1,4 @@
-"""The answering vocabulary: evidence, citation spans and events, footnotes, answers, turns (the stream's events are in rag/answering/events.py)."""
+"""The answering vocabulary: evidence, citation spans and events, footnotes, answers, turns (the stream's events are in rag/answering/events.py; a computed figure's cells and record in rag/figures.py)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,29 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ingest.types import PageLocator
+from rag.figures import Cell, Computed, ComputedOperand
+
+__all__ = [
+    "Answer",
+    "AnswerMetrics",
+    "Cell",
+    "CitationEvent",
+    "CitationSpan",
+    "Computed",
+    "ComputedOperand",
+    "Evidence",
+    "Flag",
+    "Footnote",
+    "Match",
+    "Resolution",
+    "Turn",
+]
 
 
 @dataclass(frozen=True)
 class Evidence:
-    """One retrieved chunk that an answer may cite, under its short id, with its page locators."""
+    """One retrieved chunk that an answer may cite, under its short id, with its page locators
+    (or one cell of a chunk, an operand of a computed figure: ``cell``)."""
 
     short_id: str
     chunk_id: str
@@ -23,6 +41,7 @@ class Evidence:
     score: float | None
     locators: tuple[PageLocator, ...]
     context: str = ""  # the chunk's section/table title and column header line (not on the page here)
+    cell: Cell | None = None  # set when this evidence is one table cell of the chunk chunk_id
 
     @property
     def page_index(self) -> int:
@@ -82,6 +101,7 @@ class Evidence:
             score=None if data["score"] is None else float(data["score"]),
             locators=tuple(PageLocator(**loc) for loc in data["locators"]),
             context=data.get("context", ""),
+            cell=Cell(**data["cell"]) if data.get("cell") else None,
         )
 
 
@@ -227,6 +247,7 @@ class Answer:
     # One line per document it drew on that was searched by words only, its vectors still being
     # embedded when it was asked ("words only for <title>: vectors 40% done"; rag/retrieval/pending.py).
     words_only: tuple[str, ...] = ()
+    computed: Computed | None = None  # the figure computed from cited cells, when one was given
 
     @property
     def spans(self) -> tuple[CitationSpan, ...]:

@@ -13,7 +13,6 @@ OVER_FOR_NOW = frozenset(
     {
         "rag/offline/phrasing.py",
         "rag/offline/check.py",
-        "rag/offline/extractive.py",
     }
 )
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from rag.text import citing_sentence, groups_within, strip_markers
-from rag.types import Answer, Footnote
+from rag.types import Answer, Evidence, Footnote
 
 
 def cited_passage(answer: Answer, footnote: Footnote, min_chars: int = 24) -> tuple[int, int] | None:
@@ -32,6 +32,19 @@ def cited_passage(answer: Answer, footnote: Footnote, min_chars: int = 24) -> tu
         if big_enough and (best is None or match.size > best[1] - best[0]):
             best = (match.a, match.a + match.size)
     return (where[best[0]], where[best[1] - 1] + 1) if best else None
+
+
+def cell_passage(evidence: Evidence) -> tuple[int, int] | None:
+    """The row of a computed figure's cell in its chunk text, from its label to its number (the
+    panel emphasises it as it emphasises a cited passage), when the text holds them in that order."""
+    cell = evidence.cell
+    if cell is None:
+        return None
+    start = evidence.text.find(cell.label)
+    if start < 0:  # a label on two lines: its last line
+        start = evidence.text.find(cell.label.split()[-1])
+    end = evidence.text.find(cell.printed, max(start, 0))
+    return (start, end + len(cell.printed)) if start >= 0 and end >= 0 else None
 
 
 def _flatten(text: str) -> tuple[str, list[int]]:

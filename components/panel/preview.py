@@ -4,17 +4,20 @@ footnote's text at once, before the panel's run (components/chat/chat_panel.py: 
 
 from __future__ import annotations
 
-from components.panel.passage import cited_passage, split_passage
+from components.panel.passage import cell_passage, cited_passage, split_passage
 from components.shared.names import document_name
 from components.shared.render import footnote_kind_label, ocr_note, page_range
 from rag.types import Answer, Evidence
 
 
 def panel_meta(ev: Evidence) -> str:
-    """The panel's line under the title: page(s), index(es), id, similarity and any OCR note."""
+    """The panel's line under the title: page(s), index(es), the cell (a computed figure's operand),
+    id, similarity and any OCR note."""
     pages, index = page_range(ev)
     similarity = "words only, no similarity yet" if ev.score is None else f"similarity {ev.score:.2f}"
-    return f"Page {pages} (index {index}) · id {ev.short_id} · {similarity}{ocr_note(ev)}"
+    cell = ev.cell
+    where = "" if cell is None else f" · cell of {cell.chunk}: {cell.label}, {cell.column}: {cell.printed}"
+    return f"Page {pages} (index {index}){where} · id {ev.short_id} · {similarity}{ocr_note(ev)}"
 
 
 def chunk_parts(text: str, passage: tuple[int, int] | None) -> tuple[str, str, str]:
@@ -31,7 +34,8 @@ def footnote_previews(answer: Answer) -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for footnote in answer.footnotes:
         ev = footnote.evidence
-        before, inside, after = chunk_parts(ev.text, cited_passage(answer, footnote))
+        passage = cell_passage(ev) if ev.cell is not None else cited_passage(answer, footnote)
+        before, inside, after = chunk_parts(ev.text, passage)
         out.append(
             {
                 "n": footnote.number,

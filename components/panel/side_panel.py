@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from components.panel.original import ExcerptFn, OriginalFn, show_original
-from components.panel.passage import cited_passage
+from components.panel.passage import cell_passage, cited_passage
 from components.panel.preview import chunk_parts, panel_meta
 from components.shared import state
 from components.shared.names import document_name
@@ -147,10 +148,19 @@ def _chunk_text(footnote: Footnote, passage: tuple[int, int] | None) -> None:
         st.text(after)
 
 
+def _highlight(footnote: Footnote, at: int, focus: tuple[int, int] | None) -> tuple[int, int, Any]:
+    """(start, end, focus) a page picture highlights: the chunk, the cited passage; a figure's cell: its label, its number."""
+    loc, cell = footnote.evidence.locators[at], footnote.evidence.cell
+    if cell is not None and cell.label_end > cell.label_start:
+        return cell.label_start, cell.label_end, (loc.char_start, loc.char_end)
+    return loc.char_start, loc.char_end, focus
+
+
 def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None) -> None:
     ev = footnote.evidence
     for position, loc in enumerate(ev.locators):
-        pictures = picture(ev.doc_id, loc.page_index, loc.char_start, loc.char_end, focus)
+        start, end, marked = _highlight(footnote, position, focus)
+        pictures = picture(ev.doc_id, loc.page_index, start, end, marked)
         if pictures is None:
             st.warning(
                 "This document is no longer in the library, so its page cannot be drawn. "
@@ -168,7 +178,7 @@ def _pages(footnote: Footnote, picture: PictureFn, focus: tuple[int, int] | None
             # script; it stays open.
             with st.expander("Whole page", key=state.whole_page_key(position), on_change="rerun") as whole:
                 if whole.open:
-                    full = picture(ev.doc_id, loc.page_index, loc.char_start, loc.char_end, focus, True)
+                    full = picture(ev.doc_id, loc.page_index, start, end, marked, True)
                     if full is not None:
                         st.image(full[0], width="stretch")
 
@@ -209,7 +219,7 @@ def show_panel(
     """Draw the panel for one footnote of one turn, from that turn's saved evidence snapshot
     (with excerpt and original: a toggle opening the original PDF at the page, and a download)."""
     ev = footnote.evidence
-    passage = cited_passage(turn.answer, footnote)
+    passage = cell_passage(ev) if ev.cell is not None else cited_passage(turn.answer, footnote)
     with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
         parts = _parts()
     with parts.title:

@@ -20,12 +20,14 @@ from rag.answering.metrics import answer_sentences, measure
 from rag.answering.model_stream import Limits, model_deltas
 from rag.citations.parser import CitationStream, citation_spans
 from rag.citations.table import canonical_id, resolve
+from rag.compute.gather import gather
+from rag.compute.present import Computation, compute_answer
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.questions.read import Question, read_question
 from rag.relevance import MIN_DENSE, gate_measured_for
 from rag.retrieval.pending import with_words_only
 from rag.retrieval.retrieve import Retrieval, search_evidence
-from rag.types import Answer, CitationEvent, CitationSpan, Evidence
+from rag.types import Answer, CitationEvent, CitationSpan, Computed, Evidence
 
 log = logging.getLogger(__name__)
 # Measured on squad-dev (see bench/README.md): below both, retrieval found nothing related.
@@ -41,7 +43,9 @@ ANY_WORD = 1e-9
 class TakesQuestion(Protocol):
     """A chat model that can be given the question already read (the offline answerer,
     rag.offline.extractive): the stream hands it the Question beside the messages, so that it need
-    not read the question back out of the prompt. Any other chat model gets the prompt's text."""
+    not read the question back out of the prompt. Any other chat model gets the prompt's text.
+    Such a model is not called after a computed figure's line (rag.compute) when the figure is all
+    the question asks: the line is its answer."""
 
     def for_question(self, question: Question) -> BaseChatModel:
         """The model for the messages of this one question."""
@@ -64,19 +68,25 @@ def build_answer(
     unsupported: bool = False,
     interrupted: bool = False,
     error: str | None = None,
+    computed: Computed | None = None,
+    fixed: int = 0,
+    closest: bool = False,
 ) -> Answer:
     """The Answer for finished (or interrupted) text: footnotes, unresolved ids and metrics;
     closest when the text opens with CLOSEST_PASSAGES (quotes rather than an answer). A finished
     answer's uncited sentences get footnotes matched by Footnote, and the cited sentences whose
     passages do not support them are flagged (rag.answering.attribution); unsupported: no footnote at all.
-    spans: the citations a stream already found in text (parsed here only when not given)."""
+    spans: the citations a stream already found in text (parsed here only when not given).
+    computed: the figure the answer computed; fixed: the length of the text's computed line,
+    which the support check leaves alone (its cells are its proof: rag.compute); closest: the
+    answer does not answer directly (a figure refused) whatever its text opens with."""
     known = [e.short_id for e in evidence]
     resolution = resolve(citation_spans(text, known) if spans is None else spans, evidence)
     every = [s for f in resolution.footnotes for s in f.spans] + list(resolution.unresolved_spans)
     sentences = answer_sentences(text, every)
     footnotes, flags, matched = resolution.footnotes, (), 0
     if not (unsupported or interrupted or error):
-        found = attribute(text, resolution.footnotes, evidence, sentences, every)
+        found = attribute(text, resolution.footnotes, evidence, sentences, every, fixed)
         footnotes, flags, matched = found.footnotes, found.flags, found.matched_sentences
     return Answer(
         question=question,
@@ -89,9 +99,10 @@ def build_answer(
         interrupted=interrupted,
         provider=provider,
         error=error,
-        closest=text.lstrip().startswith(CLOSEST_PASSAGES),
+        closest=closest or text.lstrip().startswith(CLOSEST_PASSAGES),
         unresolved_spans=resolution.unresolved_spans,
         flags=flags,
+        computed=computed,
     )
 
 
@@ -100,8 +111,9 @@ class AnswerCitations:
     a Cited event per marker completed (resolved ids numbered by first appearance, the evidence on
     the first occurrence only, never on an unresolved id), and the final Answer from those spans."""
 
-    def __init__(self, evidence: Sequence[Evidence]) -> None:
+    def __init__(self, evidence: Sequence[Evidence], computation: Computation | None = None) -> None:
         self.evidence = tuple(evidence)
+        self.computation = computation
         self.table = {e.short_id: e for e in evidence}
         self.numbers: dict[str, int] = {}
         self.spans: list[CitationSpan] = []
@@ -123,7 +135,12 @@ class AnswerCitations:
         yield from self._cited(self.stream.finish())
 
     def answer(self, question: Question, **fields: Any) -> Answer:
-        """The Answer for the text so far, from the citations already reported (no second parse)."""
+        """The Answer for the text so far, from the citations already reported (no second parse),
+        with the figure computed and its line left out of the support check."""
+        if self.computation is not None:
+            refused = self.computation.computed is None  # a refusal does not answer directly: closest
+            fields = {"computed": self.computation.computed, "fixed": len(self.computation.line), **fields}
+            fields.setdefault("closest", refused)
         return build_answer(question.text, self.text, self.evidence, spans=self.spans, **fields)
 
     def _cited(self, events: Sequence[CitationEvent]) -> Iterator[Cited]:
@@ -161,9 +178,20 @@ def stream_answer(
         text = NOT_IN_DOCUMENTS + note
         yield Done(build_answer(question.text, text, evidence, provider=provider_label, unsupported=True))
         return
-    cites = AnswerCitations(evidence)
-    messages = build_messages(question.text, evidence, history)
+    computation = compute_answer(question, evidence, retrieval.picked)
+    if computation is not None:
+        evidence = (*evidence, *computation.cells)
+    cites = AnswerCitations(evidence, computation)
+    block = computation.block if computation is not None else ""
+    messages = build_messages(question.text, evidence, history, computed=block)
     model = chat_model.for_question(question) if isinstance(chat_model, TakesQuestion) else chat_model
+    if computation is not None:
+        yield from cites.feed(computation.line)
+        if computation.complete and isinstance(chat_model, TakesQuestion):  # offline: the line is its answer
+            yield from cites.finish()
+            yield Done(cites.answer(question, provider=provider_label))
+            return
+        yield from cites.feed("\n\n")
     try:
         with closing(model_deltas(model, messages, limits)) as deltas:  # closed on a Stop too
             for delta in deltas:
@@ -204,7 +232,7 @@ def answer_stream(
     read = read_question(question, history[-1].question if history else None)
     try:
         with asking():  # an ingest embedding of this process waits for the search (ingest.embeddings)
-            retrieval = search_evidence(library, read, k=k, doc_ids=doc_ids)
+            retrieval = gather(library, read, search_evidence(library, read, k=k, doc_ids=doc_ids))
     except Exception as exc:
         log.warning("retrieval failed", exc_info=True)
         yield Failed(

@@ -125,14 +125,18 @@ def attribute(
     evidence: Sequence[Evidence],
     sentences: Sequence[tuple[int, int]],
     spans: Sequence[CitationSpan],
+    fixed: int = 0,
 ) -> Attribution:
     """Match the uncited sentences and flag the unsupported cited ones (see the module docstring).
-    sentences: the answer's sentences (no source list); spans: every marker, resolved or not."""
+    sentences: the answer's sentences (no source list); spans: every marker, resolved or not;
+    fixed: the answer's first characters hold a computed figure's line, neither matched nor flagged."""
     groups = sorted({(s.group_start, s.group_end) for s in spans})
     cited_at = [(s.start, f) for f in footnotes for s in f.spans]
     matches: dict[str, list[Match]] = {}
     flags: list[Flag] = []
     for start, end in sentences:
+        if start < fixed:
+            continue
         claim = claim_text(text, start, end, groups)
         if not is_claim(claim):
             continue

@@ -40,16 +40,9 @@ from rag.offline.scoring import (
     period_credit,
     score_sentences,
 )
-from rag.passages.computed import computed_rows
-from rag.passages.rows import quote_row
+from rag.offline.task import parse_task
 from rag.passages.units import Unit, passage_units, recurring_lines, split_sentences
-from rag.prompts import (
-    COMPUTED_FROM,
-    CONTEXT_PREFIX,
-    NOT_IN_DOCUMENTS,
-    QUESTION_HEADER,
-    SOURCES_END,
-)
+from rag.prompts import NOT_IN_DOCUMENTS
 from rag.questions.read import Question, read_question
 from rag.relevance import MIN_DENSE, gate_measured_for
 from rag.text import tokenize
@@ -57,7 +50,6 @@ from rag.text import tokenize
 __all__ = ["ExtractiveChatModel", "Source", "compose_answer", "parse_task", "split_sentences"]
 
 LABEL = "offline extractive mode"
-_HEADER = re.compile(r"^Source ID \[([A-Za-z0-9]{7,8})\]:(.*)$", re.MULTILINE)
 # Share of the question's weighted concepts a sentence or row must hold to be quoted as an answer.
 MIN_SCORE = 0.4
 # Below this share in every sentence and row the evidence is unrelated: "do not answer"...
@@ -79,27 +71,6 @@ CLOSEST_COUNT = 3
 # restructuring question (tests/e2e/test_real_filing_browser.py); which passages are quoted is all
 # it changes.
 BY_WORDS = 2
-
-
-def parse_task(messages: Sequence[BaseMessage]) -> tuple[list[Source], str]:
-    """The sources and the question from the last message laid out by rag.prompts."""
-    text = str(messages[-1].content) if messages else ""
-    body, _, tail = text.rpartition(SOURCES_END)
-    if not _:
-        body, tail = "", text
-    headers = list(_HEADER.finditer(body))
-    ends = [m.start() for m in headers[1:]] + [len(body)]
-    sources = [_source(m.group(1), m.group(2), body[m.end() : end].strip()) for m, end in zip(headers, ends)]
-    _before, found, question = tail.rpartition(QUESTION_HEADER)
-    return sources, (question if found else tail).strip()
-
-
-def _source(short_id: str, header: str, block: str) -> Source:
-    title, _, pages = (x.strip() for x in header.rpartition(", page "))
-    first, _, rest = block.partition("\n")
-    if first.startswith(CONTEXT_PREFIX):
-        return Source(short_id, rest.strip(), first.removeprefix(CONTEXT_PREFIX).strip(), title, pages)
-    return Source(short_id, block, title=title, pages=pages)
 
 
 def _holds(unit: Unit, question: Question) -> bool:
@@ -140,10 +111,6 @@ def compose_answer(
     hold min_score themselves, come within NEAR_BEST of the best and, for a row, are named by
     the question as fully as the best one, and only when the best one answers *this* question
     (rag.offline.check, under these rules)."""
-    if question.inputs:
-        rows = _computed(question, sources)
-        if rows:
-            return f"{COMPUTED_FROM} {rows}"
     embeddings = RememberedEmbeddings(embeddings) if embeddings is not None else None
     floor = min(lexical_floor * min_score, RELATED_SCORE)
     ranked = [
@@ -244,17 +211,6 @@ def _answers(question: Question, best: Scored, sources: Sequence[Source], rules:
         source.title,
     )
     return check(question, quote, rules).passed
-
-
-def _computed(question: Question, sources: Sequence[Source]) -> str:
-    """The cited rows of a defined metric's inputs (rag.passages.computed), or "" unless all are there."""
-    skip = recurring_lines([(src.text, src.pages) for src in sources])
-    units = [u for src in sources for u in passage_units(src.short_id, src.text, src.context, skip)]
-    years = sorted({p.year for p in question.periods}, reverse=True)
-    rows = computed_rows(question.inputs, units, years)
-    if not rows:
-        return ""
-    return _cite([Scored(0.0, u.source, quote_row(u.row, u.columns, years), unit=u) for u in rows])
 
 
 class ExtractiveChatModel(BaseChatModel):

@@ -24,7 +24,7 @@ _QUANTITY = re.compile(
 _FRAMING = re.compile(
     r"^\s*(?:has|have|had|did|does|do)\b.*?\b(reported|disclosed|mentioned)\b", re.IGNORECASE
 )
-_YES_NO = re.compile(r"^\s*(?:has|have|had|did|does|do|is|are|was|were|can|could|will|would|should)\b", re.I)
+YES_NO = re.compile(r"^\s*(?:has|have|had|did|does|do|is|are|was|were|can|could|will|would|should)\b", re.I)
 _SHORTHAND_TOKEN = re.compile(r"(?<![\w&-])[A-Za-z0-9][\w&-]*(?![\w&])")
 _PERIOD_WORD = re.compile(r"^(fy\d*|q[1-4]|[1-4]q\d*|fiscal|year|end|ended|ending)$")
 # "the fiscal year ended December 31, 2022": the year is the period asked for, the day is no figure.
@@ -116,5 +116,5 @@ def read_concepts(text: str) -> Concepts:
     numbers = frozenset(t for t in plain if any(ch.isdigit() for ch in t))
     # A question naming a period asks for that period's figure, unless it asks yes or no ("Has
     # the company paid dividends in FY2022?": its answer is a sentence, not a number).
-    amount = bool(_QUANTITY.search(text) or (years and not _YES_NO.match(text)))
+    amount = bool(_QUANTITY.search(text) or (years and not YES_NO.match(text)))
     return Concepts(tuple(concepts), years, numbers, amount)

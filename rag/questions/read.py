@@ -6,7 +6,8 @@ it where a question comes in; retrieval, the page stage, the offline answerer's 
 and the computed rows read the parts they need from the value. The parts come from the readers
 beside this module: the asking sentences apart from the instructions, the statements a question
 names and the inputs of a metric it defines (request), analysts' shorthand and fiscal periods
-(shorthand), its concepts (asked) and what it asks for (terms).
+(shorthand), its concepts (asked), what it asks for (terms) and the figure it asks to be computed
+(figure).
 
 Retrieval reads a few parts from texts of its own (the core without a yes/no question's verb of
 telling, that with its shorthand spelled out, the question after the one before it for a short
@@ -16,9 +17,10 @@ follow-up): ``Search`` holds them, read here with the rest.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rag.questions.asked import Concept, Concepts, read_concepts, without_framing
+from rag.questions.figure import Figure, read_figure
 from rag.questions.judgement import Judgement, read_judgement
 from rag.questions.periods import FilingAsked, read_filing_asked
 from rag.questions.request import Request, read_request
@@ -63,7 +65,9 @@ class Search:
     names: tuple[str, ...]  # the names of the core: a candidate holding one is related
     terms: frozenset[str]  # the content words of text: how much of them a candidate holds
     statements: tuple[str, ...]  # the financial statements it names: their pages first
-    inputs: tuple[Input, ...]  # the line items of a metric it defines: their rows first
+    inputs: tuple[
+        Input, ...
+    ]  # the line items of a metric it defines, and its figure's operands: their rows first
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,7 @@ class Question:
     words: frozenset[str]  # stems of every word of the core with shorthand spelled out (stopwords too)
     search: Search  # what retrieval looks for
     judgement: Judgement | None = None  # the concept it asks to judge and the rows read for it, if any
+    figure: Figure | None = None  # the figure it asks to be computed (rag.questions.figure), if any
 
 
 def read_question(text: str, previous: str | None = None) -> Question:
@@ -95,6 +100,8 @@ def read_question(text: str, previous: str | None = None) -> Question:
     inputs = _inputs(request.inputs)
     asked = read_asked(request.core)
     filing = read_filing_asked(text)
+    periods = fiscal_periods(text)
+    figure = read_figure(text, request.core, periods)
     if previous is not None and len(tokenize(text)) < SHORT_FOLLOW_UP:
         searched = f"{previous} {text}"
         found = read_request(searched)
@@ -102,19 +109,24 @@ def read_question(text: str, previous: str | None = None) -> Question:
         filing = filing if filing.periods else read_filing_asked(searched)
     else:
         search = _search(text, request, inputs, asked.names)
+    if figure is not None:  # the rows of the figure's operands are searched for too
+        known = {i.text.lower() for i in search.inputs}
+        more = [o.name for o in figure.operands if o.name.lower() not in known]
+        search = replace(search, inputs=search.inputs + _inputs(list(dict.fromkeys(more))))
     return Question(
         text=text,
         core=request.core,
         instructions=request.instructions,
         statements=request.statements,
         inputs=inputs,
-        periods=fiscal_periods(text),
+        periods=periods,
         filing=filing,
         concepts=read_concepts(request.core),
         asked=asked,
         words=frozenset(stem(w) for w in words(expand_question(request.core))),
         search=search,
         judgement=read_judgement(request.core, bool(request.inputs)),
+        figure=figure,
     )
 
 

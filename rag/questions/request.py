@@ -8,7 +8,8 @@ other sentences say where to look and how to answer. Searching for all of their 
 about analysts, units and responses. So:
 
 - an *instruction* is a sentence addressed to the one answering (it says "you"/"your", opens with
-  "please" or with a verb of answering: ANSWER_VERBS) when another sentence asks the question; a
+  "please" or with a verb of answering: ANSWER_VERBS, or says only the answer's unit and rounding:
+  FORMAT_WORDS) when another sentence asks the question; a
   leading clause of the asking sentence that names a statement or says "you" ("Basing your
   judgments off of the balance sheet, what is ...") is one too. Instructions are not searched for;
 - a *statement* is one of the primary financial statements (STATEMENTS: balance sheet, income
@@ -34,6 +35,12 @@ from dataclasses import dataclass
 ANSWER_VERBS = frozenset(
     "answer round respond give provide express compute calculate use utilize utilise assume base "
     "rely show state report present write format consider treat keep include exclude".split()
+)
+# Words of a sentence that only says how to write the answer: its unit, scale and rounding.
+FORMAT_WORDS = frozenset(
+    "in as to a the usd eur gbp jpy chf cny cad aud inr dollars percent percentage percentages "
+    "thousand thousands million millions billion billions zero one two three four decimal decimals "
+    "place places whole number numbers".split()
 )
 # The primary financial statements, each by the names filings print and analysts write.
 # Matched on lowercase text with spaces, hyphens and apostrophes removed ("ConsolidatedBalance
@@ -109,9 +116,12 @@ def sentences(text: str) -> list[str]:
 
 
 def _is_instruction(sentence: str) -> bool:
-    first = re.findall(r"[A-Za-z]+", sentence)[:1]
+    found = re.findall(r"[A-Za-z]+", sentence)
+    first = found[:1]
     if re.search(r"\bplease\b", sentence, re.IGNORECASE) or _SECOND_PERSON.search(sentence):
         return True
+    if found and all(w.lower() in FORMAT_WORDS for w in found):
+        return True  # "USD millions.", "Percent, one decimal.": how to answer, nothing asked
     return bool(first) and first[0].lower() in ANSWER_VERBS and not sentence.rstrip().endswith("?")
 
 

@@ -28,6 +28,7 @@ SHORTHAND: dict[str, str] = {
     "d&a": "depreciation and amortization",
     "pp&e": "property plant and equipment",
     "sg&a": "selling general and administrative expenses",
+    "sm&a": "selling marketing and administrative expenses",
     "r&d": "research and development",
     "yoy": "year over year compared with prior year change",
     "qoq": "quarter over quarter compared with prior quarter change",

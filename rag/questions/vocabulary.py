@@ -27,6 +27,8 @@ class LineItem:
     statement: str
     element: str
     source: str
+    names: tuple[str, ...] = ()  # what analysts call it besides its labels ("capex")
+    outflow: bool = False  # printed in parentheses as a payment or deduction (see vocabulary.toml)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,28 @@ class Vocabulary:
     def metrics_named(self, text: str) -> tuple[Metric, ...]:
         """The metrics whose names the text writes, longest name first."""
         return tuple(m for _, m in _named(phrase_words(text), self.metrics.values()))
+
+    def line_item_named(self, text: str) -> LineItem | None:
+        """The line item the words name, whole: one of its names or labels, as phrase_words reads
+        them ("capex", "Cash from operations", "total current liabilities"); None if none or two."""
+        words = phrase_words(text)
+        found = {
+            item.key
+            for item in self.line_items.values()
+            if any(phrase_words(n) == words for n in (*item.names, *item.labels, item.key.replace("_", " ")))
+        }
+        return self.line_items[found.pop()] if len(found) == 1 else None
+
+    def outflow_named(self, text: str) -> bool:
+        """Whether the words open with an outflow line item's name or label, then a comma ("interest
+        expense, net of amounts capitalized"): the row is that outflow, qualified."""
+        words = phrase_words(text.split(",")[0]) if "," in text else ()
+        return any(
+            phrase_words(n) == words
+            for item in self.line_items.values()
+            if item.outflow
+            for n in (*item.names, *item.labels)
+        )
 
     def concepts_named(self, text: str) -> tuple[Concept, ...]:
         """The concepts whose names the text writes outside a metric's name ("operating cash flow
@@ -136,7 +160,15 @@ def load_vocabulary(path: Path = TABLE) -> Vocabulary:
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
     sources = {k: v["title"] for k, v in raw["sources"].items()}
     items = {
-        k: LineItem(k, tuple(v["labels"]), v["statement"], v["element"], v["source"])
+        k: LineItem(
+            k,
+            tuple(v["labels"]),
+            v["statement"],
+            v["element"],
+            v["source"],
+            tuple(v.get("names", ())),
+            bool(v.get("outflow", False)),
+        )
         for k, v in raw["line_items"].items()
     }
     metrics = {

@@ -32,6 +32,7 @@ from typing import Any
 from ingest.types import LibraryReader
 from rag.questions.periods import PeriodAsked
 from rag.questions.read import Question
+from rag.questions.shorthand import SHORTHAND
 from rag.retrieval.filings.companies import abbreviates, brand_companies
 from rag.retrieval.filings.periods import Filing, choose, filing_span, missing_line, year_end
 from rag.retrieval.filings.profiles import DocumentProfiles
@@ -43,6 +44,7 @@ PICK_SHARE = 0.5  # companies scoring at least half the best score stay in the r
 MAX_PICKED = 3  # companies a question may name (and documents a year alone may pick)
 _WORD = re.compile(r"[A-Za-z0-9][\w&'-]*")
 _PERIOD_TERM = re.compile(r"(?:19|20)\d\d|q[1-4]|[1-4]q\d*|fy\d+")  # "2021", "q2", "2q23", "fy2019"
+_SENTENCE_START = re.compile(r"[.?!]\s+$")  # the text before a later sentence's first word
 # A shorter name ("AM", "US") would start too many titles' words. The same length as the answer
 # check's acronym match (rag.offline.check: _holds_name); not measured apart.
 MIN_TITLE_NAME = 3
@@ -249,12 +251,17 @@ def _as_written(naming: set[str], text: str) -> set[str]:
     """The naming words, without those written only in lower case when the question capitalises a
     word past its first: it writes names that way, whether or not that name is on a cover
     ("immediately north of Luxor" names no document, though "immediately" and "north" are on two
-    covers)."""
+    covers). A later sentence's first word is an ordinary word unless a capitalised word follows it,
+    as rag.questions.terms reads names ("Two decimals." names no document), and an analyst's
+    shorthand is one too ("EPS" names no document, though two covers print it)."""
     capital: set[str] = set()
     lower: set[str] = set()
-    for n, match in enumerate(_WORD.finditer(text)):
+    found = list(_WORD.finditer(text))
+    for n, match in enumerate(found):
         word = match.group(0)
-        if word.islower():
+        following = found[n + 1].group(0) if n + 1 < len(found) else ""
+        opens = _SENTENCE_START.search(text[: match.start()]) and not following[:1].isupper()
+        if word.islower() or opens or word.lower() in SHORTHAND:
             lower.update(tokenize(word))
         elif n > 0 and word[0].isupper():
             capital.update(tokenize(word))

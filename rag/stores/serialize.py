@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rag.citations.parser import citation_spans
-from rag.types import Answer, AnswerMetrics, CitationSpan, Evidence, Flag, Footnote, Match
+from rag.types import Answer, AnswerMetrics, CitationSpan, Computed, Evidence, Flag, Footnote, Match
 
 
 def _span_to_dict(span: CitationSpan) -> dict[str, Any]:
@@ -53,11 +53,12 @@ def answer_to_dict(answer: Answer) -> dict[str, Any]:
             for g in answer.flags
         ],
         "words_only": list(answer.words_only),
+        "computed": answer.computed.to_dict() if answer.computed is not None else None,
     }
 
 
 def answer_from_dict(data: dict[str, Any]) -> Answer:
-    """Inverse of answer_to_dict; answers saved before matching and flags load without them."""
+    """Inverse of answer_to_dict; answers saved before matching, flags or computed figures load without them."""
     evidence = tuple(Evidence.from_dict(e) for e in data["evidence"])
     by_id = {e.short_id: e for e in evidence}
     footnotes = tuple(
@@ -87,6 +88,7 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
             Flag(g["start"], g["end"], tuple(g["numbers"]), g["score"]) for g in data.get("flags", ())
         ),
         words_only=tuple(data.get("words_only", ())),
+        computed=Computed.from_dict(data["computed"]) if data.get("computed") else None,
     )
 
 

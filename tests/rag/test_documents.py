@@ -428,3 +428,45 @@ def test_a_name_its_file_name_writes_names_a_filing_whose_cover_does_not() -> No
         profiles, read_question("What was Kestrel Mining's revenue in 2018? fiscal 2018 2018")
     )
     assert pick is not None and pick.doc_ids[0] == "k18"
+
+
+def _acme_and_others() -> DocumentProfiles:
+    """Acme's annual reports for 2020 to 2022 and a quarterly one, and 20 other companies'."""
+    texts = {
+        f"acme{y}": f"Acme Corp annual report. For the fiscal year ended December 31, {y}."
+        for y in (2020, 2021, 2022)
+    }
+    texts["acme22q2"] = "Acme Corp quarterly report. For the quarterly period ended June 30, 2022."
+    texts["beta"] = "Beta Foods annual report. Two segments. Diluted EPS grew."
+    texts |= {f"other{n}": f"Company {n} Holdings annual report for the fiscal year 2019." for n in range(20)}
+    files = {d: f"ACMECORP_{d[4:]}_10K.pdf" for d in texts if d.startswith("acme")}
+    return DocumentProfiles(
+        {d: profile_text(files.get(d, d), files.get(d, f"{d}.pdf"), [t]) for d, t in texts.items()},
+        covers={d: read_cover([t]) for d, t in texts.items()},
+        titles={d: f"{files.get(d, d)} {files.get(d, d)}" for d in texts},
+        files=files,
+    )
+
+
+def test_a_later_sentences_first_word_and_an_analysts_shorthand_name_no_document() -> None:
+    """ "Two decimals." and "EPS" are on Beta's cover only, rarer than Acme's name: still they name
+    nothing (a later sentence's first word is a name only before another capitalised word)."""
+    profiles = _acme_and_others()
+    pick = pick_documents(profiles, read_question("What was Acme's current ratio in FY2021? Two decimals."))
+    assert pick is not None and pick.doc_ids == ("acme2021",)
+    pick = pick_documents(
+        profiles,
+        read_question("What was Acme's dividend payout (dividends per share / diluted EPS) in FY2021?"),
+    )
+    assert pick is not None and "beta" not in pick.doc_ids
+
+
+def test_a_framing_clauses_year_and_the_latest_of_several_years_choose_the_filing() -> None:
+    profiles = _acme_and_others()
+    pick = pick_documents(
+        profiles, read_question("Using the FY2020 balance sheet, what was Acme's current ratio?")
+    )
+    assert pick is not None and pick.doc_ids == ("acme2020",)
+    # a growth over years is read from the latest year's report, which shows the years before it
+    pick = pick_documents(profiles, read_question("What was Acme's revenue CAGR from FY2020 to FY2022?"))
+    assert pick is not None and pick.doc_ids[0] == "acme2022"

@@ -84,6 +84,14 @@ CASES = [
     ),
     # An imperative request with no question mark is the question.
     ("List the segments Acme reports.", "List the segments Acme reports.", (), ()),
+    # A sentence saying only the answer's unit and rounding asks nothing.
+    ("What was Acme's FY2020 current ratio? Two decimals.", "What was Acme's FY2020 current ratio?", (), ()),
+    (
+        "Compute Acme's FY2021 free cash flow. USD millions.",
+        "Compute Acme's FY2021 free cash flow. USD millions.",  # nothing but instructions: all of it
+        (),
+        (),
+    ),
 ]
 
 

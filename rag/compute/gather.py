@@ -1,0 +1,129 @@
+"""More evidence for a figure before it is computed: the rows of its operands that the retrieved
+passages lack, searched for in the documents the question names, and the column headers of the
+passages that start below theirs.
+
+A figure needs every operand's row; retrieval ranks passages for the whole question, and a ratio's
+second statement, or last year's balance sheet column, can fall outside its k. So each operand no
+passage of a named document holds a row for (rag.compute.cells) is searched for on its own, with
+the question's reading focused on it (its line item is the only input the page stage puts first:
+rag.retrieval.page_stage), in each named document. A passage from the middle of a statement has
+neither the statement's column years nor its scale in its text, and its context line may have lost
+them: the header lines above it on its page are added to its context (rag.compute.headers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from rag.citations.evidence import assign_short_ids
+from rag.compute.cells import STATEMENT_KINDS, candidates, evidence_rows
+from rag.compute.headers import header_years
+from rag.compute.tables import read_rows, scale_of
+from rag.questions.figure import Figure, Operand
+from rag.questions.read import Question
+from rag.retrieval.retrieve import Retrieval, search_evidence
+from rag.types import Evidence
+
+MAX_DOCUMENTS = 3  # named documents an operand is searched for in (the asked period's filing first)
+OPERAND_K = 2  # passages kept from each operand's search
+LABELS = 6  # of a line item's printed labels, searched for beside its name
+
+
+def gather(library: Any, question: Question, retrieval: Retrieval) -> Retrieval:
+    """The retrieval with its figure's missing operand rows added and its passages' headers read
+    from their pages (see the module docstring); unchanged for a question without a figure."""
+    figure = question.figure
+    if figure is None or figure.year is None or not retrieval.evidence:
+        return retrieval
+    named = list(retrieval.picked) or list(dict.fromkeys(e.doc_id for e in retrieval.evidence))[:1]
+    evidence = list(retrieval.evidence)
+    missing = _missing(figure, [e for e in evidence if e.doc_id in named], question.statements)
+    for operand in missing:
+        focused = _focused(question, operand, operand.column_year(figure.year))
+        for doc_id in named[:MAX_DOCUMENTS]:
+            evidence += search_evidence(library, focused, k=OPERAND_K, doc_ids=[doc_id]).evidence
+    pages: dict[str, list[Any]] = {}
+
+    def page_text(doc_id: str, index: int) -> str:
+        found = pages.setdefault(doc_id, library.pages(doc_id))
+        return found[index].text if 0 <= index < len(found) else ""
+
+    evidence = [_with_header(page_text, e) if e.doc_id in named else e for e in _distinct(evidence)]
+    return replace(retrieval, evidence=_renamed(evidence))
+
+
+def _missing(figure: Figure, evidence: Sequence[Evidence], statements: Sequence[str]) -> list[Operand]:
+    """The operands no row of the evidence gives a cell for, in their column (and, for a line item
+    of the vocabulary, on its own statement)."""
+    assert figure.year is not None
+    rows = evidence_rows(evidence)
+    missing = []
+    for o in figure.operands:
+        found = candidates(o, rows, o.column_year(figure.year), figure.span, statements, figure.quarter)[0]
+        own = STATEMENT_KINDS.get(o.statement)
+        if not found or (own and not any(f.row.statement == own for f in found)):
+            missing.append(o)
+    return missing
+
+
+def _focused(question: Question, operand: Operand, year: int) -> Question:
+    """The question as retrieval reads it, searching for one operand's row: its words and the
+    labels filings print it under, its year; its statement's pages first (a line item of the
+    vocabulary), else those the question names."""
+    words = " ".join(dict.fromkeys([operand.name, *operand.labels[:LABELS], str(year)]))
+    statements = (
+        (STATEMENT_KINDS[operand.statement],) if operand.statement in STATEMENT_KINDS else question.statements
+    )
+    search = replace(question.search, text=words, core=words, words=words, inputs=(), statements=statements)
+    return replace(question, search=search)
+
+
+def _distinct(evidence: Sequence[Evidence]) -> list[Evidence]:
+    seen: set[str] = set()
+    out = []
+    for e in evidence:
+        if e.chunk_id not in seen:
+            seen.add(e.chunk_id)
+            out.append(e)
+    return out
+
+
+def _renamed(evidence: Sequence[Evidence]) -> tuple[Evidence, ...]:
+    """The evidence under short ids unique in the whole set (rag.citations.evidence)."""
+    short = assign_short_ids(e.chunk_id for e in evidence)
+    return tuple(replace(e, short_id=short[e.chunk_id]) for e in evidence)
+
+
+def _with_header(page_text: Any, evidence: Evidence) -> Evidence:
+    """The evidence with the header lines above it on its page in its context, when its rows have
+    no column years of their own (a passage that starts inside a table)."""
+    rows = read_rows(evidence.text, evidence.context)
+    if not rows or any(c.column for row in rows for c in row.cells):
+        return evidence
+    above = page_text(evidence.doc_id, evidence.page_index)[: evidence.char_start].splitlines()
+    header = page_header(above)
+    if not header and not any(line.strip() and header_years(line) is None for line in above[-3:]):
+        # a passage at the top of its page goes on with the table of the page before
+        header = page_header(page_text(evidence.doc_id, evidence.page_index - 1).splitlines())
+    if not header:
+        return evidence
+    return replace(evidence, context=f"{evidence.context} | {header}" if evidence.context else header)
+
+
+def page_header(lines: Sequence[str]) -> str:
+    """The last column header above a passage (its header-like lines with years, as one line) and
+    the scale stated above it, or ""."""
+    block: list[str] = []
+    for line in reversed(lines):
+        read = header_years(line) if line.strip() else None
+        if read is not None and (read[0] or block):
+            block.insert(0, " ".join(line.split()))
+        elif block:
+            break
+    years = [y for line in block for y in (header_years(line) or ([], False, False))[0]]
+    if not years:
+        return ""
+    scale = scale_of("\n".join(lines))
+    return " ".join([f"(in {scale})"] * bool(scale) + block)

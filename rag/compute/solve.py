@@ -1,0 +1,222 @@
+"""A figure computed from the evidence, or refused: every operand's cell (rag.compute.cells) from
+one document, each value exact (rag.compute.values), the scales reconciled, the formula
+evaluated, the result rounded as asked.
+
+Refusal beats a wrong number. No figure is given when the question names no period, an operand
+has no row, its rows have no column for its period, two rows could be it, a scale is not stated
+where another is, or a divisor is zero; the refusal says which operand failed and which rows were
+found. Signs are an analyst's: a dash is nothing (0); an outflow's parentheses (capital
+expenditures, dividends, interest expense: rag.questions.vocabulary) give its direction, so its
+amount is used and the note says so; any other parentheses are a negative number (an operating loss).
+
+The document: the one whose cells give every operand; among several, the asked period's own
+filing (its latest column is the asked year), then the first in the evidence. A share of a whole
+("what share of revenue came from MedTech") takes both from one table, and is no share unless it
+comes to 0-100%.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+
+from rag.compute.cells import Found, candidates, evidence_rows
+from rag.compute.tables import PER_SHARE, TableRow
+from rag.compute.values import SCALES, in_parentheses, parse_amount, round_half_up
+from rag.questions.figure import Figure
+from rag.questions.formula import evaluate
+from rag.types import Evidence
+
+PRECISION = 28  # decimal digits of the arithmetic (Python's default context)
+# A statement_rank (rag.compute.cells) from which a statement line item's row is no longer its own.
+OFF_STATEMENT = 2
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An operand's cell read: where, the value used (in the table's scale), and what was done to it."""
+
+    found: Found
+    value: Decimal
+    scale: str
+    note: str = ""  # "printed (1,522), an outflow: 1,522", "a dash: 0"
+
+
+@dataclass(frozen=True)
+class Solved:
+    """The figure computed: each operand's reading, the result in the asked unit (rounded as
+    asked), and the scale of an amount's result."""
+
+    figure: Figure
+    readings: tuple[Reading, ...]
+    result: Decimal
+    scale: str
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Why no figure is given: the operand that failed (its name, "" for the whole figure), the
+    reason, and the rows found (the readings of the other operands, and the failed one's candidates)."""
+
+    figure: Figure
+    operand: str
+    reason: str
+    found: tuple[Reading, ...] = ()
+    rows: tuple[tuple[Evidence, TableRow], ...] = ()
+
+
+def solve(
+    figure: Figure,
+    evidence: Sequence[Evidence],
+    statements: Sequence[str] = (),
+    named: Sequence[str] = (),
+) -> Solved | Refused:
+    """The figure from the evidence's cells (see the module docstring); the first of its formula
+    and its alternatives that every operand's cell gives, else the first's refusal. named: the
+    documents the question names (doc ids); with none, the evidence must be of one document."""
+    if figure.year is None:
+        return Refused(figure, "", "the question names no fiscal period")
+    if named:
+        evidence = [e for e in evidence if e.doc_id in named]
+    elif len({e.doc_id for e in evidence}) > 1:
+        return Refused(
+            figure, "", "the passages come from several documents and the question names none of them"
+        )
+    rows = evidence_rows(evidence)
+    first: Refused | None = None
+    for candidate in (figure, *figure.alternatives):
+        outcome = _solve_one(candidate, rows, statements)
+        if isinstance(outcome, Solved):
+            return outcome
+        first = first or outcome
+    assert first is not None
+    return first
+
+
+def _solve_one(
+    figure: Figure, rows: list[tuple[Evidence, TableRow]], statements: Sequence[str]
+) -> Solved | Refused:
+    def key(e: Evidence, r: TableRow) -> tuple[str, ...]:
+        return (e.doc_id, e.short_id, str(r.table)) if figure.one_page else (e.doc_id,)
+
+    groups = list(dict.fromkeys(key(e, r) for e, r in rows))
+    outcomes = [_in_document(figure, [(e, r) for e, r in rows if key(e, r) == g], statements) for g in groups]
+    solved = [o for o in outcomes if isinstance(o, Solved)]
+    if solved:
+        return min(enumerate(solved), key=lambda i_s: (not _own_period(i_s[1]), i_s[0]))[1]
+    refused = [o for o in outcomes if isinstance(o, Refused)]
+    if not refused:
+        return Refused(figure, figure.operands[0].name, "no table row in the passages holds it")
+    return max(refused, key=lambda r: len(r.found))
+
+
+def _own_period(solved: Solved) -> bool:
+    """Whether the cells are the asked period's filing's (or the filing the question names): its
+    latest column is that year."""
+    years = [c.column.year for r in solved.readings for c in r.found.row.cells if c.column]
+    return bool(years) and max(years) == (solved.figure.filing_year or solved.figure.year)
+
+
+def _in_document(
+    figure: Figure, rows: list[tuple[Evidence, TableRow]], statements: Sequence[str]
+) -> Solved | Refused:
+    assert figure.year is not None
+    readings: list[Reading] = []
+    for operand in figure.operands:
+        year = operand.column_year(figure.year)
+        found, columnless = candidates(operand, rows, year, figure.span, statements, figure.quarter)
+        if not found:
+            reason = (
+                f"its rows have no {year} column" if columnless else "no table row in the passages holds it"
+            )
+            return Refused(figure, operand.name, reason, tuple(readings), tuple(columnless[:3]))
+        if found[0].rank[0] >= OFF_STATEMENT and operand.statement:
+            return Refused(
+                figure,
+                operand.name,
+                "no row of its statement holds it (only a note's or a table's elsewhere)",
+                tuple(readings),
+                tuple((f.evidence, f.row) for f in found[:2]),
+            )
+        best = [f for f in found if f.rank == found[0].rank]
+        values = {_read(f, operand.outflow).value for f in best}
+        if len(values) > 1:
+            rows_of = tuple((f.evidence, f.row) for f in best[:3])
+            return Refused(figure, operand.name, "two rows could be it", tuple(readings), rows_of)
+        reading = _read(found[0], operand.outflow)
+        if any(
+            _same_cell(r, reading) and figure.operands[n].name != operand.name for n, r in enumerate(readings)
+        ):
+            return Refused(
+                figure,
+                operand.name,
+                "its row is another operand's",
+                tuple(readings),
+                ((found[0].evidence, found[0].row),),
+            )
+        readings.append(reading)
+    return _compute(figure, readings)
+
+
+def _same_cell(a: Reading, b: Reading) -> bool:
+    return a.found.evidence.short_id == b.found.evidence.short_id and a.found.cell.start == b.found.cell.start
+
+
+def _read(found: Found, outflow: bool) -> Reading:
+    printed = found.cell.text
+    value = parse_amount(printed)
+    scale = found.row.scale
+    if value is None:
+        return Reading(found, Decimal(0), scale, f"{printed} read as 0")
+    if outflow and value < 0 and in_parentheses(printed):
+        return Reading(found, -value, scale, f"printed {printed}, an outflow")
+    return Reading(found, value, scale)
+
+
+def _compute(figure: Figure, readings: list[Reading]) -> Solved | Refused:
+    scales = {r.scale for r in readings}
+    if PER_SHARE in scales and len(scales) > 1:
+        name = figure.operands[next(n for n, r in enumerate(readings) if r.scale == PER_SHARE)].name
+        return Refused(figure, name, "it is per share, and another operand is an amount", tuple(readings))
+    if "" in scales and len(scales) > 1:
+        unknown = next(r for r in readings if r.scale == "")
+        name = figure.operands[readings.index(unknown)].name
+        return Refused(
+            figure, name, "its table does not state its scale, and another operand's does", tuple(readings)
+        )
+    # One scale: the cells as printed, the result in that scale; several: every cell in units.
+    common = scales.pop() if len(scales) == 1 else "units"
+    with localcontext() as context:
+        context.prec = PRECISION
+        factor = {n: SCALES.get(r.scale or "units", Decimal(1)) for n, r in enumerate(readings)}
+        if common != "units":
+            factor = dict.fromkeys(factor, Decimal(1))
+        values = {n: r.value * factor[n] for n, r in enumerate(readings)}
+        try:
+            result = evaluate(figure.formula, values)
+        except ZeroDivisionError:
+            return Refused(figure, "", "a divisor is zero", tuple(readings))
+        scale = ""
+        if figure.unit == "%":
+            result *= 100
+        elif figure.unit == "amount":
+            scale = figure.scale or (common if common != "" else "units")
+            result = result * SCALES.get(common or "units", Decimal(1)) / SCALES[scale]
+        if isinstance(result, Decimal) and result.is_nan():  # pragma: no cover - a negative base's root
+            return Refused(figure, "", "the formula has no value for these cells", tuple(readings))
+    if figure.one_page and not 0 <= result <= 100:
+        return Refused(
+            figure, "", f"a share computed as {result:.1f}% is no share of the whole", tuple(readings)
+        )
+    decimals = figure.rounding
+    if decimals is None:
+        decimals = _amount_decimals(readings, result)
+    return Solved(figure, tuple(readings), round_half_up(result, decimals), scale)
+
+
+def _amount_decimals(readings: Sequence[Reading], result: Decimal) -> int:
+    """An amount asked without rounding keeps the cells' own decimals (at most two)."""
+    printed = max((len(str(r.found.cell.text).partition(".")[2].rstrip(")% ")) for r in readings), default=0)
+    exact = -result.normalize().as_tuple().exponent if result != result.to_integral() else 0
+    return min(max(printed, int(exact)), 2)

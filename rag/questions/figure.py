@@ -1,0 +1,220 @@
+"""The figure a question asks to be computed, read once with the rest of the question: its
+formula over operands (line items at fiscal periods), the unit, scale and rounding asked, and the
+period. rag.compute computes it from the evidence's cells.
+
+Where the formula comes from, first found first (rag.questions.figure_text finds the words):
+1. the question defines it or writes it out ("defined as: cash from operations / total current
+   liabilities", "(dividends paid / net earnings)", "taking FCF as operating cash flow minus
+   purchases of property and equipment", "capex as a % of revenue", "what share of revenue went
+   into R&D", "how many times did operating income cover interest expense");
+2. it asks for a change, a growth rate or an average over the years it names;
+3. it names a standard metric of the vocabulary (rag.questions.vocabulary: quick ratio, DSO,
+   EBITDA...), unqualified ("operating margin before impairments" is not the standard one).
+A question asking for none of these has no figure (None), and is answered as any other.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from rag.questions.asked import Concept, read_concepts
+from rag.questions.figure_text import FigureText, find_figure_text
+from rag.questions.formula import Expr, Term, show
+from rag.questions.metrics import FILING as _FILING
+from rag.questions.shorthand import Period, fiscal_periods
+from rag.questions.vocabulary import load_vocabulary
+
+# Rounding when the question asks none (issue 39): ratios to two decimals, percentages to one.
+DEFAULT_DECIMALS = {"%": 1, "ratio": 2, "times": 2, "days": 1}
+_NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4}
+_DECIMALS = re.compile(r"\b(zero|no|one|two|three|four|\d)\s+decimals?\b", re.I)
+_WHOLE = re.compile(
+    r"\b(?:whole\s+(?:number|dollars?)|nearest\s+(?:whole|integer|million|billion|thousand))\b", re.I
+)
+_SCALE = re.compile(r"\b(?:usd|us\$|\$|dollars?|in)\s*(thousands|millions|billions)\b", re.I)
+_PERCENT = re.compile(r"%|\bper\s*cent(?:age)?s?\b|\bpercent(?:age)?s?\b", re.I)
+_HALF = re.compile(r"\b(?:first\s+half|six\s+months|h1|1h)\b", re.I)
+_NINE = re.compile(r"\b(?:nine\s+months|first\s+three\s+quarters)\b", re.I)
+# A question asking more than the figure: why it moved, how it trended, what drove it.
+_MORE = re.compile(
+    r"\b(?:why|explain|explains|drove|drivers?|driven|trend|trended|trending|reasons?|caused?|how\s+(?:did|has|have|is|does))\b",
+    re.I,
+)
+_PLAIN_YEAR = re.compile(r"(?<![\d$,.])((?:19|20)\d\d)(?![\d%]|,\d)")
+
+
+@dataclass(frozen=True)
+class Operand:
+    """A cell the formula reads: the words naming it, the vocabulary's line item when they name
+    one (its key, the labels filings print it under, whether it is an outflow), what a row label
+    must hold (its concepts), and its column: a fiscal year, or the asked one less `back` years."""
+
+    name: str
+    concepts: tuple[Concept, ...]
+    line_item: str = ""
+    labels: tuple[str, ...] = ()
+    outflow: bool = False
+    year: int | None = None
+    back: int = 0
+    statement: str = ""  # the vocabulary line item's statement ("balance", "income", "cash flow")
+
+    def column_year(self, asked_year: int) -> int:
+        """The fiscal year of its column when the question asks for asked_year."""
+        return self.year if self.year is not None else asked_year - self.back
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure to compute: what it is called, its formula over its operands, the unit ("%",
+    "ratio", "times", "days", "amount"), the scale an amount is asked in ("" when not said),
+    the decimals asked (None: the unit's default), and the asked period (span "3m", "6m", "9m"
+    for a quarter, a half or nine months; "" for a fiscal year)."""
+
+    name: str
+    formula: Expr
+    operands: tuple[Operand, ...]
+    unit: str
+    scale: str = ""
+    decimals: int | None = None
+    year: int | None = None
+    quarter: int | None = None
+    span: str = ""
+    source: str = ""  # "defined", "pattern", "metric"
+    alternatives: tuple[Figure, ...] = ()  # a standard metric's alternatives, tried in order
+    one_page: bool = False  # a share of a whole: its part and whole are read from one table (unless
+    # they are line items of two statements: a payout's dividends and net income)
+    whole: bool = True  # the figure is all the question asks (not "why", "how did ... trend")
+    filing_year: int | None = None  # the year of the filing the question names ("in its FY2017 10-K")
+
+    @property
+    def rounding(self) -> int | None:
+        """Decimals to round to: as asked, else the unit's default (None: as computed, an amount)."""
+        return self.decimals if self.decimals is not None else DEFAULT_DECIMALS.get(self.unit)
+
+    def formula_text(self) -> str:
+        """The formula with its operands' names ("(cash + receivables) / current liabilities")."""
+        return show(self.formula, [o.name for o in self.operands])
+
+    def period_text(self) -> str:
+        """The asked period as an analyst writes it: "FY2022", "Q2 2023", "first half of 2023"."""
+        if self.year is None:
+            return ""
+        if self.quarter:
+            return f"Q{self.quarter} {self.year}"
+        return {"6m": f"first half of {self.year}", "9m": f"nine months of {self.year}"}.get(
+            self.span, f"FY{self.year}"
+        )
+
+
+def read_figure(text: str, core: str, periods: tuple[Period, ...]) -> Figure | None:
+    """The figure the question asks for (see the module docstring), or None."""
+    found = find_figure_text(text, core)
+    if found is None:
+        return None
+    figure = _figure(text, found, _period(text, core, periods))
+    if figure is None:
+        return None
+    others = [
+        f
+        for alternative in found.alternatives
+        if (f := _figure(text, alternative, _period(text, core, periods)))
+    ]
+    return replace(figure, alternatives=tuple(others))
+
+
+def _figure(text: str, found: FigureText, period: tuple[int | None, int | None, str]) -> Figure | None:
+    operands = tuple(_operand(term) for term in found.terms)
+    if not operands or any(not o.concepts and not o.line_item for o in operands):
+        return None
+    unit = _unit(text, found)
+    year, quarter, span = period
+    filing = _filing(text, text)
+    return Figure(
+        name=found.name,
+        formula=found.formula,
+        operands=operands,
+        unit=unit,
+        scale=_asked_scale(text) if unit == "amount" else "",
+        decimals=_decimals(text),
+        year=year,
+        quarter=quarter,
+        span=span,
+        source=found.source,
+        one_page=found.one_page and len({o.statement for o in operands if o.statement}) <= 1,
+        whole=not _MORE.search(text),
+        filing_year=filing,
+    )
+
+
+def _operand(term: Term) -> Operand:
+    vocabulary = load_vocabulary()
+    item = vocabulary.line_item_named(term.words)
+    concepts = read_concepts(term.words).concepts
+    if item is None:
+        outflow = vocabulary.outflow_named(term.words)
+        return Operand(term.words, concepts, outflow=outflow, year=term.year, back=term.back)
+    return Operand(
+        term.words,
+        concepts,
+        item.key,
+        (*item.labels, *item.names),
+        item.outflow,
+        term.year,
+        term.back,
+        item.statement,
+    )
+
+
+def _decimals(text: str) -> int | None:
+    found = _DECIMALS.search(text)
+    if found:
+        word = found.group(1).lower()
+        return _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
+    return 0 if _WHOLE.search(text) else None
+
+
+def _asked_scale(text: str) -> str:
+    found = _SCALE.search(text)
+    return found.group(1).lower() if found else ""
+
+
+def _unit(text: str, found: FigureText) -> str:
+    """The unit: a percentage when the question or the formula's own kind says so, else the kind's."""
+    if found.unit in ("%", "days"):
+        return found.unit
+    if _PERCENT.search(text) and found.unit != "amount":
+        return "%"
+    if found.unit == "ratio" and re.search(r"\btimes\b", text, re.I):
+        return "times"
+    return found.unit
+
+
+def _filing(text: str, core: str) -> int | None:
+    """The year of a filing the question names ("in its FY2017 10-K"), when it names the asked
+    period too ("the FY2021 balance sheet" alone is the asked year's)."""
+    found = _FILING.search(text)
+    if found is None:
+        return None
+    rest = _FILING.sub(" ", core)
+    return int(found.group(1)) if fiscal_periods(rest) or _PLAIN_YEAR.search(rest) else None
+
+
+def _period(text: str, core: str, periods: tuple[Period, ...]) -> tuple[int | None, int | None, str]:
+    """(the asked fiscal year, its quarter, its span): the latest period the question names,
+    a filing it names aside ("for 2019 in its 2020 annual report" asks for 2019)."""
+    if _filing(text, core) is not None:
+        text, core = _FILING.sub(" ", text), _FILING.sub(" ", core)
+        periods = fiscal_periods(text)
+    years = [p.year for p in periods] + [int(y) for y in _PLAIN_YEAR.findall(core)]
+    if not years:
+        return None, None, ""
+    year = max(years)
+    quarter = next((p.quarter for p in periods if p.year == year and p.quarter), None)
+    if quarter:
+        return year, quarter, "3m"
+    if _HALF.search(text):
+        return year, None, "6m"
+    if _NINE.search(text):
+        return year, None, "9m"
+    return year, None, ""

@@ -1,0 +1,274 @@
+"""Figures a question names rather than writes out (rag.questions.figure): a standard metric of
+the vocabulary (rag.questions.vocabulary), unqualified, with its formula and alternatives; a
+growth rate, a CAGR or a metric's change in percentage points between the years it names. Also
+the value both finders of formulas return (FigureText) and how a line item's words are taken out
+of the question around them (item_words).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from rag.questions.formula import Expr, Num, Op, Ref, Term
+from rag.questions.vocabulary import FUNCTIONS, LineItem, Metric, load_vocabulary, phrase_words
+
+_OWNER = re.compile(r"^.*(?:'s|’s|s'|s’)\s+", re.I)  # noqa: RUF001 (curly apostrophes)
+_ASKING = re.compile(
+    r"^(?:what(?:'s|\s+(?:is|was|were|are))?|how\s+much|compute|calculate|the|its|their|a|an|unadjusted)\s+",
+    re.I,
+)
+_PERIOD_WORDS = re.compile(
+    r"\b(?:fy\s*'?\d{2,4}|q[1-4]\s*(?:fy)?\s*'?\d{0,4}|fiscal(?:\s+year)?\s+(?:19|20)\d\d|(?:19|20)\d\d|"
+    r"year[- ]?end|at\s+the\s+end\s+of|end\s+of|the\s+end)\b",
+    re.I,
+)
+# A metric qualified so that its standard formula is not what is asked ("operating margin before
+# impairment losses", "adjusted EBITDA", "per share").
+_QUALIFIED = re.compile(
+    r"\b(?:before|excluding|exclude|ex-|adjusted|strip|stripping|without|pro\s+forma|non-gaap|organic|"
+    r"underlying|segment|per\s+share)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class FigureText:
+    """A formula found in a question: its name ("" when it has none), the expression over the
+    terms, the unit its kind implies, and where it came from."""
+
+    name: str
+    formula: Expr
+    terms: tuple[Term, ...]
+    unit: str
+    source: str
+    alternatives: tuple[FigureText, ...] = ()  # a standard metric's common alternatives, in order
+    one_page: bool = False  # a share of a whole, read from one table
+
+
+def item_words(phrase: str) -> str:
+    """A line item's words as a question writes them around it, without its owner ("Adobe's"),
+    its period ("FY2019", "Q2 2023") and the asking words."""
+    words = _OWNER.sub("", " ".join(phrase.split()))
+    words = _PERIOD_WORDS.sub(" ", words)
+    previous = None
+    while previous != words:
+        previous, words = words, _ASKING.sub("", words.strip(" ,"))
+    return " ".join(words.split()).strip(" ,.?")
+
+
+YEAR_WORDS = r"(?:fy\s*'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)"
+_GROWTH = [
+    re.compile(
+        rf"\b(?:year[- ]over[- ]year|yoy|y/y)\s+(?:change|growth|increase|decrease)\s+in\s+(?P<item>.+?)\s+from\s+{YEAR_WORDS}\s+to\s+{YEAR_WORDS}",
+        re.I,
+    ),
+    re.compile(
+        r"\bby\s+(?:how\s+much|what\s+(?:percentage|percent|%|rate))\s+did\s+(?P<item>.+?)\s+(?:grow|increase|decrease|decline|fall|rise|change)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:year[- ]over[- ]year|yoy|y/y|annual)\s+(?:growth|change)\s+(?:rate\s+)?(?:in|of)\s+(?P<item>.+?)(?:\s+(?:in|for|from)\b|\?|$)",
+        re.I,
+    ),
+]
+_CAGR = re.compile(
+    rf"\b(?P<n>\d+|two|three|four|five)[- ]year\s+(?P<item>.+?)\s+cagr\s+from\s+{YEAR_WORDS}\s+to\s+{YEAR_WORDS}",
+    re.I,
+)
+_POINTS = re.compile(
+    rf"\bpercentage\s+points?\s+did\s+(?P<item>.+?)\s+change\s+from\s+{YEAR_WORDS}\s+to\s+{YEAR_WORDS}", re.I
+)
+_N = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def change_text(core: str, percent: bool = True) -> FigureText | None:
+    """A growth rate ((X - prior X) / prior X), a CAGR, or a metric's change in percentage points;
+    unless percent (the question asks a percentage), a change is the amount X changed by."""
+    found = _POINTS.search(core)
+    if found:
+        metric = named_metric(found["item"])
+        if metric is None:
+            return None
+        later = _metric_expr(metric.formula, int(found.group(3)))
+        earlier = _metric_expr(metric.formula, int(found.group(2)), len(later[1]))
+        return FigureText(
+            f"change in {metric.names[0]}",
+            Op("-", later[0], earlier[0]),
+            later[1] + earlier[1],
+            "%",
+            "pattern",
+        )
+    found = _CAGR.search(core)
+    if found:
+        item = item_words(found["item"])
+        years = (int(found.group(3)), int(found.group(4)))
+        n = int(found["n"]) if found["n"].isdigit() else _N[found["n"].lower()]
+        grown = Op("^", Op("/", Ref(0), Ref(1)), Op("/", Num(Decimal(1)), Num(Decimal(n))))
+        terms = (Term(item, years[1]), Term(item, years[0]))
+        return FigureText(f"{item} CAGR", Op("-", grown, Num(Decimal(1))), terms, "%", "pattern")
+    for pattern in _GROWTH:
+        found = pattern.search(core)
+        if found:
+            item = item_words(found["item"])
+            if not item:
+                return None
+            if found.lastindex and found.lastindex >= 3:
+                terms = (Term(item, int(found.group(3))), Term(item, int(found.group(2))))
+            else:
+                terms = (Term(item), Term(item, back=1))
+            if not percent:  # "by how much did X decrease": the amount it changed by
+                return FigureText(f"change in {item}", Op("-", Ref(0), Ref(1)), terms, "amount", "pattern")
+            expr = Op("/", Op("-", Ref(0), Ref(1)), Ref(1))
+            return FigureText(f"{item} growth", expr, terms, "%", "pattern")
+    return None
+
+
+def named_metric(words: str) -> Metric | None:
+    found = [m for m in load_vocabulary().metrics_named(words) if not m.parameter]
+    return found[0] if found else None
+
+
+def metric_text(core: str) -> FigureText | None:
+    """A standard metric the question names, unqualified, with the vocabulary's formula."""
+    metric = named_metric(core)
+    if metric is None or _QUALIFIED.search(core):
+        return None
+    unit = "ratio" if metric.unit == "times" else metric.unit
+    found = [
+        FigureText(metric.names[0], *_metric_expr(f, None), unit, "metric")
+        for f in (metric.formula, *metric.alternatives)
+    ]
+    return replace(found[0], alternatives=tuple(found[1:]))
+
+
+def _metric_expr(formula: str, year: int | None, offset: int = 0) -> tuple[Expr, tuple[Term, ...]]:
+    """A vocabulary formula as an expression: avg(x) is the mean of x and the year before's,
+    prior(x) and begin(x) the year before's (a balance at the start of the year)."""
+    terms: list[Term] = []
+
+    def term(key: str, back: int) -> Ref:
+        words = load_vocabulary().line_items[key].names[:1] or (key.replace("_", " "),)
+        t = Term(words[0], None if year is None else year - back, 0 if year is not None else back)
+        if t not in terms:
+            terms.append(t)
+        return Ref(offset + terms.index(t))
+
+    def walk(node: ast.AST) -> Expr:
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.Constant):
+            return Num(Decimal(str(node.value)))
+        if isinstance(node, ast.Name):
+            return term(node.id, 0)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS:
+            key = node.args[0].id  # type: ignore[attr-defined]
+            if node.func.id == "avg":
+                return Op("/", Op("+", term(key, 0), term(key, 1)), Num(Decimal(2)))
+            return term(key, 1)
+        assert isinstance(node, ast.BinOp)
+        ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+        return Op(ops[type(node.op)], walk(node.left), walk(node.right))
+
+    return walk(ast.parse(formula, mode="eval")), tuple(terms)
+
+
+# "in its FY2017 10-K", "per its Q2 2023 earnings release": the filing a figure is read from.
+FILING = re.compile(
+    r"\b(?:its|the|their)\s+(?:fy\s*'?|fiscal\s+(?:year\s+)?|q[1-4]\s*)?((?:19|20)\d\d)\s+"
+    r"(?:10-?k|10-?q|8-?k|annual\s+report|quarterly\s+report|earnings(?:\s+release)?|report|filing|"
+    r"income\s+statement|balance\s+sheet|cash\s+flow\s+statement|statement)",
+    re.I,
+)
+# What a question asking for one printed figure may hold besides the line item: how it asks, the
+# period, the company's name (capitalised), where to read it and the unit.
+_ASKS_AMOUNT = re.compile(r"^\s*(?:what|how\s+much)\b", re.I)
+ITEM_FILLER = frozenset(
+    "what was were is are did does do how much the a an of in for to its their on at as by from per "
+    "report reported record recorded show shown showed book booked pay paid spend spent have had "
+    "amount value figure fiscal year years quarter first second third fourth three six nine months "
+    "ended ending end during company company's according based answer usd millions thousands billions "
+    "dollars statement statements 10-k 10-q consolidated & inc inc. corp co".split()
+)
+
+
+def item_text(core: str, names: frozenset[str] = frozenset()) -> FigureText | None:
+    """One line item of the vocabulary asked for as printed ("What were Adobe's purchases of
+    property and equipment in fiscal 2016?"): its cell is the answer. Only when every other word
+    of the question is how it asks, the period, a name it gives (names: lower-case words of the
+    company's name) or the unit: "casino revenue" asks for another row than revenue."""
+    if not _ASKS_AMOUNT.match(core):
+        return None
+    words = list(phrase_words(_OWNER_WORD.sub(" ", _PERIOD_WORDS.sub(" ", FILING.sub(" ", core)))))
+    item, run = _longest_item(words)
+    if item is None:
+        return None
+    own = {w for name in item.names for w in phrase_words(name)}  # "(capex)" beside its label
+    rest = [w for n, w in enumerate(words) if not run[0] <= n < run[1]]
+    if any(w not in ITEM_FILLER and w not in names and w not in own and not w.isdigit() for w in rest):
+        return None
+    phrase = " ".join(words[run[0] : run[1]])
+    return FigureText(phrase, Ref(0), (Term(phrase),), "amount", "item")
+
+
+_OWNER_WORD = re.compile(r"\b[\w&.-]+(?:'s|’s|s'|s’)(?=\s)", re.I)  # noqa: RUF001 (curly apostrophes)
+
+
+def _longest_item(words: list[str]) -> tuple[LineItem | None, tuple[int, int]]:
+    """The line item whose name or label is the longest run of the words, and where it is."""
+    best: tuple[LineItem | None, tuple[int, int]] = (None, (0, 0))
+    for item in load_vocabulary().line_items.values():
+        for name in (*item.names, *item.labels):
+            phrase = list(phrase_words(name))
+            n = len(phrase)
+            for i in range(len(words) - n + 1):
+                if words[i : i + n] == phrase and n > best[1][1] - best[1][0]:
+                    best = (item, (i, i + n))
+    return best
+
+
+_RANGE = rf"{YEAR_WORDS}\s*[-\u2013]\s*{YEAR_WORDS}"
+_AVERAGE_OVER = [
+    re.compile(rf"{_RANGE}\s+\d+[- ]year\s+average\s+of\s+(?P<what>.+?)(?:\s+for\b|\?|$)", re.I),
+    re.compile(rf"\baverage\s+(?:annual\s+)?(?P<what>.+?)\s+(?:over|for|from|between)\s+{_RANGE}", re.I),
+]
+
+
+def average_text(core: str, inner_text: Callable[[str], FigureText | None]) -> FigureText | None:
+    """The mean over a range of years of a line item or of a figure inner_text reads (a metric)."""
+    for pattern in _AVERAGE_OVER:
+        found = pattern.search(core)
+        if not found:
+            continue
+        groups = [g for g in found.groups() if g and g.isdigit()]
+        first, last = int(groups[0]), int(groups[1])
+        if not 0 < last - first < 10:
+            return None
+        inner = inner_text(found["what"])
+        parts: list[Expr] = []
+        terms: list[Term] = []
+        for year in range(first, last + 1):
+            if inner is None:
+                parts.append(Ref(len(terms)))
+                terms.append(Term(item_words(found["what"]), year))
+            else:
+                parts.append(_shift(inner.formula, len(terms)))
+                terms += [Term(t.words, year) for t in inner.terms]
+        total = parts[0]
+        for part in parts[1:]:
+            total = Op("+", total, part)
+        unit = inner.unit if inner else "amount"
+        name = f"average {inner.name if inner else item_words(found['what'])}, {first}-{last}"
+        return FigureText(name, Op("/", total, Num(Decimal(len(parts)))), tuple(terms), unit, "pattern")
+    return None
+
+
+def _shift(expr: Expr, by: int) -> Expr:
+    if isinstance(expr, Ref):
+        return Ref(expr.index + by)
+    if isinstance(expr, Op):
+        return Op(expr.op, _shift(expr.left, by), _shift(expr.right, by))
+    return expr
