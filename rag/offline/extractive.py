@@ -172,7 +172,7 @@ def compose_answer(
             if s.score >= NEAR_BEST * best.score
             and s.lexical >= min_score
             and (s.unit.row is None or label_share(s.unit, terms) >= named)
-            and not (rules.label and s.unit.row and _unnamed(question, s, sources))
+            and not (rules.on("label") and s.unit.row and _unnamed(question, s, sources))
         ]
         if _answers(question, best, sources, rules):
             return _cite(chosen)

@@ -52,7 +52,7 @@ _ALNUM = re.compile(r"[a-z0-9]+")
 _QUARTER_TERM = re.compile(r"q[1-4]|[1-4]q")  # "Q2", "2Q": a period, read as a year is
 
 # A shorter name ("AM", "US") would start too many titles' words. The same length as the answer
-# check's acronym match (rag.offline.check: _holds_name); not measured apart.
+# check's acronym match (rag.offline.rules.held: _holds_name); not measured apart.
 MIN_TITLE_NAME = 3
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.offline.check import OFF, RULES, Quote, Rules, check, support
+from rag.offline.check import DEFAULT, OFF, Quote, check, support
 from rag.questions.read import read_question
 from rag.questions.terms import quarters, question_proper, read_asked
 
@@ -70,21 +70,21 @@ def test_quarters_are_read_in_every_spelling() -> None:
 CASES = [
     # (question, quote, passes, rule that fails)
     ("How many teams did Los Angeles have?", Quote("Los Angeles had two teams."), True, ""),
-    ("How many teams did Los Angeles have?", Quote("Los Angeles had teams of its own."), False, "asked-for"),
+    ("How many teams did Los Angeles have?", Quote("Los Angeles had teams of its own."), False, "asked_for"),
     ("How much was capex?", Quote("Capital expenditures 1,577 1,602", row=True), True, ""),
     # a date and a year are no amount: the auditor's sentence does not answer "how much"
     (
         "How much net cash did CVS Health provide?",
         Quote("We have audited the balance sheets of CVS Health as of December 31, 2018 and 2017."),
         False,
-        "asked-for",
+        "asked_for",
     ),
     ("When did the Normans reach Italy?", Quote("The Normans reached Italy in 999."), True, ""),
     ("When did the Normans reach Italy?", Quote("The Normans reached Italy in the 10th century."), True, ""),
-    ("When did the Normans reach Italy?", Quote("The Normans reached Italy by sea."), False, "asked-for"),
+    ("When did the Normans reach Italy?", Quote("The Normans reached Italy by sea."), False, "asked_for"),
     ("When did Herve serve?", Quote("Hervé served in the 1050s."), True, ""),  # accents ignored
     ("Who led the troops?", Quote("The troops were led by Guy de Lusignan."), True, ""),
-    ("Who led the troops?", Quote("The troops were led by a general."), False, "asked-for"),
+    ("Who led the troops?", Quote("The troops were led by a general."), False, "asked_for"),
     (
         "Has Acme reported any material legal proceedings?",
         Quote("We believe the claims are without merit.", context="Item 3. Legal Proceedings Acme 10-K"),
@@ -95,7 +95,7 @@ CASES = [
         "Has Acme reported any material legal proceedings?",
         Quote("We consent to the incorporation by reference.", context="Acme Annual Report"),
         False,
-        "asked-for",
+        "asked_for",
     ),
     # specific terms: a name of the question the quote and its context lack
     (
@@ -144,13 +144,13 @@ CASES = [
         "What happened to the greenhouse in 1990?",
         Quote("The greenhouse was rebuilt in 1987.", before="Plans were made in 1990."),
         False,
-        "replaced",
+        "specific",
     ),
     (
         "What was net income in Q3 2023?",
         Quote("In the second quarter of 2023 net income was 14.5."),
         False,
-        "replaced",
+        "specific",
     ),
     (
         "What was net income in Q2 2023?",
@@ -546,13 +546,8 @@ def test_each_rule_from_a_table_of_cases(question: str, quote: Quote, passes: bo
 @pytest.mark.parametrize(("question", "quote", "passes", "rule"), [c for c in CASES if not c[2]])
 def test_each_failure_is_that_rules_alone(question: str, quote: Quote, passes: bool, rule: str) -> None:
     """Turning the failing rule off lets the quote through: no other rule decided it."""
-    name = {"replaced": "specific", "asked-for": "asked_for"}.get(rule, rule)
-    assert not check(read_question(question), quote, Rules(**{name: True, **_others_off(name)})).passed
+    assert not check(read_question(question), quote, DEFAULT.only(rule)).passed
     assert check(read_question(question), quote, OFF).passed
-
-
-def _others_off(name: str) -> dict[str, bool]:
-    return {r: False for r in RULES if r != name}
 
 
 def test_support_reads_the_question_as_the_answerer_does() -> None:

@@ -1,0 +1,118 @@
+"""The word-order rules: a quote that holds the question's words but, by their order, says
+something else of them: a word swapped for another between the same neighbours, the question's
+words negated, narrowed by words the quote lacks, its qualifier moved to other words, or nothing
+said that the question does not say. Each reads the question proper (asked.text) and the quote,
+words lowercased and stemmed, and returns what it found ("" for nothing)."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from rag.offline.rules.quote import Quote
+from rag.offline.rules.words import ARTICLES, END, content, fold_words
+from rag.questions.read import Question
+from rag.questions.terms import NEGATIONS
+from rag.text import stem
+
+__all__ = ["INSERTED_SPAN", "denied", "echoed", "inserted", "moved", "swapped"]
+
+# How many words the question may put between two words the quote holds side by side.
+INSERTED_SPAN = 2
+
+
+def swapped(question: Question, quote: Quote) -> str:
+    """The first question word missing from the quote and its context while the quote holds the
+    words on both sides of it around another word, as "asked -> quoted", else "" ("squaring" for
+    "dividing"; the end of the sentence is a neighbour: "random bits." for "random ribbons?").
+    Articles are skipped: "a decrease in" / "an increase in" swaps, and "the problem of" holds
+    no slot that "a class of" fills."""
+    found = [w for w in fold_words(quote.text) if w not in ARTICLES]
+    said = [stem(w) for w in found]
+    held = set(said) | {stem(w) for w in fold_words(quote.context)}
+    own = [w for w in fold_words(question.asked.text) if w not in ARTICLES] + [END]
+    found.append(END)
+    said.append(END)
+    stems = [stem(w) for w in own]
+    for i in range(1, len(own) - 1):
+        if not content(own[i]) or stems[i] in held:
+            continue
+        for j in range(1, len(found) - 1):
+            if (said[j - 1], said[j + 1]) == (stems[i - 1], stems[i + 1]) and (
+                content(found[j]) and said[j] not in stems
+            ):
+                return f"{own[i]} -> {found[j]}"
+    return ""
+
+
+def denied(question: Question, quote: Quote) -> str:
+    """The quote's negation and the two question words after it, in the question's order (articles
+    skipped), else "" ("What algorithm is always practical?" / "... is not always practical").
+    A negated or yes/no question is not read ("Is X always practical?" is answered by "not
+    always")."""
+    if question.asked.negated or question.asked.wants == "yesno":
+        return ""
+    own = [stem(w) for w in fold_words(question.asked.text) if w not in ARTICLES]
+    pairs = set(pairwise(own))
+    found = fold_words(quote.text)
+    for i, word in enumerate(found):
+        if word in NEGATIONS or (word == "t" and i > 0 and found[i - 1].endswith("n")):  # "isn't"
+            after = [w for w in found[i + 1 : i + 4] if w not in ARTICLES][:2]
+            if len(after) == 2 and any(map(content, after)) and (stem(after[0]), stem(after[1])) in pairs:
+                return f"{word} {' '.join(after)}"
+    return ""
+
+
+def inserted(question: Question, quote: Quote) -> str:
+    """The one or two words the question puts between two words the quote holds side by side,
+    when neither the quote nor its context holds them, else "" ("busiest single runway airport" /
+    "busiest airport"): the question asks about something narrower."""
+    said = [stem(w) for w in fold_words(quote.text)]
+    held = set(said) | {stem(w) for w in fold_words(quote.context)}
+    pairs = set(pairwise(said))
+    own = fold_words(question.asked.text)
+    stems = [stem(w) for w in own]
+    for i in range(len(own)):
+        for k in range(1, INSERTED_SPAN + 1):
+            end = i + k + 1
+            if end >= len(own):
+                break
+            between = own[i + 1 : end]
+            if (
+                content(own[i])
+                and content(own[end])
+                and all(content(w) and stem(w) not in held for w in between)
+                and (stems[i], stems[end]) in pairs
+            ):
+                return " ".join(between)
+    return ""
+
+
+def moved(question: Question, quote: Quote) -> str:
+    """A qualifier of the question ("second", "largest") and its two next words, which the quote
+    holds only without it just before them, else "" ("second-busiest commercial port" / "the
+    busiest commercial port ... the second busiest container port")."""
+    qualifiers = question.asked.qualifiers
+    own = fold_words(question.asked.text)
+    stems = [stem(w) for w in own]
+    found = fold_words(quote.text)
+    said = [stem(w) for w in found]
+    for i, word in enumerate(own):
+        if word not in qualifiers or i + 2 >= len(own) or not any(map(content, own[i + 1 : i + 3])):
+            continue
+        after = stems[i + 1 : i + 3]
+        spots = [j for j in range(len(said) - 1) if said[j : j + 2] == after]
+        if spots and not any(word in found[max(0, j - 2) : j] for j in spots):
+            return f"{word} {' '.join(own[i + 1 : i + 3])}"
+    return ""
+
+
+def echoed(question: Question, quote: Quote) -> str:
+    """A quote whose every content word and number the question holds (stemmed), else "": it says
+    nothing the question does not ("Las Vegas Strip Resorts." for "Which resort is at the west end
+    of the Las Vegas strip?"). A yes/no question is not read: a statement of its own words answers
+    it."""
+    if question.asked.wants == "yesno":
+        return ""
+    own = {stem(w) for w in fold_words(question.asked.text)}
+    said = [w for w in fold_words(quote.text) if content(w) or w.isdigit()]
+    return "" if not said or any(stem(w) not in own for w in said) else " ".join(said)

@@ -1,0 +1,250 @@
+"""The answer check's rules, one row each, in the order the check applies them: the function,
+what it catches, an example it catches, the sets it was read off and what it did on the sets it
+was measured on. A rule that helps only the set it was read off does not stay; a new rule needs a
+measured benefit on a set it was not read off (issue 41). How each was found: bench/README.md,
+"How the rules were found"; the figures: its "Answer check, rule by rule" section."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rag.offline.rules import counts, held, order, ranks, roles
+from rag.offline.rules.quote import Quote
+from rag.questions.read import Question
+
+__all__ = ["MEASURED", "RULES", "SETS", "Effect", "Example", "Rule"]
+
+# The sets every rule is measured on (python -m bench check_rules), by the names rows use.
+NORMANS = "squad-dev: Normans"
+COMPLEXITY = "squad-dev: Computational complexity"
+CALIFORNIA = "squad-dev: Southern California"
+FINANCEBENCH = "filings-dev: FinanceBench"
+OURS = "filings-dev: ours"
+ANALYST = "filings-dev: analyst"
+COMPUTED = "filings-dev: computed"
+WORDING = "filings-dev: wording"
+GENERATED = "generated filings"
+SETS = (NORMANS, COMPLEXITY, CALIFORNIA, FINANCEBENCH, OURS, ANALYST, COMPUTED, WORDING, GENERATED)
+SQUAD = (NORMANS, COMPLEXITY, CALIFORNIA)
+# Where the effects below come from.
+MEASURED = "not measured yet"
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a rule did on one set: the check with every rule against the check without this one,
+    same retrieval, in questions (python -m bench check_rules)."""
+
+    on: str  # the set (SETS)
+    caught: int = 0  # unanswerable questions it keeps from being answered as if answerable
+    declined: int = 0  # answerable questions it turns into closest passages
+    cited: int = 0  # answers citing the evidence page it adds (negative: takes away)
+    gold: int = 0  # answers holding the gold text it adds (negative: takes away)
+
+
+@dataclass(frozen=True)
+class Example:
+    """A question and a quote the rule catches."""
+
+    question: str
+    quote: Quote
+
+
+Test = Callable[[Question, Quote], str]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of the check: its test says what it found wrong with a quote ("" for nothing)."""
+
+    name: str
+    test: Test
+    catches: str
+    example: Example
+    read_off: tuple[str, ...]  # the sets (SETS) whose failures it was read off
+    effects: tuple[Effect, ...] = ()  # the sets where turning it off changed an answer
+
+
+RULES = (
+    Rule(
+        "asked_for",
+        held.asked_for,
+        "no answer of the kind asked for: an amount, a date, a name, a statement for a yes/no",
+        Example("When did the Acmeans reach Italy?", Quote("The Acmeans reached Italy by sea.")),
+        SQUAD,
+    ),
+    Rule(
+        "quoted",
+        held.quoted,
+        "a phrase the question puts in quotation marks, missing word for word",
+        Example(
+            'Who wrote "On the Complexity of Tides"?',
+            Quote("Closely related fields are tide tables and the complexity of algorithms."),
+        ),
+        (COMPLEXITY,),
+    ),
+    Rule(
+        "specific",
+        held.specific,
+        "a name, number or qualifier of the question missing, or a number or quarter replaced",
+        Example("What did Acme Foods sell in Asia?", Quote("Acme sold jets in Asia.")),
+        SQUAD,
+    ),
+    Rule(
+        "label",
+        held.label,
+        "a table row whose label names another line than the question",
+        Example(
+            "What were Acme's total current liabilities in 2019?",
+            Quote(
+                "Total Acme stockholders' equity 7,727",
+                context="Acme balance sheets | 2019",
+                row=True,
+                label="Total Acme stockholders' equity",
+            ),
+        ),
+        (FINANCEBENCH, OURS),
+    ),
+    Rule(
+        "negation",
+        held.negation,
+        "a negated question and a quote that is not negated",
+        Example("What does not hide constant factors?", Quote("Big O notation hides constant factors.")),
+        SQUAD,
+    ),
+    Rule(
+        "swapped",
+        order.swapped,
+        "another word where the question has one, between the same neighbours",
+        Example(
+            "What can the task of halving a number be reduced to?",
+            Quote("The task of doubling a number can be reduced to adding it to itself."),
+        ),
+        SQUAD,
+    ),
+    Rule(
+        "denied",
+        order.denied,
+        "the quote negates two words of the question, in its order",
+        Example(
+            "What method is always exact?", Quote("Nevertheless, a sampling method is not always exact.")
+        ),
+        SQUAD,
+    ),
+    Rule(
+        "moved",
+        order.moved,
+        "the question's qualifier on other words in the quote",
+        Example(
+            "What is the second-largest inland harbour?",
+            Quote("Acme Bay is the largest inland harbour; Beta Bay is the second largest sea harbour."),
+        ),
+        SQUAD,
+    ),
+    Rule(
+        "inserted",
+        order.inserted,
+        "words the question puts between two the quote holds side by side: a narrower thing",
+        Example(
+            "What is the busiest single runway airport?",
+            Quote("Acme Field is the busiest airport in the region."),
+        ),
+        SQUAD,
+    ),
+    Rule(
+        "reversed",
+        roles.reversed_roles,
+        "a name of the question on the other side of the same verb",
+        Example("Who did Edgar marry?", Quote("King Malcolm married Edgar's sister Margaret.")),
+        (NORMANS, COMPLEXITY),
+    ),
+    Rule(
+        "outranked",
+        ranks.outranked,
+        "the question's words only below the first place (second busiest, one of the largest)",
+        Example(
+            "What is the busiest inland harbour?",
+            Quote("Acme Bay is the busiest sea harbour; Beta Bay is the second busiest inland harbour."),
+        ),
+        (CALIFORNIA,),
+    ),
+    Rule(
+        "opposite",
+        ranks.opposite,
+        "the thing the question relates only with the opposite relation (after for before)",
+        Example(
+            "What did the monks build before the war?",
+            Quote("Subsequent to the war, the monks built a mill."),
+        ),
+        SQUAD,
+    ),
+    Rule(
+        "recounted",
+        counts.recounted,
+        "the thing the question counts, counted with another number",
+        Example(
+            "How many stores does Acme run under 28 banners?",
+            Quote("Acme runs 900 stores under 65 banners in 28 countries."),
+        ),
+        (CALIFORNIA,),
+    ),
+    Rule(
+        "elsewhere",
+        roles.elsewhere,
+        "none of the directions the question gives",
+        Example("What desert is to the south of Acme?", Quote("Acme has the Mojo Desert to its east.")),
+        (CALIFORNIA,),
+    ),
+    Rule(
+        "echoed",
+        order.echoed,
+        "a quote that says nothing the question does not",
+        Example("Which resort is on the Acme strip?", Quote("Acme Strip resorts.")),
+        (CALIFORNIA,),
+    ),
+    Rule(
+        "renamed",
+        roles.renamed,
+        "the question's words said of another name (as English for as French)",
+        Example(
+            "Who identified themselves as Frisian during the war?",
+            Quote(
+                "During the war, the Acme nobles identified themselves as Saxon.", passage="Frisian lands."
+            ),
+        ),
+        (NORMANS,),
+    ),
+    Rule(
+        "only_dated",
+        counts.only_dated,
+        "a dated question met on its date and names alone",
+        Example(
+            "Who did the Acmeans besiege in the 11th century?",
+            Quote(
+                "Acmeland was the site of classical music in the 11th century.", before="The Acmeans came."
+            ),
+        ),
+        (NORMANS,),
+    ),
+    Rule(
+        "compared",
+        counts.compared,
+        "the asked year only as what the quote's own year is compared with",
+        Example(
+            "What was Acme's revenue in 2016?",
+            Quote("Acme's revenues for 2017 increased 14% compared to 2016."),
+        ),
+        (OURS,),
+    ),
+    Rule(
+        "support",
+        held.weak_support,
+        "a support score (the question's concepts held, with the cosine) under MIN_SUPPORT",
+        Example(
+            "What are the geographies Acme operates in?",
+            Quote("Net cash used was $2.4 billion.", context="Acme 10-K", support=0.2),
+        ),
+        (FINANCEBENCH, OURS),
+    ),
+)
