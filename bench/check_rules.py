@@ -28,7 +28,17 @@ from typing import Any
 
 from bench.common import CORPUS, ROOT
 from rag.offline.check import DEFAULT, OFF, RULES, Rules
-from rag.offline.rules.table import ANALYST, COMPUTED, FINANCEBENCH, GENERATED, OURS, SQUAD, WORDING
+from rag.offline.rules.table import (
+    ANALYST,
+    COMPUTED,
+    FINANCEBENCH,
+    GENERATED,
+    OURS,
+    SEED0,
+    SEEDS12,
+    SQUAD,
+    WORDING,
+)
 
 K = 6
 QUICK = 8  # questions per set when quick
@@ -36,7 +46,7 @@ SQUAD_QA = CORPUS / "squad-dev" / "questions.jsonl"
 ARTICLES = dict(zip(("Normans", "Computational_complexity_theory", "Southern_California"), SQUAD))
 GENERATED_DIR = ROOT / "bench" / "out" / "check-rules-filings"
 # What a rule's effect counts, from each question's judged row (bench.eval.judge).
-FIGURES = ("caught", "declined", "cited", "gold")
+FIGURES = ("caught", "declined", "wrong", "cited", "gold")
 
 
 def _answered(row: dict[str, Any]) -> bool:
@@ -61,21 +71,30 @@ def tally(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
     }
 
 
-def effect(with_all: dict[str, int], without: dict[str, int]) -> dict[str, int]:
-    """What a rule does on a set: unanswerable questions it keeps from being answered, answerable
-    ones it declines, answers citing the evidence page and holding the gold text it adds."""
-    return {
-        "caught": without["unanswerable_answered"] - with_all["unanswerable_answered"],
-        "declined": with_all["answerable_declined"] - without["answerable_declined"],
-        "cited": with_all["cited"] - without["cited"],
-        "gold": with_all["gold"] - without["gold"],
-    }
+def effect(changes: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """What a rule does, from the questions it changes (_changes): unanswerable ones it keeps from
+    being answered, answerable ones it declines and how many of those answers were wrong (citing
+    no evidence page, holding no gold text), answers citing the evidence page and holding the gold
+    text it adds."""
+    found = dict.fromkeys(FIGURES, 0)
+    for c in changes:
+        was, now = (reply == "answered" for reply in c["reply"])
+        if c["impossible"]:
+            found["caught"] += now - was
+            continue
+        found["declined"] += now - was
+        if now and not was and not c["cited_gold"][1] and not c["contains"][1]:
+            found["wrong"] += 1
+        found["cited"] += c["cited_gold"][0] - c["cited_gold"][1]
+        found["gold"] += bool(c["contains"][0]) - bool(c["contains"][1])
+    return found
 
 
 def helps(figures: dict[str, int]) -> bool:
-    """Whether a rule helps a set: turning it off raises unanswerable answered by more than it
-    raises answerable answered (issue 41)."""
-    return figures["caught"] > figures["declined"]
+    """Whether a rule helps a set: it keeps more questions from a wrong answer (unanswerable ones
+    answered as if answerable, answerable ones answered citing no evidence page and holding no gold
+    text) than it declines answerable ones whose answer was not wrong (issue 41)."""
+    return figures["caught"] + figures["wrong"] > figures["declined"] - figures["wrong"]
 
 
 def measure_set(name: str, questions: Sequence[dict[str, Any]], library: Any) -> dict[str, Any]:
@@ -115,9 +134,7 @@ def measure_set(name: str, questions: Sequence[dict[str, Any]], library: Any) ->
         "name": name,
         "seconds": round(time.perf_counter() - started, 1),
         "tallies": tallies,
-        "effects": {
-            rule.name: effect(tallies["every rule"], tallies[f"without {rule.name}"]) for rule in RULES
-        },
+        "ids": [q["id"] for q in questions],
         "changes": {rule.name: _changes(rows["every rule"], rows[f"without {rule.name}"]) for rule in RULES},
     }
 
@@ -204,6 +221,17 @@ def generated_set(tmp: Path, quick: bool) -> tuple[str, list[dict[str, Any]], An
     return GENERATED, questions[:QUICK] if quick else questions, library
 
 
+def samples() -> dict[str, list[str]]:
+    """The ids of squad-dev's samples the first rules were read off (bench.answer_check's seeds)."""
+    from bench.answer_check import disjoint_sample
+    from bench.eval import SQUAD_SAMPLE, load_questions
+
+    first = load_questions(SQUAD_QA, SQUAD_SAMPLE)
+    second = disjoint_sample(first, SQUAD_SAMPLE)
+    third = disjoint_sample(first + second, SQUAD_SAMPLE, seed=2)
+    return {SEED0: [q["id"] for q in first], SEEDS12: [q["id"] for q in second + third]}
+
+
 def run(quick: bool = False) -> dict[str, Any]:
     """Every set, every rule; the README section (bench.check_rules_report)."""
     from bench.check_rules_report import render
@@ -215,5 +243,5 @@ def run(quick: bool = False) -> dict[str, Any]:
             sets += [(n, q[:QUICK] if quick else q, lib) for n, q, lib in filings_dev_sets(tmp)]
         sets.append(generated_set(tmp, quick))
         measured = [measure_set(name, questions, library) for name, questions, library in sets]
-    result = {"k": K, "sets": measured}
+    result = {"k": K, "sets": measured, "samples": samples()}
     return {**result, "markdown": render(result)}

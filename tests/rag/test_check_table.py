@@ -11,7 +11,7 @@ import pytest
 
 from rag.offline.check import DEFAULT, check
 from rag.offline.rules import counts, held, order, ranks, roles
-from rag.offline.rules.table import RULES, SETS, Rule
+from rag.offline.rules.table import GROUPS, NOT_READ_OFF, RULES, SETS, Rule
 from rag.questions.read import read_question
 
 FAMILIES = (held, order, ranks, roles, counts)
@@ -42,8 +42,8 @@ def test_every_rule_function_is_a_row_and_every_row_one() -> None:
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
 def test_each_row_has_its_fields(rule: Rule) -> None:
     assert rule.name and rule.catches and rule.example.question and rule.example.quote.text
-    assert rule.read_off and set(rule.read_off) <= set(SETS)
-    assert {e.on for e in rule.effects} <= set(SETS)
+    assert rule.read_off and set(rule.read_off) <= set(GROUPS)
+    assert {e.on for e in rule.effects} <= {*SETS, NOT_READ_OFF}
     assert len({e.on for e in rule.effects}) == len(rule.effects)
     for effect in rule.effects:
         assert any(getattr(effect, f.name) for f in fields(effect) if f.name != "on"), effect

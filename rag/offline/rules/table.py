@@ -13,7 +13,7 @@ from rag.offline.rules import counts, held, order, ranks, roles
 from rag.offline.rules.quote import Quote
 from rag.questions.read import Question
 
-__all__ = ["MEASURED", "RULES", "SETS", "Effect", "Example", "Rule"]
+__all__ = ["GROUPS", "MEASURED", "NOT_READ_OFF", "RULES", "SETS", "Effect", "Example", "Rule"]
 
 # The sets every rule is measured on (python -m bench check_rules), by the names rows use.
 NORMANS = "squad-dev: Normans"
@@ -27,6 +27,12 @@ WORDING = "filings-dev: wording"
 GENERATED = "generated filings"
 SETS = (NORMANS, COMPLEXITY, CALIFORNIA, FINANCEBENCH, OURS, ANALYST, COMPUTED, WORDING, GENERATED)
 SQUAD = (NORMANS, COMPLEXITY, CALIFORNIA)
+# squad-dev's samples the first rules were read off (bench.eval.load_questions, bench.answer_check),
+# and the rest of squad-dev for each rule: the questions of no set or sample it was read off.
+SEED0 = "squad-dev: seed-0 sample"
+SEEDS12 = "squad-dev: seed-1 and seed-2 samples"
+NOT_READ_OFF = "squad-dev: not read off"
+GROUPS = (*SETS, SEED0, SEEDS12)
 # Where the effects below come from.
 MEASURED = "not measured yet"
 
@@ -36,9 +42,10 @@ class Effect:
     """What a rule did on one set: the check with every rule against the check without this one,
     same retrieval, in questions (python -m bench check_rules)."""
 
-    on: str  # the set (SETS)
+    on: str  # the set (SETS, or NOT_READ_OFF)
     caught: int = 0  # unanswerable questions it keeps from being answered as if answerable
     declined: int = 0  # answerable questions it turns into closest passages
+    wrong: int = 0  # of those, the answers citing no evidence page and holding no gold text
     cited: int = 0  # answers citing the evidence page it adds (negative: takes away)
     gold: int = 0  # answers holding the gold text it adds (negative: takes away)
 
@@ -62,7 +69,7 @@ class Rule:
     test: Test
     catches: str
     example: Example
-    read_off: tuple[str, ...]  # the sets (SETS) whose failures it was read off
+    read_off: tuple[str, ...]  # the sets and samples (GROUPS) whose failures it was read off
     effects: tuple[Effect, ...] = ()  # the sets where turning it off changed an answer
 
 
@@ -72,7 +79,7 @@ RULES = (
         held.asked_for,
         "no answer of the kind asked for: an amount, a date, a name, a statement for a yes/no",
         Example("When did the Acmeans reach Italy?", Quote("The Acmeans reached Italy by sea.")),
-        SQUAD,
+        (SEED0, FINANCEBENCH, OURS),
     ),
     Rule(
         "quoted",
@@ -89,7 +96,7 @@ RULES = (
         held.specific,
         "a name, number or qualifier of the question missing, or a number or quarter replaced",
         Example("What did Acme Foods sell in Asia?", Quote("Acme sold jets in Asia.")),
-        SQUAD,
+        (SEED0, FINANCEBENCH, OURS),
     ),
     Rule(
         "label",
@@ -111,7 +118,7 @@ RULES = (
         held.negation,
         "a negated question and a quote that is not negated",
         Example("What does not hide constant factors?", Quote("Big O notation hides constant factors.")),
-        SQUAD,
+        (SEED0,),
     ),
     Rule(
         "swapped",
@@ -121,7 +128,7 @@ RULES = (
             "What can the task of halving a number be reduced to?",
             Quote("The task of doubling a number can be reduced to adding it to itself."),
         ),
-        SQUAD,
+        (SEED0, NORMANS, COMPLEXITY),
     ),
     Rule(
         "denied",
@@ -130,7 +137,7 @@ RULES = (
         Example(
             "What method is always exact?", Quote("Nevertheless, a sampling method is not always exact.")
         ),
-        SQUAD,
+        (SEED0, SEEDS12, NORMANS, COMPLEXITY),
     ),
     Rule(
         "moved",
@@ -140,7 +147,7 @@ RULES = (
             "What is the second-largest inland harbour?",
             Quote("Acme Bay is the largest inland harbour; Beta Bay is the second largest sea harbour."),
         ),
-        SQUAD,
+        (SEED0, SEEDS12),
     ),
     Rule(
         "inserted",
@@ -150,7 +157,7 @@ RULES = (
             "What is the busiest single runway airport?",
             Quote("Acme Field is the busiest airport in the region."),
         ),
-        SQUAD,
+        (SEED0, SEEDS12),
     ),
     Rule(
         "reversed",
