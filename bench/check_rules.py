@@ -1,12 +1,11 @@
 """`python -m bench check_rules`: what each rule of the answer check (rag.offline.rules.table) does,
 by ablation. Every question is retrieved once, then answered by the offline answerer with every
-rule (the check as shipped), with none, and without each rule in turn; a rule's effect on a set is
-the check without it against the check with all, in questions: unanswerable ones answered as if
-answerable, answerable ones declined (closest passages), evidence page cited, gold text held.
-
-A rule can only turn an answer into closest passages (and the label rule drop a row quoted beside
-the answer), so where the check with no rule answers as the check with every rule does, no single
-rule changes the answer: only the questions where those two differ are answered once per rule.
+rule (the check as shipped) and with none; where those differ, with each rule alone, which says
+the rules that fail its best quote. A rule can only turn an answer into closest passages, so a
+question's reply under any choice of rules follows: closest passages when one of the rules that
+fail it is on, else its answer with no rule. A rule's effect on a set is the check without it
+against the check with all, in questions: unanswerable ones answered as if answerable, answerable
+ones declined (closest passages), evidence page cited, gold text held.
 
 Sets: squad-dev's three articles (950 questions), filings-dev's five question files on its 51
 filings, the generated filings. Libraries are opened read-only from FOOTNOTE_BENCH_SQUAD_LIBRARY,
@@ -45,47 +44,65 @@ QUICK = 8  # questions per set when quick
 SQUAD_QA = CORPUS / "squad-dev" / "questions.jsonl"
 ARTICLES = dict(zip(("Normans", "Computational_complexity_theory", "Southern_California"), SQUAD))
 GENERATED_DIR = ROOT / "bench" / "out" / "check-rules-filings"
-# What a rule's effect counts, from each question's judged row (bench.eval.judge).
+# What a rule's effect counts, from the answers it changes.
 FIGURES = ("caught", "declined", "wrong", "cited", "gold")
 
 
-def _answered(row: dict[str, Any]) -> bool:
-    return not row["unsupported"] and not row["closest"]
+def outcome(row: dict[str, Any], on: frozenset[str]) -> dict[str, Any]:
+    """A question's judged reply under the rules on: declined (closest passages) when one of them
+    fails its best quote, else the answer the check lets through."""
+    return row["with"] if on & set(row["failing"]) else row["without"]
 
 
-def tally(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
-    """Counts of a set's judged rows: questions, unanswerable ones and those answered as if
-    answerable, answerable ones and those declined, citing the evidence page, holding the gold text
-    (of those that have one)."""
-    answerable = [r for r in rows if not r["impossible"]]
-    unanswerable = [r for r in rows if r["impossible"]]
+def _answered(reply: dict[str, Any]) -> bool:
+    return reply["reply"] == "answered"
+
+
+def tally(rows: Sequence[dict[str, Any]], on: frozenset[str]) -> dict[str, int]:
+    """Counts of a set's questions under the rules on: questions, unanswerable ones and those
+    answered as if answerable, answerable ones and those declined, citing the evidence page,
+    holding the gold text (of those that have one)."""
+    answerable = [outcome(r, on) for r in rows if not r["impossible"]]
+    unanswerable = [outcome(r, on) for r in rows if r["impossible"]]
     return {
         "questions": len(rows),
         "unanswerable": len(unanswerable),
         "unanswerable_answered": sum(map(_answered, unanswerable)),
         "answerable": len(answerable),
         "answerable_declined": sum(not _answered(r) for r in answerable),
-        "cited": sum(r["cited_gold"] > 0 for r in answerable),
+        "cited": sum(r["cited"] for r in answerable),
         "with_gold": sum(r["contains"] is not None for r in answerable),
         "gold": sum(bool(r["contains"]) for r in answerable),
     }
 
 
-def effect(changes: Sequence[dict[str, Any]]) -> dict[str, int]:
-    """What a rule does, from the questions it changes (_changes): unanswerable ones it keeps from
+def changes(rows: Sequence[dict[str, Any]], on: frozenset[str], rule: str) -> list[dict[str, Any]]:
+    """The questions whose reply the rule changes among the rules on (declined with it, answered
+    without it): id, unanswerable or not, and reply / evidence page cited / gold text held, with
+    the rule -> without it."""
+    found = []
+    for row in rows:
+        a, b = outcome(row, on), outcome(row, on - {rule})
+        if a != b:
+            found.append({"id": row["id"], "impossible": row["impossible"]} | {k: [a[k], b[k]] for k in a})
+    return found
+
+
+def effect(changed: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """What a rule does, from the questions it changes (changes): unanswerable ones it keeps from
     being answered, answerable ones it declines and how many of those answers were wrong (citing
     no evidence page, holding no gold text), answers citing the evidence page and holding the gold
     text it adds."""
     found = dict.fromkeys(FIGURES, 0)
-    for c in changes:
+    for c in changed:
         was, now = (reply == "answered" for reply in c["reply"])
         if c["impossible"]:
             found["caught"] += now - was
             continue
         found["declined"] += now - was
-        if now and not was and not c["cited_gold"][1] and not c["contains"][1]:
+        if now and not was and not c["cited"][1] and not c["contains"][1]:
             found["wrong"] += 1
-        found["cited"] += c["cited_gold"][0] - c["cited_gold"][1]
+        found["cited"] += c["cited"][0] - c["cited"][1]
         found["gold"] += bool(c["contains"][0]) - bool(c["contains"][1])
     return found
 
@@ -98,9 +115,10 @@ def helps(figures: dict[str, int]) -> bool:
 
 
 def measure_set(name: str, questions: Sequence[dict[str, Any]], library: Any) -> dict[str, Any]:
-    """One set: each question retrieved once, answered with every rule and with none, and where
-    those differ without each rule in turn; the tallies, each rule's effect and its changed answers."""
-    from bench.eval import judge
+    """One set: each question retrieved once and answered with every rule and with none; where
+    those differ, with each rule alone, which says the rules that fail its best quote ("failing").
+    A question's reply under any rules is then its reply with every rule when one of them fails,
+    else its reply with none (outcome)."""
     from rag.answering.answer import library_embedding_name
     from rag.offline.scoring import RememberedEmbeddings
     from rag.questions.read import read_question
@@ -111,32 +129,31 @@ def measure_set(name: str, questions: Sequence[dict[str, Any]], library: Any) ->
     options: dict[str, Any] = {}
     if not gate_measured_for(library_embedding_name(library)):  # as rag.answering.answer_stream does
         options = {"min_coverage": 1e-9, "min_dense": math.inf}
-    variants = {"every rule": DEFAULT, "no rule": OFF} | {
-        f"without {rule.name}": DEFAULT.without(rule.name) for rule in RULES
-    }
-    rows: dict[str, list[dict[str, Any]]] = {label: [] for label in variants}
+    rows = []
     for question in questions:
         read = read_question(question["question"])
         retrieval = search_evidence(library, read, k=K)
         embeddings = RememberedEmbeddings(library.embeddings)  # each text embedded once per question
-        every = _answer(read, retrieval, DEFAULT, embeddings, options)
-        none = _answer(read, retrieval, OFF, embeddings, options)
-        for label, rules in variants.items():
-            if label in ("every rule", "no rule"):
-                reply = every if label == "every rule" else none
-            else:
-                reply = (
-                    _answer(read, retrieval, rules, embeddings, options) if none.text != every.text else every
-                )
-            rows[label].append({**judge(question, retrieval, reply), "reply": _reply(reply)})
-    tallies = {label: tally(found) for label, found in rows.items()}
-    return {
-        "name": name,
-        "seconds": round(time.perf_counter() - started, 1),
-        "tallies": tallies,
-        "ids": [q["id"] for q in questions],
-        "changes": {rule.name: _changes(rows["every rule"], rows[f"without {rule.name}"]) for rule in RULES},
-    }
+
+        def answer(
+            rules: Rules, read: Any = read, retrieval: Any = retrieval, embeddings: Any = embeddings
+        ) -> Any:
+            return _answer(read, retrieval, rules, embeddings, options)
+
+        every, none = answer(DEFAULT), answer(OFF)
+        failing = []
+        if every.text != none.text:
+            failing = [r.name for r in RULES if answer(DEFAULT.only(r.name)).text != none.text]
+        rows.append(
+            {
+                "id": question["id"],
+                "impossible": question["is_impossible"],
+                "failing": failing,
+                "with": _judged(question, retrieval, every),
+                "without": _judged(question, retrieval, none),
+            }
+        )
+    return {"name": name, "seconds": round(time.perf_counter() - started, 1), "rows": rows}
 
 
 def _answer(read: Any, retrieval: Any, rules: Rules, embeddings: Any, options: dict[str, Any]) -> Any:
@@ -150,27 +167,14 @@ def _answer(read: Any, retrieval: Any, rules: Rules, embeddings: Any, options: d
     return next(e.answer for e in events if isinstance(e, Done))
 
 
-def _reply(answer: Any) -> str:
-    """What the reply was: answered, closest passages or not in the documents."""
-    return "closest passages" if answer.closest else "not answered" if answer.unsupported else "answered"
+def _judged(question: dict[str, Any], retrieval: Any, answer: Any) -> dict[str, Any]:
+    """The reply (answered, closest passages or not answered), whether it cites the evidence page
+    and whether it holds the gold text (None: no gold text to look for), as bench.eval judges."""
+    from bench.eval import judge
 
-
-def _changes(every: Sequence[dict[str, Any]], without: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The questions whose reply or judged figures differ without the rule: id, unanswerable or
-    not, and reply / evidence page cited / gold text held, with every rule -> without it."""
-    keys = ("reply", "cited_gold", "contains")
-    return [
-        {
-            "id": a["id"],
-            "impossible": a["impossible"],
-            **{
-                k: [a[k] if k != "cited_gold" else a[k] > 0, b[k] if k != "cited_gold" else b[k] > 0]
-                for k in keys
-            },
-        }
-        for a, b in zip(every, without)
-        if any(a[k] != b[k] for k in keys)
-    ]
+    row = judge(question, retrieval, answer)
+    reply = "closest passages" if answer.closest else "not answered" if answer.unsupported else "answered"
+    return {"reply": reply, "cited": row["cited_gold"] > 0, "contains": row["contains"]}
 
 
 def _library(variable: str, pdfs: Callable[[], Sequence[Path]], tmp: Path) -> Any:

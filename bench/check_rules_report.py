@@ -1,52 +1,74 @@
 """The README section of `python -m bench check_rules`: the check with every rule and with none per
-set, each rule's effect per set, which rules help a set they were not read off, and the answers
-each rule that helps nowhere else changes."""
+set, each rule's effect per set, whether it helps a set it was not read off, and the rules that do
+not, in the order they would go (each judged without the ones before it), with their answers."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bench.check_rules import effect, helps
+from bench.check_rules import changes, effect, helps, tally
 from rag.offline.rules.table import NOT_READ_OFF, RULES, SQUAD, Effect, Rule
 
 SQUAD_NAMES = frozenset(SQUAD)
+EVERY = frozenset(rule.name for rule in RULES)
 
 
 def _read_off_ids(result: dict[str, Any], rule: Rule) -> set[str]:
-    groups = {s["name"]: s["ids"] for s in result["sets"]} | result["samples"]
+    groups = {s["name"]: [r["id"] for r in s["rows"]] for s in result["sets"]} | result["samples"]
     return {qid for group in rule.read_off for qid in groups.get(group, ())}
 
 
-def measured(result: dict[str, Any], rule: Rule) -> list[tuple[str, dict[str, int], bool]]:
-    """(set, the rule's effect there, whether the set holds no question the rule was read off) for
-    every set, then squad-dev's questions of no set or sample it was read off (NOT_READ_OFF)."""
+def measured(
+    result: dict[str, Any], rule: Rule, on: frozenset[str] = EVERY
+) -> list[tuple[str, list[dict[str, Any]], bool]]:
+    """(set, the answers the rule changes there among the rules on, whether the set holds no
+    question it was read off) for every set, then squad-dev's questions of no set or sample it was
+    read off (NOT_READ_OFF)."""
     taken = _read_off_ids(result, rule)
-    found = [(s["name"], effect(s["changes"][rule.name]), not taken & set(s["ids"])) for s in result["sets"]]
-    rest = [c for s in result["sets"] if s["name"] in SQUAD_NAMES for c in s["changes"][rule.name]]
-    squad = {qid for s in result["sets"] if s["name"] in SQUAD_NAMES for qid in s["ids"]}
-    if squad - taken:
-        found.append((NOT_READ_OFF, effect([c for c in rest if c["id"] not in taken]), True))
+    found = []
+    for s in result["sets"]:
+        check = not taken & {r["id"] for r in s["rows"]}
+        found.append((s["name"], changes(s["rows"], on, rule.name), check))
+    rest = [r for s in result["sets"] if s["name"] in SQUAD_NAMES for r in s["rows"] if r["id"] not in taken]
+    if rest:
+        found.append((NOT_READ_OFF, changes(rest, on, rule.name), True))
     return found
 
 
 def effects(result: dict[str, Any]) -> dict[str, tuple[Effect, ...]]:
-    """Each rule's effects as rag.offline.rules.table writes them: the sets where it changed an answer."""
+    """Each rule's effects as rag.offline.rules.table writes them: the sets where it changes an answer."""
     return {
-        rule.name: tuple(
-            Effect(name, **figures) for name, figures, _ in measured(result, rule) if any(figures.values())
-        )
+        rule.name: tuple(Effect(name, **effect(c)) for name, c, _ in measured(result, rule) if c)
         for rule in RULES
     }
 
 
-def verdict(result: dict[str, Any], rule: Rule) -> str:
-    """Where the rule helps (bench.check_rules.helps): the sets it was not read off, else only
-    those it was read off, else none."""
-    found = measured(result, rule)
+def verdict(result: dict[str, Any], rule: Rule, on: frozenset[str] = EVERY) -> str:
+    """Where the rule helps among the rules on (bench.check_rules.helps): the sets it was not read
+    off, else only those it was read off, else none."""
+    found = [(name, effect(c), check) for name, c, check in measured(result, rule, on)]
     elsewhere = [name for name, figures, check in found if check and helps(figures)]
     if elsewhere:
         return "helps " + ", ".join(elsewhere)
     return "**helps only where read off**" if any(helps(f) for _, f, _ in found) else "**helps nowhere**"
+
+
+def eliminate(result: dict[str, Any]) -> list[tuple[Rule, list[tuple[str, list[dict[str, Any]], bool]]]]:
+    """The rules that help no set they were not read off, one at a time, each judged without the
+    ones before it: the one doing least on its own sets goes first. Each with what it changes."""
+    on, gone = EVERY, []
+    while True:
+        idle = [r for r in RULES if r.name in on and not verdict(result, r, on).startswith("helps ")]
+        if not idle:
+            return gone
+
+        def benefit(rule: Rule, on: frozenset[str] = on) -> int:
+            figures = [effect(c) for name, c, _ in measured(result, rule, on) if name != NOT_READ_OFF]
+            return sum(f["caught"] + 2 * f["wrong"] - f["declined"] for f in figures)
+
+        rule = min(idle, key=benefit)
+        gone.append((rule, measured(result, rule, on)))
+        on = on - {rule.name}
 
 
 def _share(count: int, total: int) -> str:
@@ -60,7 +82,7 @@ def _tallies(sets: list[dict[str, Any]]) -> list[str]:
         "|---|---:|---:|---:|---:|---:|",
     ]
     for s in sets:
-        none, every = s["tallies"]["no rule"], s["tallies"]["every rule"]
+        none, every = tally(s["rows"], frozenset()), tally(s["rows"], EVERY)
         cells = [
             f"{_share(none[k], none[n])} → **{_share(every[k], every[n])}**"
             for k, n in (
@@ -76,10 +98,10 @@ def _tallies(sets: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def _cell(figures: dict[str, int], check: bool) -> str:
-    if not any(figures.values()):
+def _cell(changed: list[dict[str, Any]], check: bool) -> str:
+    if not changed:
         return "·"
-    f = figures
+    f = effect(changed)
     text = f"{f['caught']} / {f['declined']} ({f['wrong']}) / {f['cited']:+d} / {f['gold']:+d}"
     return text if check else f"_{text}_"
 
@@ -88,17 +110,17 @@ def _effects(result: dict[str, Any]) -> list[str]:
     names = [s["name"] for s in result["sets"]] + [NOT_READ_OFF]
     lines = ["| rule | " + " | ".join(names) + " | |", "|---|" + "---:|" * len(names) + "---|"]
     for rule in RULES:
-        found = {name: _cell(figures, check) for name, figures, check in measured(result, rule)}
+        found = {name: _cell(c, check) for name, c, check in measured(result, rule)}
         cells = [found.get(name, "n/a") for name in names]
         lines.append(f"| {rule.name} | " + " | ".join(cells) + f" | {verdict(result, rule)} |")
     return lines
 
 
 def _change(c: dict[str, Any]) -> str:
-    """One question's change, with every rule -> without the rule."""
+    """One question's change, with the rule -> without it."""
     if c["impossible"]:
         return f"unanswerable, {c['reply'][0]} → {c['reply'][1]}"
-    text = f"answerable, {c['reply'][0]} → {c['reply'][1]}; evidence page cited {_yes(c['cited_gold'])}"
+    text = f"answerable, {c['reply'][0]} → {c['reply'][1]}; evidence page cited {_yes(c['cited'])}"
     return text if c["contains"][0] is None else f"{text}; gold text {_yes(c['contains'])}"
 
 
@@ -106,27 +128,24 @@ def _yes(pair: list[Any]) -> str:
     return " → ".join("yes" if v else "no" for v in pair)
 
 
-def _changes(result: dict[str, Any]) -> list[str]:
+def _gone(result: dict[str, Any]) -> list[str]:
     lines = []
-    for rule in RULES:
-        if verdict(result, rule).startswith("helps "):
-            continue
+    for rule, found in eliminate(result):
         lines += [f"`{rule.name}` ({rule.catches}; read off {', '.join(rule.read_off)}), turned off:", ""]
-        changed = [(s["name"], c) for s in result["sets"] for c in s["changes"][rule.name]]
-        lines += [f"- {name}, `{c['id']}`: {_change(c)}" for name, c in changed] or ["- no answer changes"]
+        shown = [(name, c) for name, changed, _ in found if name != NOT_READ_OFF for c in changed]
+        lines += [f"- {name}, `{c['id']}`: {_change(c)}" for name, c in shown] or ["- no answer changes"]
         lines.append("")
     return lines
 
 
 def render(result: dict[str, Any]) -> str:
-    """Markdown: the check per set, each rule's effect per set, the answers of the rules that help
-    only where they were read off."""
+    """Markdown: the check per set, each rule's effect per set, the rules that would go."""
     intro = (
         f"Every question retrieved once (k={result['k']}) and answered by the offline answerer with "
-        "every rule of the answer check (rag/offline/rules/table.py), with none, and without each rule "
-        "in turn, same retrieval. squad-dev by article (950 questions), filings-dev's five question "
-        "files on one library of its 51 filings, the generated filings. The check with no rule → with "
-        "every rule, in questions:"
+        "every rule of the answer check (rag/offline/rules/table.py) and with none, and where those "
+        "differ with each rule alone (which rules fail its best quote), same retrieval. squad-dev by "
+        "article (950 questions), filings-dev's five question files on one library of its 51 filings, "
+        "the generated filings. The check with no rule → with every rule, in questions:"
     )
     legend = (
         "What each rule does (the check with every rule against the check without it), in questions: "
@@ -142,7 +161,14 @@ def render(result: dict[str, Any]) -> str:
         "traps with the SQuAD edit each rule catches, beside answerable twins."
     )
     parts = [intro, "", *_tallies(result["sets"]), "", legend, "", *_effects(result), ""]
-    changes = _changes(result)
-    if changes:
-        parts += ["The answers changed by each rule that helps no set it was not read off:", "", *changes]
+    gone = _gone(result)
+    if gone:
+        parts += [
+            "The rules that help no set they were not read off, in the order they go (each judged "
+            "without the ones before it), and the answers each changes:",
+            "",
+            *gone,
+        ]
+    else:
+        parts.append("Every rule helps a set it was not read off.")
     return "\n".join(parts).rstrip()

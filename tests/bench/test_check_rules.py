@@ -1,6 +1,6 @@
-"""bench check_rules: a rule's effect from the answers it changes, whether it helps, which sets
-are checks for it, its section, and the table's figures (rag.offline.rules.table) against the last
-saved run."""
+"""bench check_rules: a question's reply under any rules, a rule's effect from the answers it
+changes, whether it helps, which sets are checks for it, the order rules go in, its section, and
+the table's figures (rag.offline.rules.table) against the last saved run."""
 
 from __future__ import annotations
 
@@ -9,63 +9,69 @@ from pathlib import Path
 
 import pytest
 
-from bench.check_rules import effect, helps
-from bench.check_rules_report import effects, render, verdict
-from rag.offline.rules.table import NORMANS, RULES, SEED0, SETS
+from bench.check_rules import changes, effect, helps, outcome, tally
+from bench.check_rules_report import EVERY, effects, eliminate, render, verdict
+from rag.offline.rules.table import NORMANS, RULES, SEED0, SEEDS12, SETS
 
 RECORD = Path(__file__).resolve().parents[2] / "bench" / "results" / "check_rules.json"
 BY_NAME = {r.name: r for r in RULES}
-TALLY = dict.fromkeys(
-    "questions unanswerable unanswerable_answered answerable answerable_declined cited with_gold gold".split(),
-    1,
-)
+CLOSEST = {"reply": "closest passages", "cited": True, "contains": True}
 
 
-def _change(qid: str, impossible: bool, cited: bool = False, contains: bool | None = None) -> dict:
-    """A question declined with the rule and answered without it (cited, contains: that answer)."""
+def _row(
+    qid: str, failing: list[str], impossible: bool, cited: bool = False, contains: bool | None = None
+) -> dict:
+    """A question whose best quote these rules fail; its answer without them cites the evidence
+    page or not, holds the gold text or not (None: none to hold)."""
+    answer = {"reply": "answered", "cited": cited, "contains": contains}
     return {
         "id": qid,
         "impossible": impossible,
-        "reply": ["closest passages", "answered"],
-        "cited_gold": [True, cited],
-        "contains": [None if contains is None else True, contains],
+        "failing": failing,
+        "with": CLOSEST | {"contains": None if contains is None else True} if failing else answer,
+        "without": answer,
     }
+
+
+def test_a_reply_is_declined_when_a_rule_on_fails_it() -> None:
+    row = _row("q", ["swapped", "denied"], True)
+    assert outcome(row, frozenset({"denied"}))["reply"] == "closest passages"
+    assert outcome(row, frozenset({"moved"}))["reply"] == "answered"
+    assert changes([row], frozenset({"swapped", "denied"}), "swapped") == []  # denied still fails it
+    assert len(changes([row], frozenset({"swapped"}), "swapped")) == 1
+    assert tally([row], frozenset())["unanswerable_answered"] == 1
 
 
 def test_a_rules_effect_counts_the_answers_it_changes() -> None:
-    changes = [_change("u", True), _change("w", False), _change("r", False, cited=True, contains=True)]
-    found = effect(changes)
+    rows = [_row("u", ["moved"], True), _row("w", ["moved"], False), _row("r", ["moved"], False, True, True)]
+    found = effect(changes(rows, EVERY, "moved"))
     assert found == {"caught": 1, "declined": 2, "wrong": 1, "cited": 1, "gold": 0}
     assert helps(found)  # two wrong answers stopped (one unanswerable) for one right one declined
-    assert not helps(effect([_change("u", True), *[_change(q, False, cited=True) for q in "ab"]]))
+    right = [_row("u", ["moved"], True), *[_row(q, ["moved"], False, cited=True) for q in "ab"]]
+    assert not helps(effect(changes(right, EVERY, "moved")))
 
 
-def _result(changes_on: str, changes: list[dict]) -> dict:
-    """A run where only `swapped` changed answers, on one set; squad-dev's sets hold q1 to q4."""
-    ids = {name: [f"{name}-{n}" for n in range(3)] for name in SETS} | {NORMANS: ["q1", "q2", "q3", "q4"]}
-    sets = [
-        {
-            "name": name,
-            "ids": ids[name],
-            "tallies": dict.fromkeys(("every rule", "no rule"), TALLY),
-            "changes": {r.name: changes if (name, r.name) == (changes_on, "swapped") else [] for r in RULES},
-        }
-        for name in SETS
-    ]
-    return {
-        "k": 6,
-        "sets": sets,
-        "samples": {SEED0: ["q1", "q2"], "squad-dev: seed-1 and seed-2 samples": []},
-    }
+def _result(rows_on: dict[str, list[dict]]) -> dict:
+    """A run whose sets hold these rows (the Normans also q1 to q4, answered by every rule)."""
+    sets = []
+    for name in SETS:
+        rows = rows_on.get(name, [])
+        if name == NORMANS:
+            rows = rows + [
+                _row(q, [], False) for q in ("q1", "q2", "q3", "q4") if q not in {r["id"] for r in rows}
+            ]
+        sets.append({"name": name, "rows": rows})
+    return {"k": 6, "sets": sets, "samples": {SEED0: ["q1", "q2"], SEEDS12: []}}
 
 
-def test_a_rule_helping_only_questions_it_was_read_off_is_named_with_its_changes() -> None:
-    # swapped was read off the seed-0 sample and two articles: q1, q2 and all of Normans
+def test_a_rule_helping_only_questions_it_was_read_off_goes_with_its_changes() -> None:
+    # swapped was read off the seed-0 sample and two articles (all of the Normans)
     result = _result(
-        NORMANS, [_change("q1", True), _change("q3", True), _change("q2", False, contains=False)]
+        {NORMANS: [_row("q1", ["swapped"], True), _row("q2", ["swapped"], False, contains=False)]}
     )
     assert verdict(result, BY_NAME["swapped"]) == "**helps only where read off**"
-    assert verdict(result, BY_NAME["label"]) == "**helps nowhere**"
+    assert verdict(result, BY_NAME["moved"]) == "**helps nowhere**"
+    assert "swapped" in [rule.name for rule, _ in eliminate(result)]  # with every rule doing nothing
     text = render(result)
     assert "- squad-dev: Normans, `q1`: unanswerable, closest passages → answered" in text
     assert (
@@ -75,12 +81,22 @@ def test_a_rule_helping_only_questions_it_was_read_off_is_named_with_its_changes
 
 
 def test_squad_devs_questions_a_rule_was_not_read_off_are_a_check() -> None:
-    # negation was read off the seed-0 sample only: q3 and q4 of the Normans are a check for it
-    result = _result(NORMANS, [_change("q3", True)])
-    result["sets"][0]["changes"]["negation"] = [_change("q3", True), _change("q1", True)]
+    # negation was read off the seed-0 sample only: q3 of the Normans is a check for it
+    result = _result({NORMANS: [_row("q3", ["negation"], True), _row("q1", ["negation"], True)]})
     assert verdict(result, BY_NAME["negation"]) == "helps squad-dev: not read off"
     found = {e.on: e for e in effects(result)["negation"]}
     assert found["squad-dev: not read off"].caught == 1 and found[NORMANS].caught == 2
+
+
+def test_a_rule_left_alone_on_a_question_helps_once_the_other_is_gone() -> None:
+    # a trap of the wording set that swapped and opposite both catch: neither alone changes it;
+    # once swapped (read off the Normans, doing least there) goes, opposite is its only catcher
+    wording = [_row("fw", ["swapped", "opposite"], True)]
+    normans = [_row("q3", ["opposite"], True), _row("q4", ["opposite"], True)]
+    result = _result({"filings-dev: wording": wording, NORMANS: normans})
+    assert verdict(result, BY_NAME["opposite"]) == "**helps only where read off**"
+    gone = [rule.name for rule, _ in eliminate(result)]
+    assert "swapped" in gone and "opposite" not in gone
 
 
 @pytest.mark.skipif(not RECORD.exists(), reason="bench check_rules has not been run")
