@@ -172,7 +172,7 @@ def compose_answer(
             if s.score >= NEAR_BEST * best.score
             and s.lexical >= min_score
             and (s.unit.row is None or label_share(s.unit, terms) >= named)
-            and not (rules.on("label") and s.unit.row and _unnamed(question, s, sources))
+            and not (s.unit.row and _unnamed(question, s, sources))
         ]
         if _answers(question, best, sources, rules):
             return _cite(chosen)
@@ -216,7 +216,7 @@ def _by_meaning(
 
 def _unnamed(question: Question, row: Scored, sources: Sequence[Source]) -> str:
     """The words of a row's label the question does not name, when most of it (rag.offline.check's
-    label rule), for a row quoted beside the answer."""
+    unnamed_label), for a row quoted beside the answer."""
     title = next((s.title for s in sources if s.short_id == row.source), "")
     label = row.unit.row.label if row.unit and row.unit.row else ""
     return unnamed_label(question, label, title)

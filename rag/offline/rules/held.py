@@ -1,7 +1,8 @@
 """The rules on what the quote must hold: the kind of answer asked for, the question's names,
-numbers, qualifiers and quoted phrases, a row's label, a negation, and enough of the question's
-concepts (the support score). Each takes the read question and the quote and says what is
-missing ("" for nothing)."""
+numbers, qualifiers and quoted phrases, a negation, and enough of the question's concepts (the
+support score). Each takes the read question and the quote and says what is missing ("" for
+nothing). Beside them, what of a row's label the question does not name (unnamed_label), by
+which the answerer leaves out rows beside the answer that name another line."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ __all__ = [
     "MIN_SUPPORT",
     "YES_NO_SHARE",
     "asked_for",
-    "label",
     "negation",
     "quoted",
     "specific",
@@ -125,11 +125,6 @@ def unnamed_label(question: Question, label: str, title: str = "") -> str:
     named = set(tokenize(asked.text)).union(*asked.concepts)
     unnamed = found - named
     return " ".join(sorted(unnamed)) if found and len(found & named) < LABEL_SHARE * len(found) else ""
-
-
-def label(question: Question, quote: Quote) -> str:
-    """For a table row, the words of its label the question does not name (unnamed_label), else ""."""
-    return unnamed_label(question, quote.label, quote.title) if quote.row else ""
 
 
 def negation(question: Question, quote: Quote) -> str:

@@ -99,21 +99,6 @@ RULES = (
         (SEED0, FINANCEBENCH, OURS),
     ),
     Rule(
-        "label",
-        held.label,
-        "a table row whose label names another line than the question",
-        Example(
-            "What were Acme's total current liabilities in 2019?",
-            Quote(
-                "Total Acme stockholders' equity 7,727",
-                context="Acme balance sheets | 2019",
-                row=True,
-                label="Total Acme stockholders' equity",
-            ),
-        ),
-        (FINANCEBENCH, OURS),
-    ),
-    Rule(
         "negation",
         held.negation,
         "a negated question and a quote that is not negated",
