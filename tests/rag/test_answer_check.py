@@ -369,10 +369,6 @@ CASES = [
     ),
     ("What desert is to the south of Acme?", Quote("The Mojo Desert lies south of Acme."), True, ""),
     ("What desert is in southern Acme?", Quote("The Mojo Desert is in Southern Acme."), True, ""),
-    # echoed: the quote says nothing the question does not
-    ("Which resort is on the Acme strip?", Quote("Acme Strip resorts."), False, "echoed"),
-    ("Which resort is on the Acme strip?", Quote("The Pyramid is a resort on the Acme strip."), True, ""),
-    ("Did Acme open resorts on the strip?", Quote("Acme opened resorts on the strip."), True, ""),
     # only dated: the quote meets the question on its date and names alone
     (
         "Who did the Acmeans besiege in the 11th century?",

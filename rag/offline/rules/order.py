@@ -1,8 +1,8 @@
 """The word-order rules: a quote that holds the question's words but, by their order, says
 something else of them: a word swapped for another between the same neighbours, the question's
-words negated, narrowed by words the quote lacks, its qualifier moved to other words, or nothing
-said that the question does not say. Each reads the question proper (asked.text) and the quote,
-words lowercased and stemmed, and returns what it found ("" for nothing)."""
+words negated, narrowed by words the quote lacks, or its qualifier moved to other words. Each
+reads the question proper (asked.text) and the quote, words lowercased and stemmed, and returns
+what it found ("" for nothing)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rag.questions.read import Question
 from rag.questions.terms import NEGATIONS
 from rag.text import stem
 
-__all__ = ["INSERTED_SPAN", "denied", "echoed", "inserted", "moved", "swapped"]
+__all__ = ["INSERTED_SPAN", "denied", "inserted", "moved", "swapped"]
 
 # How many words the question may put between two words the quote holds side by side.
 INSERTED_SPAN = 2
@@ -104,15 +104,3 @@ def moved(question: Question, quote: Quote) -> str:
         if spots and not any(word in found[max(0, j - 2) : j] for j in spots):
             return f"{word} {' '.join(own[i + 1 : i + 3])}"
     return ""
-
-
-def echoed(question: Question, quote: Quote) -> str:
-    """A quote whose every content word and number the question holds (stemmed), else "": it says
-    nothing the question does not ("Las Vegas Strip Resorts." for "Which resort is at the west end
-    of the Las Vegas strip?"). A yes/no question is not read: a statement of its own words answers
-    it."""
-    if question.asked.wants == "yesno":
-        return ""
-    own = {stem(w) for w in fold_words(question.asked.text)}
-    said = [w for w in fold_words(quote.text) if content(w) or w.isdigit()]
-    return "" if not said or any(stem(w) not in own for w in said) else " ".join(said)

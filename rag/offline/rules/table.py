@@ -189,13 +189,6 @@ RULES = (
         (CALIFORNIA,),
     ),
     Rule(
-        "echoed",
-        order.echoed,
-        "a quote that says nothing the question does not",
-        Example("Which resort is on the Acme strip?", Quote("Acme Strip resorts.")),
-        (CALIFORNIA,),
-    ),
-    Rule(
         "renamed",
         roles.renamed,
         "the question's words said of another name (as English for as French)",
