@@ -412,27 +412,6 @@ CASES = [
         True,
         "",
     ),
-    # quoted: a phrase the question quotes is in the quote or around it, word for word
-    (
-        'Who wrote "On the Complexity of Tides"?',
-        Quote("Closely related fields are tide tables and the complexity of algorithms."),
-        False,
-        "quoted",
-    ),
-    (
-        "Who wrote \u201cOn the Complexity of Tides\u201d?",
-        Quote(
-            "The paper was written by Ada Marsh.", before='Her paper "On the complexity of tides" ran long.'
-        ),
-        True,
-        "",
-    ),
-    (
-        'What did Acme call its "Project Gull"?',
-        Quote("Acme's plan for the coast, called project gull, was its largest."),
-        True,
-        "",
-    ),
     # renamed: the quote says the question's words of another name
     (
         "Who identified themselves as Frisian during the war?",

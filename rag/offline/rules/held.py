@@ -1,8 +1,8 @@
 """The rules on what the quote must hold: the kind of answer asked for, the question's names,
-numbers, qualifiers and quoted phrases, a negation, and enough of the question's concepts (the
-support score). Each takes the read question and the quote and says what is missing ("" for
-nothing). Beside them, what of a row's label the question does not name (unnamed_label), by
-which the answerer leaves out rows beside the answer that name another line."""
+numbers and qualifiers, a negation, and enough of the question's concepts (the support score).
+Each takes the read question and the quote and says what is missing ("" for nothing). Beside
+them, what of a row's label the question does not name (unnamed_label), by which the answerer
+leaves out rows beside the answer that name another line."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ __all__ = [
     "YES_NO_SHARE",
     "asked_for",
     "negation",
-    "quoted",
     "specific",
     "support",
     "unnamed_label",
@@ -76,16 +75,6 @@ def _holds_kind(question: Question, quote: Quote) -> bool:
 def asked_for(question: Question, quote: Quote) -> str:
     """The kind of answer the question asks for when the quote does not hold one, else ""."""
     return "" if _holds_kind(question, quote) else question.asked.wants
-
-
-def quoted(question: Question, quote: Quote) -> str:
-    """The phrases the question puts in quotation marks that the quote, its context, the sentence
-    before it and its passage do not hold word for word (case, accents and marks aside), else ""."""
-    if not question.asked.quoted:
-        return ""
-    said = f" {' '.join(fold_words(f'{quote.text} {quote.context} {quote.before} {quote.passage}'))} "
-    unsaid = [f'"{p}"' for p in question.asked.quoted if f" {' '.join(fold_words(p))} " not in said]
-    return ", ".join(unsaid)
 
 
 def specific(question: Question, quote: Quote) -> str:

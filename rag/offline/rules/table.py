@@ -82,16 +82,6 @@ RULES = (
         (SEED0, FINANCEBENCH, OURS),
     ),
     Rule(
-        "quoted",
-        held.quoted,
-        "a phrase the question puts in quotation marks, missing word for word",
-        Example(
-            'Who wrote "On the Complexity of Tides"?',
-            Quote("Closely related fields are tide tables and the complexity of algorithms."),
-        ),
-        (COMPLEXITY,),
-    ),
-    Rule(
         "specific",
         held.specific,
         "a name, number or qualifier of the question missing, or a number or quarter replaced",
