@@ -194,23 +194,6 @@ CASES = [
         "negation",
     ),
     ("What is not known about P?", Quote("It is not known whether P equals NP."), True, ""),
-    # denied: the quote negates two words of the question, in its order
-    (
-        "What method is always exact?",
-        Quote("Nevertheless, a sampling method is not always exact."),
-        False,
-        "denied",
-    ),
-    ("What problem is harder than sorting?", Quote("So no problem is harder than sorting."), False, "denied"),
-    ("Is the sampling method always exact?", Quote("The sampling method is not always exact."), True, ""),
-    ("What is not always exact?", Quote("A sampling method is not always exact."), True, ""),
-    # a negation of other words is no denial ("not a tapestry", "not decision problems")
-    (
-        "Who wove the Tapestry?",
-        Quote("The tapestry, which is not a tapestry, was woven by Kentish nuns."),
-        True,
-        "",
-    ),
     # moved: the question's qualifier is on another thing in the quote
     (
         "What is the second-largest inland harbour?",
@@ -249,13 +232,6 @@ CASES = [
         Quote("A probabilistic machine is a machine with a supply of random bits."),
         True,
         "",
-    ),
-    # denied reads the question's words without articles: "have a rich tradition" / "not have the rich"
-    (
-        "What kind of art did the Acmeans have a rich tradition of?",
-        Quote("In the visual arts, the Acmeans did not have the rich traditions of their neighbours."),
-        False,
-        "denied",
     ),
     # outranked: the quote holds the question's words only below the first place
     (

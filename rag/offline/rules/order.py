@@ -1,6 +1,6 @@
 """The word-order rules: a quote that holds the question's words but, by their order, says
 something else of them: a word swapped for another between the same neighbours, the question's
-words negated, narrowed by words the quote lacks, or its qualifier moved to other words. Each
+words narrowed by words the quote lacks, or its qualifier moved to other words. Each
 reads the question proper (asked.text) and the quote, words lowercased and stemmed, and returns
 what it found ("" for nothing)."""
 
@@ -11,10 +11,9 @@ from itertools import pairwise
 from rag.offline.rules.quote import Quote
 from rag.offline.rules.words import ARTICLES, END, content, fold_words
 from rag.questions.read import Question
-from rag.questions.terms import NEGATIONS
 from rag.text import stem
 
-__all__ = ["INSERTED_SPAN", "denied", "inserted", "moved", "swapped"]
+__all__ = ["INSERTED_SPAN", "inserted", "moved", "swapped"]
 
 # How many words the question may put between two words the quote holds side by side.
 INSERTED_SPAN = 2
@@ -41,24 +40,6 @@ def swapped(question: Question, quote: Quote) -> str:
                 content(found[j]) and said[j] not in stems
             ):
                 return f"{own[i]} -> {found[j]}"
-    return ""
-
-
-def denied(question: Question, quote: Quote) -> str:
-    """The quote's negation and the two question words after it, in the question's order (articles
-    skipped), else "" ("What algorithm is always practical?" / "... is not always practical").
-    A negated or yes/no question is not read ("Is X always practical?" is answered by "not
-    always")."""
-    if question.asked.negated or question.asked.wants == "yesno":
-        return ""
-    own = [stem(w) for w in fold_words(question.asked.text) if w not in ARTICLES]
-    pairs = set(pairwise(own))
-    found = fold_words(quote.text)
-    for i, word in enumerate(found):
-        if word in NEGATIONS or (word == "t" and i > 0 and found[i - 1].endswith("n")):  # "isn't"
-            after = [w for w in found[i + 1 : i + 4] if w not in ARTICLES][:2]
-            if len(after) == 2 and any(map(content, after)) and (stem(after[0]), stem(after[1])) in pairs:
-                return f"{word} {' '.join(after)}"
     return ""
 
 

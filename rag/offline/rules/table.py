@@ -106,15 +106,6 @@ RULES = (
         (SEED0, NORMANS, COMPLEXITY),
     ),
     Rule(
-        "denied",
-        order.denied,
-        "the quote negates two words of the question, in its order",
-        Example(
-            "What method is always exact?", Quote("Nevertheless, a sampling method is not always exact.")
-        ),
-        (SEED0, SEEDS12, NORMANS, COMPLEXITY),
-    ),
-    Rule(
         "moved",
         order.moved,
         "the question's qualifier on other words in the quote",
