@@ -34,11 +34,11 @@ def _row(
 
 
 def test_a_reply_is_declined_when_a_rule_on_fails_it() -> None:
-    row = _row("q", ["swapped", "denied"], True)
-    assert outcome(row, frozenset({"denied"}))["reply"] == "closest passages"
+    row = _row("q", ["renamed", "inserted"], True)
+    assert outcome(row, frozenset({"inserted"}))["reply"] == "closest passages"
     assert outcome(row, frozenset({"moved"}))["reply"] == "answered"
-    assert changes([row], frozenset({"swapped", "denied"}), "swapped") == []  # denied still fails it
-    assert len(changes([row], frozenset({"swapped"}), "swapped")) == 1
+    assert changes([row], frozenset({"renamed", "inserted"}), "renamed") == []  # inserted still fails it
+    assert len(changes([row], frozenset({"renamed"}), "renamed")) == 1
     assert tally([row], frozenset())["unanswerable_answered"] == 1
 
 
@@ -65,13 +65,13 @@ def _result(rows_on: dict[str, list[dict]]) -> dict:
 
 
 def test_a_rule_helping_only_questions_it_was_read_off_goes_with_its_changes() -> None:
-    # swapped was read off the seed-0 sample and two articles (all of the Normans)
+    # renamed was read off the Normans (all of its questions)
     result = _result(
-        {NORMANS: [_row("q1", ["swapped"], True), _row("q2", ["swapped"], False, contains=False)]}
+        {NORMANS: [_row("q1", ["renamed"], True), _row("q2", ["renamed"], False, contains=False)]}
     )
-    assert verdict(result, BY_NAME["swapped"]) == "**helps only where read off**"
+    assert verdict(result, BY_NAME["renamed"]) == "**helps only where read off**"
     assert verdict(result, BY_NAME["moved"]) == "**helps nowhere**"
-    assert "swapped" in [rule.name for rule, _ in eliminate(result)]  # with every rule doing nothing
+    assert "renamed" in [rule.name for rule, _ in eliminate(result)]  # with every rule doing nothing
     text = render(result)
     assert "- squad-dev: Normans, `q1`: unanswerable, closest passages → answered" in text
     assert (
@@ -89,14 +89,14 @@ def test_squad_devs_questions_a_rule_was_not_read_off_are_a_check() -> None:
 
 
 def test_a_rule_left_alone_on_a_question_helps_once_the_other_is_gone() -> None:
-    # a trap of the wording set that swapped and opposite both catch: neither alone changes it;
-    # once swapped (read off the Normans, doing least there) goes, opposite is its only catcher
-    wording = [_row("fw", ["swapped", "opposite"], True)]
-    normans = [_row("q3", ["opposite"], True), _row("q4", ["opposite"], True)]
+    # a trap of the wording set that renamed and reversed both catch: neither alone changes it;
+    # once renamed (read off the Normans, doing least there) goes, reversed is its only catcher
+    wording = [_row("fw", ["renamed", "reversed"], True)]
+    normans = [_row("q3", ["reversed"], True), _row("q4", ["reversed"], True)]
     result = _result({"filings-dev: wording": wording, NORMANS: normans})
-    assert verdict(result, BY_NAME["opposite"]) == "**helps only where read off**"
+    assert verdict(result, BY_NAME["reversed"]) == "**helps only where read off**"
     gone = [rule.name for rule, _ in eliminate(result)]
-    assert "swapped" in gone and "opposite" not in gone
+    assert "renamed" in gone and "reversed" not in gone
 
 
 @pytest.mark.skipif(not RECORD.exists(), reason="bench check_rules has not been run")

@@ -158,34 +158,6 @@ CASES = [
         True,
         "",
     ),
-    # swapped: the quote says the same words around another one in the slot the question names
-    (
-        "What can the task of halving a number be reduced to?",
-        Quote("The task of doubling a number can be reduced to adding it to itself."),
-        False,
-        "swapped",
-    ),
-    (
-        "What is the qualitative result of this experiment?",
-        Quote("This is a quantitative result of this experiment."),
-        False,
-        "swapped",
-    ),
-    # articles are skipped around the slot: "a decrease in" / "an increase in"
-    (
-        "How does the demand grow with a decrease in the load?",
-        Quote("The demand grows with an increase in the load."),
-        False,
-        "swapped",
-    ),
-    (
-        "What can the task of halving a number be reduced to?",
-        Quote("The task of halving a number is easy."),
-        True,
-        "",
-    ),
-    # a word missing with only one of its neighbours quoted is no swap (a synonym, most often)
-    ("What were Acme's restructuring costs?", Quote("Acme's restructuring charges were 33."), True, ""),
     # negation
     (
         "What does not hide constant factors?",
@@ -217,19 +189,6 @@ CASES = [
     (
         "What is the busiest single runway airport?",
         Quote("Acme Field is the busiest airport in the region.", context="Single runway fields"),
-        True,
-        "",
-    ),
-    # swapped at the end: the end of the question and of the quote is a neighbour like a word
-    (
-        "What is a machine with an extra supply of random ribbons?",
-        Quote("A probabilistic machine is a machine with an extra supply of random bits."),
-        False,
-        "swapped",
-    ),
-    (
-        "What is a machine with a supply of random bits?",
-        Quote("A probabilistic machine is a machine with a supply of random bits."),
         True,
         "",
     ),

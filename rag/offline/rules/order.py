@@ -1,46 +1,21 @@
 """The word-order rules: a quote that holds the question's words but, by their order, says
-something else of them: a word swapped for another between the same neighbours, the question's
-words narrowed by words the quote lacks, or its qualifier moved to other words. Each
-reads the question proper (asked.text) and the quote, words lowercased and stemmed, and returns
-what it found ("" for nothing)."""
+something else of them: the question's words narrowed by words the quote lacks, or its qualifier
+moved to other words. Each reads the question proper (asked.text) and the quote, words lowercased
+and stemmed, and returns what it found ("" for nothing)."""
 
 from __future__ import annotations
 
 from itertools import pairwise
 
 from rag.offline.rules.quote import Quote
-from rag.offline.rules.words import ARTICLES, END, content, fold_words
+from rag.offline.rules.words import content, fold_words
 from rag.questions.read import Question
 from rag.text import stem
 
-__all__ = ["INSERTED_SPAN", "inserted", "moved", "swapped"]
+__all__ = ["INSERTED_SPAN", "inserted", "moved"]
 
 # How many words the question may put between two words the quote holds side by side.
 INSERTED_SPAN = 2
-
-
-def swapped(question: Question, quote: Quote) -> str:
-    """The first question word missing from the quote and its context while the quote holds the
-    words on both sides of it around another word, as "asked -> quoted", else "" ("squaring" for
-    "dividing"; the end of the sentence is a neighbour: "random bits." for "random ribbons?").
-    Articles are skipped: "a decrease in" / "an increase in" swaps, and "the problem of" holds
-    no slot that "a class of" fills."""
-    found = [w for w in fold_words(quote.text) if w not in ARTICLES]
-    said = [stem(w) for w in found]
-    held = set(said) | {stem(w) for w in fold_words(quote.context)}
-    own = [w for w in fold_words(question.asked.text) if w not in ARTICLES] + [END]
-    found.append(END)
-    said.append(END)
-    stems = [stem(w) for w in own]
-    for i in range(1, len(own) - 1):
-        if not content(own[i]) or stems[i] in held:
-            continue
-        for j in range(1, len(found) - 1):
-            if (said[j - 1], said[j + 1]) == (stems[i - 1], stems[i + 1]) and (
-                content(found[j]) and said[j] not in stems
-            ):
-                return f"{own[i]} -> {found[j]}"
-    return ""
 
 
 def inserted(question: Question, quote: Quote) -> str:

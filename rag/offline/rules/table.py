@@ -96,16 +96,6 @@ RULES = (
         (SEED0,),
     ),
     Rule(
-        "swapped",
-        order.swapped,
-        "another word where the question has one, between the same neighbours",
-        Example(
-            "What can the task of halving a number be reduced to?",
-            Quote("The task of doubling a number can be reduced to adding it to itself."),
-        ),
-        (SEED0, NORMANS, COMPLEXITY),
-    ),
-    Rule(
         "moved",
         order.moved,
         "the question's qualifier on other words in the quote",

@@ -8,11 +8,9 @@ import unicodedata
 
 from rag.text import STOPWORDS
 
-__all__ = ["ARTICLES", "END", "WORD_OR_NUMBER", "cased", "content", "fold_words", "places", "without_accents"]
+__all__ = ["ARTICLES", "WORD_OR_NUMBER", "cased", "content", "fold_words", "places", "without_accents"]
 
 ARTICLES = frozenset("a an the".split())
-# The end of the question and of the quote, a neighbour like any word ("random ribbons?" / "random bits.").
-END = "\x00"
 # Numbers (thousands commas and decimals kept) and words, as counts and directions read them.
 WORD_OR_NUMBER = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
 _CASED_TOKEN = re.compile(r"[^\W\d_][\w'-]*")
