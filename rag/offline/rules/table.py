@@ -34,7 +34,10 @@ SEEDS12 = "squad-dev: seed-1 and seed-2 samples"
 NOT_READ_OFF = "squad-dev: not read off"
 GROUPS = (*SETS, SEED0, SEEDS12)
 # Where the effects below come from.
-MEASURED = "not measured yet"
+MEASURED = (
+    "python -m bench check_rules at commit 4d59f9d, 2026-12-03 22:29 UTC (bench/results/check_rules.json): "
+    "squad-dev by article, filings-dev's five question files on its 51 filings, the generated filings"
+)
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,15 @@ RULES = (
         "no answer of the kind asked for: an amount, a date, a name, a statement for a yes/no",
         Example("When did the Acmeans reach Italy?", Quote("The Acmeans reached Italy by sea.")),
         (SEED0, FINANCEBENCH, OURS),
+        effects=(
+            Effect(NORMANS, caught=5, declined=2, gold=1),
+            Effect(COMPLEXITY, caught=2, declined=3),
+            Effect(CALIFORNIA, caught=1, declined=2),
+            Effect(OURS, caught=1, declined=1, gold=1),
+            Effect(ANALYST, declined=2, wrong=2, cited=1),
+            Effect(GENERATED, declined=1),
+            Effect(NOT_READ_OFF, caught=8, declined=7, gold=1),
+        ),
     ),
     Rule(
         "specific",
@@ -87,6 +99,16 @@ RULES = (
         "a name, number or qualifier of the question missing, or a number or quarter replaced",
         Example("What did Acme Foods sell in Asia?", Quote("Acme sold jets in Asia.")),
         (SEED0, FINANCEBENCH, OURS),
+        effects=(
+            Effect(NORMANS, caught=11, declined=5),
+            Effect(COMPLEXITY, caught=14, declined=6, wrong=1, cited=1, gold=1),
+            Effect(CALIFORNIA, caught=37, declined=7, gold=1),
+            Effect(FINANCEBENCH, declined=1),
+            Effect(OURS, caught=2, declined=10, wrong=6, cited=2, gold=1),
+            Effect(ANALYST, caught=1, declined=12, wrong=3, gold=1),
+            Effect(WORDING, caught=1, declined=1, wrong=1),
+            Effect(NOT_READ_OFF, caught=54, declined=18, wrong=1, cited=1, gold=2),
+        ),
     ),
     Rule(
         "negation",
@@ -94,6 +116,10 @@ RULES = (
         "a negated question and a quote that is not negated",
         Example("What does not hide constant factors?", Quote("Big O notation hides constant factors.")),
         (SEED0,),
+        effects=(
+            Effect(COMPLEXITY, caught=50, declined=1, gold=1),
+            Effect(NOT_READ_OFF, caught=47, declined=1, gold=1),
+        ),
     ),
     Rule(
         "moved",
@@ -104,6 +130,10 @@ RULES = (
             Quote("Acme Bay is the largest inland harbour; Beta Bay is the second largest sea harbour."),
         ),
         (SEED0, SEEDS12),
+        effects=(
+            Effect(CALIFORNIA, caught=3),
+            Effect(NOT_READ_OFF, caught=1),
+        ),
     ),
     Rule(
         "inserted",
@@ -114,6 +144,12 @@ RULES = (
             Quote("Acme Field is the busiest airport in the region."),
         ),
         (SEED0, SEEDS12),
+        effects=(
+            Effect(NORMANS, caught=1),
+            Effect(COMPLEXITY, caught=2, declined=1),
+            Effect(CALIFORNIA, caught=2),
+            Effect(NOT_READ_OFF, caught=5, declined=1),
+        ),
     ),
     Rule(
         "reversed",
@@ -121,6 +157,11 @@ RULES = (
         "a name of the question on the other side of the same verb",
         Example("Who did Edgar marry?", Quote("King Malcolm married Edgar's sister Margaret.")),
         (NORMANS, COMPLEXITY),
+        effects=(
+            Effect(NORMANS, caught=11, declined=1),
+            Effect(CALIFORNIA, caught=1),
+            Effect(NOT_READ_OFF, caught=1),
+        ),
     ),
     Rule(
         "outranked",
@@ -131,7 +172,17 @@ RULES = (
             Quote("Acme Bay is the busiest sea harbour; Beta Bay is the second busiest inland harbour."),
         ),
         (CALIFORNIA,),
+        effects=(
+            Effect(NORMANS, caught=1),
+            Effect(CALIFORNIA, caught=3),
+            Effect(WORDING, caught=1),
+            Effect(NOT_READ_OFF, caught=1),
+        ),
     ),
+    # Measured below on the 51-filing library, it helps only the articles it was read off: there the
+    # wording traps fw-013 and fw-026 never reach the check. On filings-dev's 24-filing library it
+    # alone declines both, answered as if answerable without it, so it stays (bench/README.md,
+    # "Answer check, rule by rule").
     Rule(
         "opposite",
         ranks.opposite,
@@ -141,6 +192,11 @@ RULES = (
             Quote("Subsequent to the war, the monks built a mill."),
         ),
         SQUAD,
+        effects=(
+            Effect(NORMANS, caught=2),
+            Effect(COMPLEXITY, caught=2),
+            Effect(CALIFORNIA, caught=1),
+        ),
     ),
     Rule(
         "recounted",
@@ -151,6 +207,10 @@ RULES = (
             Quote("Acme runs 900 stores under 65 banners in 28 countries."),
         ),
         (CALIFORNIA,),
+        effects=(
+            Effect(CALIFORNIA, caught=8),
+            Effect(WORDING, caught=4),
+        ),
     ),
     Rule(
         "elsewhere",
@@ -158,6 +218,10 @@ RULES = (
         "none of the directions the question gives",
         Example("What desert is to the south of Acme?", Quote("Acme has the Mojo Desert to its east.")),
         (CALIFORNIA,),
+        effects=(
+            Effect(CALIFORNIA, caught=3),
+            Effect(WORDING, caught=2),
+        ),
     ),
     Rule(
         "renamed",
@@ -170,6 +234,11 @@ RULES = (
             ),
         ),
         (NORMANS,),
+        effects=(
+            Effect(NORMANS, caught=2),
+            Effect(CALIFORNIA, caught=1),
+            Effect(NOT_READ_OFF, caught=1),
+        ),
     ),
     Rule(
         "only_dated",
@@ -182,6 +251,11 @@ RULES = (
             ),
         ),
         (NORMANS,),
+        effects=(
+            Effect(NORMANS, caught=6, declined=1),
+            Effect(OURS, declined=2),
+            Effect(ANALYST, declined=3, wrong=2, cited=1),
+        ),
     ),
     Rule(
         "compared",
@@ -192,6 +266,10 @@ RULES = (
             Quote("Acme's revenues for 2017 increased 14% compared to 2016."),
         ),
         (OURS,),
+        effects=(
+            Effect(OURS, declined=1, wrong=1),
+            Effect(WORDING, caught=1),
+        ),
     ),
     Rule(
         "support",
@@ -202,5 +280,14 @@ RULES = (
             Quote("Net cash used was $2.4 billion.", context="Acme 10-K", support=0.2),
         ),
         (FINANCEBENCH, OURS),
+        effects=(
+            Effect(NORMANS, caught=3, declined=1),
+            Effect(COMPLEXITY, caught=1, declined=1, wrong=1),
+            Effect(CALIFORNIA, caught=2, declined=3),
+            Effect(FINANCEBENCH, declined=1, wrong=1, cited=1),
+            Effect(OURS, declined=7, wrong=5, cited=-1),
+            Effect(ANALYST, caught=1, declined=3, wrong=3),
+            Effect(NOT_READ_OFF, caught=6, declined=5, wrong=1),
+        ),
     ),
 )
