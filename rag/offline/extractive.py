@@ -35,29 +35,21 @@ from rag.offline.scoring import (
     RememberedEmbeddings,
     Scored,
     Source,
+    holds_numbers,
     label_share,
-    period_credit,
     score_sentences,
 )
+from rag.offline.task import parse_task
 from rag.passages.computed import computed_rows
 from rag.passages.rows import quote_row
-from rag.passages.units import Unit, passage_units, recurring_lines, split_sentences
-from rag.prompts import (
-    CLOSEST_PASSAGES,
-    COMPUTED_FROM,
-    CONTEXT_PREFIX,
-    NOT_IN_DOCUMENTS,
-    QUESTION_HEADER,
-    SOURCES_END,
-)
+from rag.passages.units import passage_units, recurring_lines, split_sentences
+from rag.prompts import CLOSEST_PASSAGES, COMPUTED_FROM, NOT_IN_DOCUMENTS
 from rag.questions.read import Question, read_question
 from rag.relevance import MIN_DENSE, gate_measured_for
-from rag.text import tokenize
 
-__all__ = ["ExtractiveChatModel", "Source", "compose_answer", "parse_task", "split_sentences"]
+__all__ = ["ExtractiveChatModel", "Source", "compose_answer", "split_sentences"]
 
 LABEL = "offline extractive mode"
-_HEADER = re.compile(r"^Source ID \[([A-Za-z0-9]{7,8})\]:(.*)$", re.MULTILINE)
 # Share of the question's weighted concepts a sentence or row must hold to be quoted as an answer.
 MIN_SCORE = 0.4
 # Below this share in every sentence and row the evidence is unrelated: "do not answer"...
@@ -79,33 +71,6 @@ CLOSEST_COUNT = 3
 # restructuring question (tests/e2e/test_real_filing_browser.py); which passages are quoted is all
 # it changes.
 BY_WORDS = 2
-
-
-def parse_task(messages: Sequence[BaseMessage]) -> tuple[list[Source], str]:
-    """The sources and the question from the last message laid out by rag.prompts."""
-    text = str(messages[-1].content) if messages else ""
-    body, _, tail = text.rpartition(SOURCES_END)
-    if not _:
-        body, tail = "", text
-    headers = list(_HEADER.finditer(body))
-    ends = [m.start() for m in headers[1:]] + [len(body)]
-    sources = [_source(m.group(1), m.group(2), body[m.end() : end].strip()) for m, end in zip(headers, ends)]
-    _before, found, question = tail.rpartition(QUESTION_HEADER)
-    return sources, (question if found else tail).strip()
-
-
-def _source(short_id: str, header: str, block: str) -> Source:
-    title, _, pages = (x.strip() for x in header.rpartition(", page "))
-    first, _, rest = block.partition("\n")
-    if first.startswith(CONTEXT_PREFIX):
-        return Source(short_id, rest.strip(), first.removeprefix(CONTEXT_PREFIX).strip(), title, pages)
-    return Source(short_id, block, title=title, pages=pages)
-
-
-def _holds(unit: Unit, question: Question) -> bool:
-    """Whether a unit holds every number and every fiscal year (column) the question names."""
-    bag, asked = set(tokenize(unit.text)), question.concepts
-    return asked.numbers <= bag and all(period_credit(unit, y, bag) for y in asked.years)
 
 
 def _cite(items: Sequence[Scored]) -> str:
@@ -161,7 +126,9 @@ def compose_answer(
             return f"{CLOSEST_PASSAGES} {_cite(near[:CLOSEST_COUNT])}"
         return NOT_IN_DOCUMENTS
     direct = [
-        s for s in ranked if s.lexical >= lexical_floor * min_score and s.unit and _holds(s.unit, question)
+        s
+        for s in ranked
+        if s.lexical >= lexical_floor * min_score and s.unit and holds_numbers(s.unit, question)
     ]
     if direct and max(s.lexical for s in direct) >= min_score:
         best, terms = direct[0], question.words

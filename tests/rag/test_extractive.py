@@ -14,7 +14,8 @@ from rag.answering.answer import answer_stream
 from rag.answering.events import Done
 from rag.citations.parser import extract_citations
 from rag.offline.check import OFF
-from rag.offline.extractive import ExtractiveChatModel, parse_task, split_sentences
+from rag.offline.extractive import ExtractiveChatModel, split_sentences
+from rag.offline.task import parse_task
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.types import Answer, Evidence
 from tests.rag.conftest import make_pdf
@@ -272,7 +273,7 @@ def test_a_sources_context_line_is_read_apart_from_its_text() -> None:
     from langchain_core.messages import HumanMessage
 
     from ingest.types import PageLocator
-    from rag.offline.extractive import parse_task
+    from rag.offline.task import parse_task
     from rag.prompts import build_messages
     from rag.types import Evidence
 
