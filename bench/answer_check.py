@@ -26,13 +26,14 @@ from bench.answer_check_plot import PLOT, draw_curves
 from bench.eval import SQUAD_QA, SQUAD_SAMPLE, judge, load_questions, open_corpus_library, summarize
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
-from rag.offline.check import MIN_SUPPORT, OFF, RULES, Rules
+from rag.offline.check import DEFAULT, MIN_SUPPORT, OFF, RULES, Rules
 from rag.offline.extractive import ExtractiveChatModel
 from rag.offline.scoring import RememberedEmbeddings
 from rag.questions.read import Question, read_question
 from rag.retrieval.retrieve import Retrieval, search_evidence
 
 K = 6
+NAMES = tuple(rule.name for rule in RULES)
 THRESHOLDS = (0.0, 0.3, 0.35, 0.4, 0.42, 0.45, 0.5, 0.55, 0.6, 0.7)
 FIGURES = (
     ("gold_page_cited", "evidence page cited"),
@@ -82,9 +83,9 @@ def measure(
 
 def variants() -> dict[str, Rules]:
     """Before (no check), after (every rule), each rule alone and every rule but one."""
-    out = {"before: no check": OFF, "after: every rule": Rules()}
-    out |= {f"{rule} alone": replace(OFF, **{rule: True}) for rule in RULES}
-    out |= {f"all but {rule}": replace(Rules(), **{rule: False}) for rule in RULES}
+    out = {"before: no check": OFF, "after: every rule": DEFAULT}
+    out |= {f"{rule} alone": DEFAULT.only(rule) for rule in NAMES}
+    out |= {f"all but {rule}": DEFAULT.without(rule) for rule in NAMES}
     return out
 
 
@@ -105,7 +106,7 @@ def measure_set(
     }
     points: dict[str, list[dict[str, Any]]] = {}
     if curve:
-        for mode, base in (("support alone", replace(OFF, support=True)), ("with the other rules", Rules())):
+        for mode, base in (("support alone", DEFAULT.only("support")), ("with the other rules", DEFAULT)):
             points[mode] = [
                 {
                     "threshold": t,

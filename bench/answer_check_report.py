@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.answer_check import FIGURES, RULES
+from bench.answer_check import FIGURES, NAMES
 
 
 def _cell(value: Any) -> str:
@@ -24,7 +24,7 @@ def _before_after(sets: list[dict[str, Any]]) -> list[str]:
 def _by_rule(sets: list[dict[str, Any]]) -> list[str]:
     head = " | ".join(s["name"] for s in sets)
     lines = [f"| rules | {head} |", "|---|" + "---|" * len(sets)]
-    labels = ["before: no check", *(f"{r} alone" for r in RULES), *(f"all but {r}" for r in RULES)]
+    labels = ["before: no check", *(f"{r} alone" for r in NAMES), *(f"all but {r}" for r in NAMES)]
     for label in [*labels, "after: every rule"]:
         cells = []
         for s in sets:

@@ -61,6 +61,12 @@ BENCHMARKS = (
     Benchmark(
         "answer_check", "Answer check: declining what the documents do not answer", "bench.answer_check"
     ),
+    Benchmark(
+        "check_rules",
+        "Answer check, rule by rule: each rule turned off alone",
+        "bench.check_rules",
+        3 * 3600.0,  # 1,400 questions retrieved on 2 shared cores, then answered up to 21 times
+    ),
     Benchmark("text_layer", "Text layer: usable or mojibake (which pages OCR reads)", "bench.text_layer"),
     # OCR reads about a page in 3-10 s on these 2 cores: the 80-page scan and the squad-dev scans
     # at two resolutions alone take 20-40 minutes.

@@ -1,6 +1,6 @@
 """Every prompt in one place: the system prompt, the task prompt and how evidence is laid out.
 
-The offline extractive answerer reads the same messages back (rag.offline.extractive.parse_task), so the
+The offline extractive answerer reads the same messages back (rag.offline.task.parse_task), so the
 layout here is a contract: a `Source ID [<id>]:` header line per piece of evidence, optionally
 followed by one CONTEXT_PREFIX line (the chunk's section/table title and column headers), and
 the question after QUESTION_HEADER at the end.

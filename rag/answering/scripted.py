@@ -13,7 +13,8 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field
 
-from rag.offline.extractive import parse_task, split_sentences
+from rag.offline.extractive import split_sentences
+from rag.offline.task import parse_task
 from rag.prompts import NOT_IN_DOCUMENTS
 
 LABEL = "scripted test model"

@@ -36,18 +36,17 @@ from rag.offline.scoring import (
     RememberedEmbeddings,
     Scored,
     Source,
+    holds_numbers,
     label_share,
-    period_credit,
     score_sentences,
 )
 from rag.offline.task import parse_task
-from rag.passages.units import Unit, passage_units, recurring_lines, split_sentences
+from rag.passages.units import passage_units, recurring_lines, split_sentences
 from rag.prompts import NOT_IN_DOCUMENTS
 from rag.questions.read import Question, read_question
 from rag.relevance import MIN_DENSE, gate_measured_for
-from rag.text import tokenize
 
-__all__ = ["ExtractiveChatModel", "Source", "compose_answer", "parse_task", "split_sentences"]
+__all__ = ["ExtractiveChatModel", "Source", "compose_answer", "split_sentences"]
 
 LABEL = "offline extractive mode"
 # Share of the question's weighted concepts a sentence or row must hold to be quoted as an answer.
@@ -71,12 +70,6 @@ CLOSEST_COUNT = 3
 # restructuring question (tests/e2e/test_real_filing_browser.py); which passages are quoted is all
 # it changes.
 BY_WORDS = 2
-
-
-def _holds(unit: Unit, question: Question) -> bool:
-    """Whether a unit holds every number and every fiscal year (column) the question names."""
-    bag, asked = set(tokenize(unit.text)), question.concepts
-    return asked.numbers <= bag and all(period_credit(unit, y, bag) for y in asked.years)
 
 
 def _cite(items: Sequence[Scored]) -> str:
@@ -128,7 +121,9 @@ def compose_answer(
             return closest_passages(question, sources, _cite(near[:CLOSEST_COUNT]))
         return judgement_answer(question, sources) or NOT_IN_DOCUMENTS
     direct = [
-        s for s in ranked if s.lexical >= lexical_floor * min_score and s.unit and _holds(s.unit, question)
+        s
+        for s in ranked
+        if s.lexical >= lexical_floor * min_score and s.unit and holds_numbers(s.unit, question)
     ]
     if direct and max(s.lexical for s in direct) >= min_score:
         best, terms = direct[0], question.words
@@ -139,7 +134,7 @@ def compose_answer(
             if s.score >= NEAR_BEST * best.score
             and s.lexical >= min_score
             and (s.unit.row is None or label_share(s.unit, terms) >= named)
-            and not (rules.label and s.unit.row and _unnamed(question, s, sources))
+            and not (s.unit.row and _unnamed(question, s, sources))
         ]
         if _answers(question, best, sources, rules):
             return _cite(chosen)
@@ -184,7 +179,7 @@ def _by_meaning(
 
 def _unnamed(question: Question, row: Scored, sources: Sequence[Source]) -> str:
     """The words of a row's label the question does not name, when most of it (rag.offline.check's
-    label rule), for a row quoted beside the answer."""
+    unnamed_label), for a row quoted beside the answer."""
     title = next((s.title for s in sources if s.short_id == row.source), "")
     label = row.unit.row.label if row.unit and row.unit.row else ""
     return unnamed_label(question, label, title)

@@ -227,3 +227,9 @@ def label_share(unit: Unit, terms: frozenset[str]) -> float:
 def quote(unit: Unit, question: Question) -> str:
     """A row as quoted for the question's years (rag.passages.rows), a sentence as it is."""
     return quote_row(unit.row, unit.columns, question.concepts.years) if unit.row is not None else unit.text
+
+
+def holds_numbers(unit: Unit, question: Question) -> bool:
+    """Whether a unit holds every number and every fiscal year (column) the question names."""
+    bag, asked = set(tokenize(unit.text)), question.concepts
+    return asked.numbers <= bag and all(period_credit(unit, y, bag) for y in asked.years)

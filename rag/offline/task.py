@@ -1,5 +1,6 @@
-"""The offline answerer's task read back out of the prompt rag.prompts lays out: its sources
-(each `Source ID [<id>]:` header with its context line and text) and its question."""
+"""The prompt read back: the sources and the question of the last message, laid out by rag.prompts
+(a `Source ID [<id>]:` header per source, an optional context line, the question after
+QUESTION_HEADER). The offline answerer and the scripted test model answer from what it reads."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from langchain_core.messages import BaseMessage
 
 from rag.offline.scoring import Source
 from rag.prompts import CONTEXT_PREFIX, QUESTION_HEADER, SOURCES_END
+
+__all__ = ["parse_task"]
 
 _HEADER = re.compile(r"^Source ID \[([A-Za-z0-9]{7,8})\]:(.*)$", re.MULTILINE)
 

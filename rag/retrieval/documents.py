@@ -46,7 +46,7 @@ _WORD = re.compile(r"[A-Za-z0-9][\w&'-]*")
 _PERIOD_TERM = re.compile(r"(?:19|20)\d\d|q[1-4]|[1-4]q\d*|fy\d+")  # "2021", "q2", "2q23", "fy2019"
 _SENTENCE_START = re.compile(r"[.?!]\s+$")  # the text before a later sentence's first word
 # A shorter name ("AM", "US") would start too many titles' words. The same length as the answer
-# check's acronym match (rag.offline.check: _holds_name); not measured apart.
+# check's acronym match (rag.offline.rules.held: _holds_name); not measured apart.
 MIN_TITLE_NAME = 3
 
 Search = Callable[[str, int], Sequence[tuple[Any, float]]]

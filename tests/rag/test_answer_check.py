@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.offline.check import OFF, RULES, Quote, Rules, check, support
+from rag.offline.check import DEFAULT, OFF, Quote, check, support, unnamed_label
 from rag.questions.read import read_question
 from rag.questions.terms import quarters, question_proper, read_asked
 
@@ -70,21 +70,21 @@ def test_quarters_are_read_in_every_spelling() -> None:
 CASES = [
     # (question, quote, passes, rule that fails)
     ("How many teams did Los Angeles have?", Quote("Los Angeles had two teams."), True, ""),
-    ("How many teams did Los Angeles have?", Quote("Los Angeles had teams of its own."), False, "asked-for"),
+    ("How many teams did Los Angeles have?", Quote("Los Angeles had teams of its own."), False, "asked_for"),
     ("How much was capex?", Quote("Capital expenditures 1,577 1,602", row=True), True, ""),
     # a date and a year are no amount: the auditor's sentence does not answer "how much"
     (
         "How much net cash did CVS Health provide?",
         Quote("We have audited the balance sheets of CVS Health as of December 31, 2018 and 2017."),
         False,
-        "asked-for",
+        "asked_for",
     ),
     ("When did the Normans reach Italy?", Quote("The Normans reached Italy in 999."), True, ""),
     ("When did the Normans reach Italy?", Quote("The Normans reached Italy in the 10th century."), True, ""),
-    ("When did the Normans reach Italy?", Quote("The Normans reached Italy by sea."), False, "asked-for"),
+    ("When did the Normans reach Italy?", Quote("The Normans reached Italy by sea."), False, "asked_for"),
     ("When did Herve serve?", Quote("Hervé served in the 1050s."), True, ""),  # accents ignored
     ("Who led the troops?", Quote("The troops were led by Guy de Lusignan."), True, ""),
-    ("Who led the troops?", Quote("The troops were led by a general."), False, "asked-for"),
+    ("Who led the troops?", Quote("The troops were led by a general."), False, "asked_for"),
     (
         "Has Acme reported any material legal proceedings?",
         Quote("We believe the claims are without merit.", context="Item 3. Legal Proceedings Acme 10-K"),
@@ -95,7 +95,7 @@ CASES = [
         "Has Acme reported any material legal proceedings?",
         Quote("We consent to the incorporation by reference.", context="Acme Annual Report"),
         False,
-        "asked-for",
+        "asked_for",
     ),
     # specific terms: a name of the question the quote and its context lack
     (
@@ -144,13 +144,13 @@ CASES = [
         "What happened to the greenhouse in 1990?",
         Quote("The greenhouse was rebuilt in 1987.", before="Plans were made in 1990."),
         False,
-        "replaced",
+        "specific",
     ),
     (
         "What was net income in Q3 2023?",
         Quote("In the second quarter of 2023 net income was 14.5."),
         False,
-        "replaced",
+        "specific",
     ),
     (
         "What was net income in Q2 2023?",
@@ -158,34 +158,6 @@ CASES = [
         True,
         "",
     ),
-    # swapped: the quote says the same words around another one in the slot the question names
-    (
-        "What can the task of halving a number be reduced to?",
-        Quote("The task of doubling a number can be reduced to adding it to itself."),
-        False,
-        "swapped",
-    ),
-    (
-        "What is the qualitative result of this experiment?",
-        Quote("This is a quantitative result of this experiment."),
-        False,
-        "swapped",
-    ),
-    # articles are skipped around the slot: "a decrease in" / "an increase in"
-    (
-        "How does the demand grow with a decrease in the load?",
-        Quote("The demand grows with an increase in the load."),
-        False,
-        "swapped",
-    ),
-    (
-        "What can the task of halving a number be reduced to?",
-        Quote("The task of halving a number is easy."),
-        True,
-        "",
-    ),
-    # a word missing with only one of its neighbours quoted is no swap (a synonym, most often)
-    ("What were Acme's restructuring costs?", Quote("Acme's restructuring charges were 33."), True, ""),
     # negation
     (
         "What does not hide constant factors?",
@@ -194,23 +166,6 @@ CASES = [
         "negation",
     ),
     ("What is not known about P?", Quote("It is not known whether P equals NP."), True, ""),
-    # denied: the quote negates two words of the question, in its order
-    (
-        "What method is always exact?",
-        Quote("Nevertheless, a sampling method is not always exact."),
-        False,
-        "denied",
-    ),
-    ("What problem is harder than sorting?", Quote("So no problem is harder than sorting."), False, "denied"),
-    ("Is the sampling method always exact?", Quote("The sampling method is not always exact."), True, ""),
-    ("What is not always exact?", Quote("A sampling method is not always exact."), True, ""),
-    # a negation of other words is no denial ("not a tapestry", "not decision problems")
-    (
-        "Who wove the Tapestry?",
-        Quote("The tapestry, which is not a tapestry, was woven by Kentish nuns."),
-        True,
-        "",
-    ),
     # moved: the question's qualifier is on another thing in the quote
     (
         "What is the second-largest inland harbour?",
@@ -236,26 +191,6 @@ CASES = [
         Quote("Acme Field is the busiest airport in the region.", context="Single runway fields"),
         True,
         "",
-    ),
-    # swapped at the end: the end of the question and of the quote is a neighbour like a word
-    (
-        "What is a machine with an extra supply of random ribbons?",
-        Quote("A probabilistic machine is a machine with an extra supply of random bits."),
-        False,
-        "swapped",
-    ),
-    (
-        "What is a machine with a supply of random bits?",
-        Quote("A probabilistic machine is a machine with a supply of random bits."),
-        True,
-        "",
-    ),
-    # denied reads the question's words without articles: "have a rich tradition" / "not have the rich"
-    (
-        "What kind of art did the Acmeans have a rich tradition of?",
-        Quote("In the visual arts, the Acmeans did not have the rich traditions of their neighbours."),
-        False,
-        "denied",
     ),
     # outranked: the quote holds the question's words only below the first place
     (
@@ -369,10 +304,6 @@ CASES = [
     ),
     ("What desert is to the south of Acme?", Quote("The Mojo Desert lies south of Acme."), True, ""),
     ("What desert is in southern Acme?", Quote("The Mojo Desert is in Southern Acme."), True, ""),
-    # echoed: the quote says nothing the question does not
-    ("Which resort is on the Acme strip?", Quote("Acme Strip resorts."), False, "echoed"),
-    ("Which resort is on the Acme strip?", Quote("The Pyramid is a resort on the Acme strip."), True, ""),
-    ("Did Acme open resorts on the strip?", Quote("Acme opened resorts on the strip."), True, ""),
     # only dated: the quote meets the question on its date and names alone
     (
         "Who did the Acmeans besiege in the 11th century?",
@@ -413,27 +344,6 @@ CASES = [
     (
         "What was Acme's revenue in 2016?",
         Quote("Acme's revenue was $5.2 billion in 2017, compared to $4.8 billion in 2016."),
-        True,
-        "",
-    ),
-    # quoted: a phrase the question quotes is in the quote or around it, word for word
-    (
-        'Who wrote "On the Complexity of Tides"?',
-        Quote("Closely related fields are tide tables and the complexity of algorithms."),
-        False,
-        "quoted",
-    ),
-    (
-        "Who wrote \u201cOn the Complexity of Tides\u201d?",
-        Quote(
-            "The paper was written by Ada Marsh.", before='Her paper "On the complexity of tides" ran long.'
-        ),
-        True,
-        "",
-    ),
-    (
-        'What did Acme call its "Project Gull"?',
-        Quote("Acme's plan for the coast, called project gull, was its largest."),
         True,
         "",
     ),
@@ -482,17 +392,7 @@ CASES = [
     ),
     # "What NOUN was X ..." has no verb to read: the noun after "What" is no verb
     ("What river was Petrela located by?", Quote("They occupied Petrela at the river Deabolis."), True, ""),
-    # label: a row answers for the line its label names, names of the question and title aside
-    (
-        "What were Acme Resorts' total current liabilities as of December 31, 2019?",
-        Quote(
-            "Total Acme Resorts International stockholders' equity 7,727,265",
-            row=True,
-            label="Total Acme Resorts International stockholders' equity",
-        ),
-        False,
-        "label",
-    ),
+    # a row passes the check by its label's line too: the label's own words are not asked for
     (
         "What were Acme Resorts' total current liabilities as of December 31, 2019?",
         Quote(
@@ -503,29 +403,6 @@ CASES = [
         ),
         True,
         "",
-    ),
-    (  # the question's shorthand counts: PP&E is property, plant and equipment
-        "What was Acme's net PP&E in 2022?",
-        Quote(
-            "Property, plant and equipment, net 818",
-            context="Acme | 2022",
-            row=True,
-            label="Property, plant and equipment, net",
-        ),
-        True,
-        "",
-    ),
-    (  # whose line it is says nothing of which: the title's words are no label words
-        "What were Acme Foods' net sales in 2020?",
-        Quote(
-            "Net earnings attributable to Acme Foods 2,181.2",
-            row=True,
-            context="Statements of earnings | 2020",
-            label="Net earnings attributable to Acme Foods",
-            title="Acme Foods annual report",
-        ),
-        False,
-        "label",
     ),
     # support
     (
@@ -546,13 +423,8 @@ def test_each_rule_from_a_table_of_cases(question: str, quote: Quote, passes: bo
 @pytest.mark.parametrize(("question", "quote", "passes", "rule"), [c for c in CASES if not c[2]])
 def test_each_failure_is_that_rules_alone(question: str, quote: Quote, passes: bool, rule: str) -> None:
     """Turning the failing rule off lets the quote through: no other rule decided it."""
-    name = {"replaced": "specific", "asked-for": "asked_for"}.get(rule, rule)
-    assert not check(read_question(question), quote, Rules(**{name: True, **_others_off(name)})).passed
+    assert not check(read_question(question), quote, DEFAULT.only(rule)).passed
     assert check(read_question(question), quote, OFF).passed
-
-
-def _others_off(name: str) -> dict[str, bool]:
-    return {r: False for r in RULES if r != name}
 
 
 def test_support_reads_the_question_as_the_answerer_does() -> None:
@@ -562,3 +434,29 @@ def test_support_reads_the_question_as_the_answerer_does() -> None:
     assert support(asked, row, "Acme Corp annual report", None) > support(asked, row, "", None)
     assert support(asked, row, "Acme Corp annual report", None) >= 0.75
     assert support(asked, row, "", 0.6) == pytest.approx(0.5 * support(asked, row, "", None) + 0.3)
+
+
+@pytest.mark.parametrize(
+    ("question", "label", "title", "unnamed"),
+    [
+        (  # whose line it is (the question's names) says nothing of which
+            "What were Acme Resorts' total current liabilities as of December 31, 2019?",
+            "Total Acme Resorts International stockholders' equity",
+            "",
+            "equiti internat stockhold",
+        ),
+        ("What were Acme Resorts' total current liabilities in 2019?", "Total current liabilities", "", ""),
+        ("What was Acme's net PP&E in 2022?", "Property, plant and equipment, net", "", ""),  # shorthand
+        (  # the title's words are no label words either
+            "What were Acme Foods' net sales in 2020?",
+            "Net earnings attributable to Acme Foods",
+            "Acme Foods annual report",
+            "attribut earn",
+        ),
+    ],
+)
+def test_the_words_of_a_label_a_question_does_not_name(
+    question: str, label: str, title: str, unnamed: str
+) -> None:
+    """What rows beside the answer are left out by (rag.offline.extractive): a label over half unnamed."""
+    assert unnamed_label(read_question(question), label, title) == unnamed
