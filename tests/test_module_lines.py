@@ -1,5 +1,5 @@
 """No module of ingest/, rag/ or components/ is over 300 lines: a newcomer reads one at a sitting.
-An exception is named below, and the allowance fails as soon as it is short enough.
+An exception is named below, and the allowance fails as soon as it is short enough."""
 
 from __future__ import annotations
 
