@@ -7,7 +7,7 @@ are ingest.cli.queue's).
 [--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs (on PostgreSQL: the
 documents whose rows are incomplete, see ingest.team.recovery); ``python -m ingest sections
 [--data-dir DIR] [--all]`` reads the sections of documents added before sections were read, from
-their stored PDFs, without re-embedding (ingest.backfill).
+their stored PDFs, without re-embedding (ingest.cli.backfill).
 Exit status: 0 when every file was added or already present, 1 when any failed (or the library
 is busy or damaged, which stops the run, or no PDF was found), 2 on usage errors (including bad
 settings, and a data folder that cannot be written or created).
@@ -188,8 +188,8 @@ def _recover(settings, args: argparse.Namespace) -> int:
 def _sections(argv: list[str]) -> int:
     """``python -m ingest sections``: the sections of the documents already in the library."""
     from ingest.backend import library_class
-    from ingest.backfill import backfill
     from ingest.cli.args import parse_sections_args
+    from ingest.cli.backfill import backfill
 
     args = parse_sections_args(argv)
     logging.basicConfig(level=logging.ERROR, format="%(message)s")

@@ -223,7 +223,7 @@ class PgLibrary(PgLibraryReads):
         return True
 
     def set_sections(self, doc_id: str, pages: Sequence[Page], chunks: dict[str, tuple[str, ...]]) -> bool:
-        """Record a stored document's sections (its pages' and its chunks' by id: ingest.backfill);
+        """Record a stored document's sections (its pages' and its chunks' by id: ingest.cli.backfill);
         nothing else changes, vectors and the generation included. False when it is gone."""
         self._writable()
         with self._write_transaction() as conn:

@@ -188,6 +188,7 @@ def stream_answer(
     if computation is not None:
         yield from cites.feed(computation.line)
         if computation.complete and isinstance(chat_model, TakesQuestion):  # offline: the line is its answer
+            yield from cites.feed(note) if note else ()
             yield from cites.finish()
             yield Done(cites.answer(question, provider=provider_label))
             return

@@ -1,5 +1,5 @@
 """Both backends keep each page's and chunk's sections beside the text (never in what is embedded),
-and `python -m ingest sections` (ingest.backfill) gives documents stored before sections theirs
+and `python -m ingest sections` (ingest.cli.backfill) gives documents stored before sections theirs
 from their stored PDFs without re-chunking or re-embedding anything."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ingest.backfill import backfill
+from ingest.cli.backfill import backfill
 from ingest.embeddings import HashEmbeddings
 from ingest.local.library import Library
 from ingest.pdf.reader import read_pdf
