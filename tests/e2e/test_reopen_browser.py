@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from rag.retrieval import lexical_store, profile_store
+from rag.retrieval import lexical_store
+from rag.retrieval.filings import profile_store
 from rag.stores.conversations import ConversationStore
 from tests.e2e.conftest import FOOTNOTE, ask, wait_idle
 from tests.e2e.documents import GUIDE_QUESTION, guide_pdf, hostile_pdf
