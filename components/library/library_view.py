@@ -40,8 +40,9 @@ def index_summary(library: Library, documents: list[Document]) -> str:
 
 
 def document_rows(documents: list[Document], vectors: dict[str, float] | None = None) -> list[dict]:
-    """Plain rows for the documents table; ``vectors``: the share embedded of documents that are
-    searchable by words only so far (Library.vector_progress)."""
+    """Plain rows for the documents table, by title (the library's order is the order ingest jobs
+    ended, and two run at once); ``vectors``: the share embedded of documents that are searchable
+    by words only so far (Library.vector_progress)."""
     vectors = vectors or {}
     return [
         {
@@ -58,7 +59,7 @@ def document_rows(documents: list[Document], vectors: dict[str, float] | None = 
             "Added": d.added_at.replace("T", " ")[:16],
             "Warnings": "; ".join(d.warnings),
         }
-        for d in documents
+        for d in sorted(documents, key=lambda d: (d.title.casefold(), d.file_name))
     ]
 
 
