@@ -13,28 +13,36 @@ from rag.offline.scoring import Source
 from rag.passages.rows import quote_row
 from rag.passages.units import Unit, passage_units, recurring_lines
 from rag.prompts import CLOSEST_PASSAGES, JUDGED_DISCUSSED, JUDGED_FROM
-from rag.questions.judgement import row_rank
+from rag.questions.judgement import STATEMENT_KINDS, row_rank
 from rag.questions.read import Question
+from rag.questions.request import statements_in
+from rag.questions.vocabulary import load_vocabulary
 
 
 def judged_rows(question: Question, sources: Sequence[Source]) -> list[Unit]:
-    """The row of each of the judgement's line items found in the sources, once each: one
-    printed under the item's label before one holding its words, then one under year columns,
-    then the earlier source."""
+    """The row of each of the judgement's line items found in the sources, once each: one from a
+    source whose context names the item's statement (the page stage puts a statement page's
+    heading there: rag.retrieval.page_stage.with_statement) before one of a note, a segment table
+    or another statement ("Cost of sales" of a restructuring table is not the row an analyst
+    reads; an MD&A table's may be, so it stays next), then one printed under the item's label
+    before one holding its words, then one under year columns, then the earlier source."""
     judgement = question.judgement
     if judgement is None:
         return []
     skip = recurring_lines([(src.text, src.pages) for src in sources])
+    named = {src.short_id: statements_in(src.context) for src in sources}
     units = [u for src in sources for u in passage_units(src.short_id, src.text, src.context, skip) if u.row]
+    items = load_vocabulary().line_items
     found: list[Unit] = []
     for key in judgement.items:
+        kind = STATEMENT_KINDS.get(items[key].statement, "")
         ranked = [
-            (rank, not u.columns, n, u)
+            (kind not in named.get(u.source, ()), rank, not u.columns, n, u)
             for n, u in enumerate(units)
             if u.row is not None and (rank := row_rank(key, u.row.label)) is not None
         ]
         if ranked:
-            row = min(ranked, key=lambda r: r[:3])[3]
+            row = min(ranked, key=lambda r: r[:4])[4]
             if row not in found:
                 found.append(row)
     return found

@@ -42,21 +42,25 @@ def concept_rows(
     page_of: Mapping[str, tuple[str, int]],
     fetch: Callable[[Sequence[str]], dict[str, Chunk]],
 ) -> list[str]:
-    """The chunk ids holding the rows of the question's judgement, in the items' order, once each."""
+    """The chunk ids holding the rows of the question's judgement, once each: those on a page of
+    their item's statement first (the page stage keeps only the first few: a row from a note or
+    another statement is what an analyst reads last), then in the items' order."""
     judgement = question.judgement
     if judgement is None or not doc_ids or not JUDGEMENT_ROWS:
         return []
     searched = _Searched(index, doc_ids, pages, page_of, fetch)
-    found: list[str] = []
+    found: dict[str, bool] = {}  # chunk id -> on a page of its item's statement
     for key in judgement.items:
         best = _row_chunk(key, searched)
-        if best is not None and best not in found:
-            found.append(best)
-    return found
+        if best is not None:
+            cid, own = best
+            found[cid] = found.get(cid, False) or own
+    return sorted(found, key=lambda cid: not found[cid])
 
 
-def _row_chunk(key: str, searched: _Searched) -> str | None:
-    """The chunk holding one item's row: on its statement's page before any other, printed under
+def _row_chunk(key: str, searched: _Searched) -> tuple[str, bool] | None:
+    """The chunk holding one item's row, and whether it is on a page of the item's statement:
+    on its statement's page before any other, printed under
     one of its labels before one holding a label's words, in the first document before the rest,
     on the earlier page (the statements come before the notes and schedules that repeat their
     rows), then by BM25 for the labels."""
@@ -80,4 +84,7 @@ def _row_chunk(key: str, searched: _Searched) -> str | None:
             doc, page = searched.page_of[cid]
             elsewhere = searched.pages[doc].fact(page).statement != kind
             ranked.append(((elsewhere, min(ranks), order.get(doc, len(order)), page, -scores[cid]), cid))
-    return min(ranked)[1] if ranked else None
+    if not ranked:
+        return None
+    key_of, cid = min(ranked)
+    return cid, not key_of[0]

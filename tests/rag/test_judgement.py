@@ -4,13 +4,18 @@ the rows and leaves the judgement to the reader."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
+from ingest.types import Chunk
 from rag.offline.judgement import judgement_answer
 from rag.offline.scoring import Source
 from rag.prompts import JUDGED_DISCUSSED, JUDGED_FROM
 from rag.questions.judgement import row_rank
 from rag.questions.read import read_question
+from rag.retrieval.concept_rows import concept_rows
+from rag.retrieval.pages import DocumentPages
 
 
 @pytest.mark.parametrize(
@@ -78,3 +83,46 @@ def test_the_closest_passages_follow_the_rows() -> None:
     )
     assert answer.startswith(JUDGED_FROM.format(concept="liquidity"))
     assert answer.endswith(f"[bbbb222] {JUDGED_DISCUSSED} Liquidity is ample. [cccc333]")
+
+
+def test_rows_on_their_statements_page_come_before_a_notes_rows() -> None:
+    # A note's "Inventories" row is the first liquidity item found, but the page stage keeps only
+    # the first few row chunks: the balance sheet's current assets and liabilities must lead.
+    pages = DocumentPages(
+        [
+            "Notes to Consolidated Financial Statements\nNote 4. Inventories\nInventories 500 400",
+            "CONSOLIDATED BALANCE SHEETS\n2021 2020\nTotal current assets 15,000 14,500\n"
+            "Total current liabilities 9,100 8,700",
+        ],
+        {"note": 0, "assets": 1, "liabilities": 1},
+    )
+    chunks = {
+        "note": "Inventories 500 400",
+        "assets": "Total current assets 15,000 14,500",
+        "liabilities": "Total current liabilities 9,100 8,700",
+    }
+    index = SimpleNamespace(scores=lambda text, doc_ids: dict.fromkeys(chunks, 1.0))
+    fetch = lambda ids: {c: Chunk(c, "d", n, chunks[c], ()) for n, c in enumerate(ids)}  # noqa: E731
+    page_of = {c: ("d", p) for c, p in pages.chunk_pages.items()}
+    question = read_question("Does Acme look liquid?")
+    assert pages.fact(1).statement == "balance" and pages.fact(0).statement != "balance"
+    assert concept_rows(question, index, ["d"], {"d": pages}, page_of, fetch) == [
+        "assets",
+        "liabilities",
+        "note",
+    ]
+
+
+def test_the_answer_quotes_a_statements_row_before_a_notes() -> None:
+    sources = [
+        Source(
+            "aaaa111", "Restructuring charges\n2020 2019\nCost of sales 25.8 9.9", "Note 5. Restructuring"
+        ),
+        Source(
+            "bbbb222",
+            "Net sales 17,626 16,865\nCost of sales 11,496 11,108",
+            "Consolidated Statements of Earnings",
+        ),
+    ]
+    answer = judgement_answer(read_question("How has Acme's margin profile moved?"), sources)
+    assert "Cost of sales: 11,496 / 11,108 [bbbb222]" in answer and "aaaa111" not in answer
