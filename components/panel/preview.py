@@ -20,6 +20,19 @@ def panel_meta(ev: Evidence) -> str:
     return f"Page {pages} (index {index}){where} · id {ev.short_id} · {similarity}{ocr_note(ev)}"
 
 
+SECTION_PARTS = 3  # a longer section path shows its first part and its last two (the panel is narrow)
+
+
+def section_line(ev: Evidence) -> str:
+    """Where the passage sits in its document ("In PART II > … > Note 10 - Debt"), or "" when
+    the document's sections are not known."""
+    parts = [p.strip() for p in ev.section.split(" > ") if p.strip()]
+    if not parts:
+        return ""
+    shown = parts if len(parts) <= SECTION_PARTS else [parts[0], "…", *parts[-(SECTION_PARTS - 1) :]]
+    return "In " + " > ".join(shown)
+
+
 def chunk_parts(text: str, passage: tuple[int, int] | None) -> tuple[str, str, str]:
     """The chunk before, inside and after the cited passage, each as one flowing line (PDF line
     breaks are layout, not content)."""

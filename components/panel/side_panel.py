@@ -12,7 +12,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from components.panel.original import ExcerptFn, OriginalFn, show_original
 from components.panel.passage import cell_passage, cited_passage
-from components.panel.preview import chunk_parts, panel_meta
+from components.panel.preview import chunk_parts, panel_meta, section_line
 from components.shared import state
 from components.shared.names import document_name
 from components.shared.render import footnote_kind_label, ocr_note, page_range
@@ -226,6 +226,8 @@ def show_panel(
         st.text(document_name(ev.title, ev.file_name))
     with parts.meta:
         st.text(panel_meta(ev))
+        if where := section_line(ev):
+            st.text(where)
         with st.container(key=f"panel_kind_{footnote.kind}"):
             st.caption(footnote_kind_label(footnote))
     with parts.chunk:

@@ -52,6 +52,7 @@ def build_evidence(hits: Sequence[tuple[Chunk, Document, float | None]]) -> tupl
             score=None if score is None else float(score),
             locators=chunk.locators,
             context=chunk.context,
+            section=chunk.sections[0] if chunk.sections else "",
         )
         for chunk, doc, score in hits
     )

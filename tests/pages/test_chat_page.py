@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+from fpdf import FPDF
 from streamlit.testing.v1 import AppTest
 
 from components.shared import resources, state
@@ -292,3 +293,28 @@ def test_closest_passages_are_labelled_as_such(app_env: Path) -> None:
     [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
     assert turn.answer.closest and not turn.answer.unsupported
     assert "Closest passages, not a direct answer" in " ".join(m.value for m in at.markdown)
+
+
+def test_the_panel_says_which_section_the_passage_is_in(app_env: Path) -> None:
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=12)
+    sections = {  # outline entries (three or more: ingest.pdf.sections), one per page
+        "Item 1. Business": "The company makes kettles and sells them in Europe.",
+        "Item 2. Properties": "The company owns one factory in Leeds.",
+        "Item 3. Legal Proceedings": "The company is a defendant in a patent suit brought by Acme in Delaware.",
+    }
+    for title, text in sections.items():
+        pdf.add_page()
+        pdf.start_section(title)
+        pdf.multi_cell(0, 6, f"{title}\n{text}")
+    library = build_library(app_env, [("tenk.pdf", bytes(pdf.output()))])
+    [chunk] = [c for c in library.chunks() if "patent suit" in c.text]
+    assert chunk.sections == ("Item 3. Legal Proceedings",)
+    at = _app()
+    _model().replies.append(f"A patent suit brought by Acme [{chunk.chunk_id[:7]}].")
+    _ask(at, "What legal proceedings is the company in?")
+    [turn] = ConversationStore(app_env / resources.CONVERSATIONS_FILE).turns(_conv(at))
+    at.session_state[state.SELECTION] = (turn.turn_id, 1)
+    at.run()
+    assert not at.exception, at.exception
+    assert "In Item 3. Legal Proceedings" in [t.value for t in at.text]

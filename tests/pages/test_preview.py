@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from components.panel.preview import panel_meta
+from dataclasses import replace
+
+from components.panel.preview import panel_meta, section_line
 from ingest.types import PageLocator
 from rag.types import Evidence
 
@@ -16,3 +18,11 @@ def _evidence(score: float | None) -> Evidence:
 def test_meta_shows_the_similarity_or_says_the_passage_was_found_by_words_only() -> None:
     assert panel_meta(_evidence(0.4567)) == "Page 5 (index 4) · id abc1234 · similarity 0.46"
     assert panel_meta(_evidence(None)) == "Page 5 (index 4) · id abc1234 · words only, no similarity yet"
+
+
+def test_the_section_line_shortens_a_deep_path_to_its_first_part_and_last_two() -> None:
+    assert section_line(_evidence(0.5)) == ""  # sections not known
+    short = replace(_evidence(0.5), section="PART I > Item 3. Legal Proceedings")
+    assert section_line(short) == "In PART I > Item 3. Legal Proceedings"
+    deep = replace(_evidence(0.5), section="PART II > Item 8. Statements > Notes > Note 10 - Debt")
+    assert section_line(deep) == "In PART II > … > Notes > Note 10 - Debt"

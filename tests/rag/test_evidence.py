@@ -7,6 +7,7 @@ import hashlib
 from ingest.types import Chunk, Document, PageLocator
 from rag.citations.evidence import assign_short_ids, build_evidence
 from rag.citations.parser import extract_citations
+from rag.types import Evidence
 
 
 def _cid(prefix: str, salt: str) -> str:
@@ -55,3 +56,16 @@ def test_build_evidence_keeps_order_scores_and_locators() -> None:
     assert (evidence[1].page_index, evidence[1].page_end_index) == (1, 2)
     assert (evidence[1].char_start, evidence[1].char_end) == (900, 50)
     assert evidence[1].page_end_label == "iii"
+
+
+def test_evidence_knows_the_section_its_chunk_starts_in_and_keeps_it_in_a_saved_answer() -> None:
+    doc = Document("d" * 64, "Title", "t.pdf", pages=3, size_bytes=10)
+    loc = (PageLocator(1, "2", 0, 50),)
+    paths = ("PART I > Item 3. Legal Proceedings", "PART II > Item 5. Market")
+    with_paths = Chunk(_cid("abcdef1", "1"), doc.doc_id, 0, "one", loc, sections=paths)
+    without = Chunk(_cid("abcdef2", "2"), doc.doc_id, 1, "two", loc)
+    first, second = build_evidence([(with_paths, doc, 0.9), (without, doc, 0.5)])
+    assert (first.section, second.section) == ("PART I > Item 3. Legal Proceedings", "")
+    assert Evidence.from_dict(first.to_dict()) == first
+    saved_before = {k: v for k, v in first.to_dict().items() if k != "section"}  # an answer saved earlier
+    assert Evidence.from_dict(saved_before).section == ""
