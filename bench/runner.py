@@ -53,6 +53,12 @@ BENCHMARKS = (
         "bench.ingest_filings",
     ),
     Benchmark(
+        "ingest_filings_38",
+        "Ingesting the 24 filings-dev filings with the local model: today beside before issue 38",
+        "bench.ingest_filings_38",
+        timeout_s=3 * 3600.0,
+    ),
+    Benchmark(
         "attribution", "Attribution: matching uncited sentences, flagging cited ones", "bench.attribution"
     ),
     Benchmark(
