@@ -188,9 +188,7 @@ def stream_answer(
     if computation is not None:
         yield from cites.feed(computation.line)
         if computation.complete and isinstance(chat_model, TakesQuestion):  # offline: the line is its answer
-            yield from cites.feed(note) if note else ()
-            yield from cites.finish()
-            yield Done(cites.answer(question, provider=provider_label))
+            yield from _ending(cites, note, question, provider_label)
             return
         yield from cites.feed("\n\n")
     try:
@@ -206,10 +204,15 @@ def stream_answer(
                 cites.answer(question, provider=provider_label, interrupted=True, error=failure.message)
             )
         return
+    yield from _ending(cites, note, question, provider_label)
+
+
+def _ending(cites: AnswerCitations, note: str, question: Question, provider: str) -> Iterator[StreamEvent]:
+    """A finished answer's end: the period note (if any), the last citation, then Done."""
     if note:
         yield from cites.feed(note)
     yield from cites.finish()
-    yield Done(cites.answer(question, provider=provider_label))
+    yield Done(cites.answer(question, provider=provider))
 
 
 def answer_stream(
