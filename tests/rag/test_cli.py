@@ -36,6 +36,7 @@ FOOTNOTE_KEYS = {
     "text",
     "score",
     "ocr_confidence",
+    "section",
 }
 
 
