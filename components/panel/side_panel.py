@@ -292,6 +292,8 @@ def show_hit_panel(
             f"Match on page {hit.page_label} (index {hit.page_index}) · passage on page {pages} "
             f"(index {index}) · id {ev.short_id} · BM25 {ev.score:.2f}{ocr_note(ev)}"
         )
+        if where := section_line(ev):
+            st.text(where)
     with parts.chunk:
         _chunk_text(as_footnote, hit.match)
     with parts.controls:

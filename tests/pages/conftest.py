@@ -47,6 +47,25 @@ def make_pdf(pages: list[str], title: str = "") -> bytes:
     return bytes(pdf.output())
 
 
+def outlined_pdf(sections: dict[str, str]) -> bytes:
+    """A text PDF with one bookmarked section a page (three or more make an outline the ingest
+    trusts: ingest.pdf.sections), each page its title then its text."""
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=12)
+    for title, text in sections.items():
+        pdf.add_page()
+        pdf.start_section(title)
+        pdf.multi_cell(0, 6, f"{title}\n{text}")
+    return bytes(pdf.output())
+
+
+TENK = {  # a filing's items, for the panel's section line
+    "Item 1. Business": "The company makes kettles and sells them in Europe.",
+    "Item 2. Properties": "The company owns one factory in Leeds.",
+    "Item 3. Legal Proceedings": "The company is a defendant in a patent suit brought by Acme in Delaware.",
+}
+
+
 def build_library(
     data_dir: Path,
     docs: list[tuple[str, bytes]],

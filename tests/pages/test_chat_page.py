@@ -6,7 +6,6 @@ import json
 import re
 from pathlib import Path
 
-from fpdf import FPDF
 from streamlit.testing.v1 import AppTest
 
 from components.shared import resources, state
@@ -14,7 +13,7 @@ from ingest.embeddings import HashEmbeddings
 from ingest.local.library import Library
 from rag.stores.conversations import ConversationStore
 from settings import load_settings
-from tests.pages.conftest import ROOT, answers, build_library, make_pdf
+from tests.pages.conftest import ROOT, TENK, answers, build_library, make_pdf, outlined_pdf
 
 TIMEOUT = 60
 
@@ -296,18 +295,7 @@ def test_closest_passages_are_labelled_as_such(app_env: Path) -> None:
 
 
 def test_the_panel_says_which_section_the_passage_is_in(app_env: Path) -> None:
-    pdf = FPDF()
-    pdf.set_font("Helvetica", size=12)
-    sections = {  # outline entries (three or more: ingest.pdf.sections), one per page
-        "Item 1. Business": "The company makes kettles and sells them in Europe.",
-        "Item 2. Properties": "The company owns one factory in Leeds.",
-        "Item 3. Legal Proceedings": "The company is a defendant in a patent suit brought by Acme in Delaware.",
-    }
-    for title, text in sections.items():
-        pdf.add_page()
-        pdf.start_section(title)
-        pdf.multi_cell(0, 6, f"{title}\n{text}")
-    library = build_library(app_env, [("tenk.pdf", bytes(pdf.output()))])
+    library = build_library(app_env, [("tenk.pdf", outlined_pdf(TENK))])
     [chunk] = [c for c in library.chunks() if "patent suit" in c.text]
     assert chunk.sections == ("Item 3. Legal Proceedings",)
     at = _app()

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from components.panel import page_resources
 from components.shared import state
-from tests.pages.conftest import ROOT
+from tests.pages.conftest import ROOT, TENK, build_library, outlined_pdf
 
 TIMEOUT = 60
 
@@ -63,6 +63,15 @@ def test_search_lists_hits_and_a_click_opens_the_panel(app_env: Path) -> None:
     assert at.session_state[state.LIBRARY_HIT][0] == '"freezing point"'
     at.button(key="panel_close").click().run()
     assert not any(t.startswith("Match on page") for t in _texts(at))
+
+
+def test_a_hits_panel_says_which_section_the_match_is_in(app_env: Path) -> None:
+    build_library(app_env, [("tenk.pdf", outlined_pdf(TENK))])
+    at = _search(_page(), '"patent suit"')
+    [hit] = _hit_buttons(at)
+    hit.click().run()
+    assert not at.exception, at.exception
+    assert "In Item 3. Legal Proceedings" in _texts(at)
 
 
 def test_words_rank_hits_and_hostile_text_stays_plain(app_env: Path) -> None:
