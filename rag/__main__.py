@@ -41,7 +41,7 @@ def evidence_json(item: Evidence) -> dict[str, Any]:
         "text": item.text,
         "score": item.score,
         "ocr_confidence": item.ocr_confidence,  # None unless a page of it was read by OCR
-        "section": item.section,  # the section path its chunk starts in, "" when not known
+        "sections": list(item.sections),  # the section paths of its chunk, the first where it starts
         **({"cell": asdict(item.cell)} if item.cell is not None else {}),  # an operand's cell of a chunk
     }
 
@@ -106,8 +106,10 @@ def print_sources(answer: Answer, out: TextIO) -> None:
             else f", cell of [{e.cell.chunk}]: {e.cell.label}, {e.cell.column}: {e.cell.printed}"
         )
         print(f"  [{f.number}] {e.title} ({e.file_name}), page {pages}{ocr}{cell} [{f.short_id}]", file=out)
-        if e.section:
-            print(f"      in {e.section}", file=out)
+        if e.sections:  # where the passage starts, and the section it runs into last
+            print(f"      in {e.sections[0]}", file=out)
+            if len(e.sections) > 1:
+                print(f"      then {e.sections[-1]}", file=out)
         for m in f.matches:  # no marker in the text: say which sentence it is for
             sentence = " ".join(answer.text[m.start : m.end].split())
             print(f"      matched by Footnote (the model cited nothing): {sentence[:120]}", file=out)

@@ -42,9 +42,10 @@ class Evidence:
     locators: tuple[PageLocator, ...]
     context: str = ""  # the chunk's section/table title and column header line (not on the page here)
     cell: Cell | None = None  # set when this evidence is one table cell of the chunk chunk_id
-    # the section path the chunk starts in ("PART I > Item 3. Legal Proceedings": ingest.pdf.sections),
-    # "" when its document has none read (shown in the panel; not given to the model)
-    section: str = ""
+    # the section paths of the chunk ("PART I > Item 3. Legal Proceedings": ingest.pdf.sections), the
+    # one it starts in first, then each it enters; () when its document has none read (shown in the
+    # panel; not given to the model)
+    sections: tuple[str, ...] = ()
 
     @property
     def page_index(self) -> int:
@@ -105,7 +106,7 @@ class Evidence:
             locators=tuple(PageLocator(**loc) for loc in data["locators"]),
             context=data.get("context", ""),
             cell=Cell(**data["cell"]) if data.get("cell") else None,
-            section=data.get("section", ""),
+            sections=tuple(data.get("sections", ())),
         )
 
 

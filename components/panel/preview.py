@@ -24,13 +24,18 @@ SECTION_PARTS = 3  # a longer section path shows its first part and its last two
 
 
 def section_line(ev: Evidence) -> str:
-    """Where the passage sits in its document ("In PART II > … > Note 10 - Debt"), or "" when
-    the document's sections are not known."""
-    parts = [p.strip() for p in ev.section.split(" > ") if p.strip()]
-    if not parts:
+    """Where the passage sits in its document ("In PART II > … > Note 10 - Debt"; for a chunk
+    that runs into a later section, "…, then" that one), or "" when its sections are not known."""
+    paths = [p for p in (_short(path) for path in ev.sections) if p]
+    if not paths:
         return ""
+    return f"In {paths[0]}" + (f", then {paths[-1]}" if len(paths) > 1 else "")
+
+
+def _short(path: str) -> str:
+    parts = [p.strip() for p in path.split(" > ") if p.strip()]
     shown = parts if len(parts) <= SECTION_PARTS else [parts[0], "…", *parts[-(SECTION_PARTS - 1) :]]
-    return "In " + " > ".join(shown)
+    return " > ".join(shown)
 
 
 def chunk_parts(text: str, passage: tuple[int, int] | None) -> tuple[str, str, str]:

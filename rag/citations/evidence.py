@@ -52,7 +52,7 @@ def build_evidence(hits: Sequence[tuple[Chunk, Document, float | None]]) -> tupl
             score=None if score is None else float(score),
             locators=chunk.locators,
             context=chunk.context,
-            section=chunk.sections[0] if chunk.sections else "",
+            sections=chunk.sections,
         )
         for chunk, doc, score in hits
     )

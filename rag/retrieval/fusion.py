@@ -74,8 +74,15 @@ def merge_chunks(members: list[Chunk], best: Chunk) -> Chunk:
         if joined is None:  # over a page break, as the pages' text is joined (ingest.pdf.chunking)
             joined = f"{text}{PAGE_JOIN if runs_over(before, chunk) else ' '}{chunk.text}"
         text = joined
+    sections = tuple(dict.fromkeys(path for c in ordered for path in c.sections))  # where it starts first
     return Chunk(
-        best.chunk_id, best.doc_id, ordered[0].ordinal, text, merge_locators(ordered), ordered[0].context
+        best.chunk_id,
+        best.doc_id,
+        ordered[0].ordinal,
+        text,
+        merge_locators(ordered),
+        ordered[0].context,
+        sections,
     )
 
 

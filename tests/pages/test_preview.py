@@ -20,9 +20,15 @@ def test_meta_shows_the_similarity_or_says_the_passage_was_found_by_words_only()
     assert panel_meta(_evidence(None)) == "Page 5 (index 4) · id abc1234 · words only, no similarity yet"
 
 
-def test_the_section_line_shortens_a_deep_path_to_its_first_part_and_last_two() -> None:
+def test_the_section_line_shortens_a_deep_path_and_names_where_a_passage_starts_and_ends() -> None:
     assert section_line(_evidence(0.5)) == ""  # sections not known
-    short = replace(_evidence(0.5), section="PART I > Item 3. Legal Proceedings")
+    short = replace(_evidence(0.5), sections=("PART I > Item 3. Legal Proceedings",))
     assert section_line(short) == "In PART I > Item 3. Legal Proceedings"
-    deep = replace(_evidence(0.5), section="PART II > Item 8. Statements > Notes > Note 10 - Debt")
+    deep = replace(_evidence(0.5), sections=("PART II > Item 8. Statements > Notes > Note 10 - Debt",))
     assert section_line(deep) == "In PART II > … > Notes > Note 10 - Debt"
+    across = replace(
+        _evidence(0.5), sections=("Item 8 > Balance Sheets", "Item 8 > Cash Flows", "Item 8 > Equity")
+    )
+    assert (
+        section_line(across) == "In Item 8 > Balance Sheets, then Item 8 > Equity"
+    )  # where it starts and ends

@@ -36,7 +36,7 @@ FOOTNOTE_KEYS = {
     "text",
     "score",
     "ocr_confidence",
-    "section",
+    "sections",
 }
 
 

@@ -65,7 +65,7 @@ def test_evidence_knows_the_section_its_chunk_starts_in_and_keeps_it_in_a_saved_
     with_paths = Chunk(_cid("abcdef1", "1"), doc.doc_id, 0, "one", loc, sections=paths)
     without = Chunk(_cid("abcdef2", "2"), doc.doc_id, 1, "two", loc)
     first, second = build_evidence([(with_paths, doc, 0.9), (without, doc, 0.5)])
-    assert (first.section, second.section) == ("PART I > Item 3. Legal Proceedings", "")
+    assert (first.sections, second.sections) == (paths, ())
     assert Evidence.from_dict(first.to_dict()) == first
-    saved_before = {k: v for k, v in first.to_dict().items() if k != "section"}  # an answer saved earlier
-    assert Evidence.from_dict(saved_before).section == ""
+    saved_before = {k: v for k, v in first.to_dict().items() if k != "sections"}  # an answer saved earlier
+    assert Evidence.from_dict(saved_before).sections == ()

@@ -14,7 +14,7 @@ from ingest.pdf.chunking import locator_text
 from ingest.pdf.context import indexed_text
 from ingest.types import Chunk, LibraryReader, PageLocator
 from rag.questions.read import read_question
-from rag.retrieval.fusion import fuse
+from rag.retrieval.fusion import fuse, merge_chunks
 from rag.retrieval.lexical import LexicalCache, LexicalIndex, collection_paused
 from rag.retrieval.page_stage import fused, fused_blind
 from rag.retrieval.retrieve import dense_similarities, search_evidence, stand_in
@@ -318,3 +318,11 @@ def test_the_page_stage_ranks_a_page_without_vectors_by_words_in_both_halves() -
     assert max(blind, key=blind.get) == "new-page"
     seeing = fused_blind(lexical, dense, lambda key: False)
     assert seeing == fused(lexical, dense) and max(seeing, key=seeing.get) == "old-page"
+
+
+def test_a_merged_passage_keeps_its_members_sections_in_order() -> None:
+    loc = lambda start, end: (PageLocator(0, "1", start, end),)  # noqa: E731
+    one = Chunk("a" * 64, "d", 0, "Item 2. Properties One factory.", loc(0, 30), sections=("Item 2",))
+    two = Chunk("b" * 64, "d", 1, "One factory. Item 3. Legal", loc(18, 44), sections=("Item 2", "Item 3"))
+    merged = merge_chunks([two, one], two)
+    assert merged.chunk_id == two.chunk_id and merged.sections == ("Item 2", "Item 3")
