@@ -13,6 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 from components.panel.original import ExcerptFn, OriginalFn, show_original
 from components.panel.passage import cell_passage, cited_passage
 from components.panel.preview import chunk_parts, panel_meta, section_line
+from components.panel.style import PANEL_STYLE
 from components.shared import state
 from components.shared.names import document_name
 from components.shared.render import footnote_kind_label, ocr_note, page_range
@@ -20,32 +21,6 @@ from rag.retrieval.library_search import SearchHit
 from rag.types import Footnote, Turn
 
 PANEL_HEIGHT = 760
-
-# Static and trusted: how the panel's keyed containers look (no untrusted text in here).
-_STYLE = """<style>
-@media (min-width: 640px) {  /* beside the chat (narrower screens stack the columns) */
-  div[data-testid="stColumn"]:has(.st-key-side_panel),
-  div[data-testid="stColumn"]:has(.st-key-side_panel_hint) {
-    position: sticky; top: 3.75rem; align-self: flex-start; }
-}
-.st-key-panel_title p, .st-key-panel_title div { font-weight: 600; font-size: 1.1rem; }
-.st-key-panel_meta div { color: color-mix(in srgb, currentColor 75%, transparent); font-size: 0.85rem; }
-.st-key-panel_chunk div { font-size: 0.92rem; line-height: 1.5; }
-.st-key-cited_passage { background: rgba(255, 196, 0, 0.2); border-left: 3px solid rgba(224, 170, 0, 0.9);
-  padding: 0.35rem 0.6rem; border-radius: 0.25rem; }  /* translucent: a highlight on either theme */
-.st-key-panel_pages img { border: 1px solid color-mix(in srgb, currentColor 15%, transparent); border-radius: 0.25rem; }
-/* The click relay (components/chat/cite_relay.py) shows nothing but its preview of a clicked footnote,
-   in the panel's place until the panel's run has drawn that footnote: in the hint's place, or
-   over the panel, which stays laid out (unseen) while its new elements and pictures arrive. */
-.st-key-panel_warm { display: none; }
-body:not([data-fn-preview]) .st-key-@@RELAY@@ { display: none; }
-body[data-fn-preview] [data-testid="stLayoutWrapper"]:has(> .st-key-side_panel_hint),
-body[data-fn-preview] .st-key-side_panel_hint { display: none; }
-body[data-fn-preview] .st-key-side_panel { visibility: hidden; }
-[data-testid="stVerticalBlock"]:has(> .st-key-@@RELAY@@) { position: relative; }
-body[data-fn-preview] [data-testid="stVerticalBlock"]:has(.st-key-side_panel) > .st-key-@@RELAY@@ {
-  position: absolute; top: 0; left: 0; right: 0; z-index: 3; }
-</style>""".replace("@@RELAY@@", state.CITE_RELAY)
 
 # (doc_id, page_index, char_start, char_end, focus, whole=False) -> (JPEG bytes, whether they are
 # the page cut to the passage; with whole=True, the whole page), or None when the document is gone.
@@ -197,7 +172,7 @@ _PIXEL = (
 def show_style() -> None:
     """The panel's look, once per page run in the panel's column (outside the chat's panel
     fragment, so a click does not send it again)."""
-    st.html(_STYLE)
+    st.html(PANEL_STYLE)
 
 
 def show_hint(text: str = FOOTNOTE_HINT) -> None:
