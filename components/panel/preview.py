@@ -9,6 +9,8 @@ from components.shared.names import document_name
 from components.shared.render import footnote_kind_label, ocr_note, page_range
 from rag.types import Answer, Evidence
 
+SECTION_PARTS = 3  # a longer section path shows its first part and its last two (the panel is narrow)
+
 
 def panel_meta(ev: Evidence) -> str:
     """The panel's line under the title: page(s), index(es), the cell (a computed figure's operand),
@@ -18,9 +20,6 @@ def panel_meta(ev: Evidence) -> str:
     cell = ev.cell
     where = "" if cell is None else f" · cell of {cell.chunk}: {cell.label}, {cell.column}: {cell.printed}"
     return f"Page {pages} (index {index}){where} · id {ev.short_id} · {similarity}{ocr_note(ev)}"
-
-
-SECTION_PARTS = 3  # a longer section path shows its first part and its last two (the panel is narrow)
 
 
 def section_line(ev: Evidence) -> str:

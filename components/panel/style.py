@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from components.shared import state
 
-# Static and trusted: how the panel's keyed containers look (no untrusted text in here).
 PANEL_STYLE = """<style>
 @media (min-width: 640px) {  /* beside the chat (narrower screens stack the columns) */
   div[data-testid="stColumn"]:has(.st-key-side_panel),
