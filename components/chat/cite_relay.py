@@ -23,7 +23,7 @@ from components.shared import state
 # Static and trusted: the preview's empty parts; the JS fills them with textContent.
 _HTML = """<div class="fn-preview" hidden>
 <div class="fn-head"><strong class="fn-n"></strong><span class="fn-of"></span></div>
-<div class="fn-title"></div><div class="fn-meta"></div><div class="fn-kind"></div>
+<div class="fn-title"></div><div class="fn-meta"></div><div class="fn-where"></div><div class="fn-kind"></div>
 <div class="fn-wait">Drawing the page…</div>
 <div class="fn-before"></div><div class="fn-inside"></div><div class="fn-after"></div>
 </div>"""
@@ -37,7 +37,7 @@ _CSS = """
 .fn-preview[hidden], .fn-preview [hidden] { display: none; }
 .fn-head { min-height: 2.5rem; line-height: 2.5rem; }
 .fn-title { font-weight: 600; font-size: 1.1rem; }
-.fn-meta { color: color-mix(in srgb, currentColor 75%, transparent); font-size: 0.85rem; }
+.fn-meta, .fn-where { color: color-mix(in srgb, currentColor 75%, transparent); font-size: 0.85rem; }
 .fn-kind, .fn-wait { color: color-mix(in srgb, currentColor 60%, transparent); font-size: 0.85rem; }
 .fn-before, .fn-inside, .fn-after { font-size: 0.92rem; line-height: 1.5; }
 .fn-inside { background: rgba(255, 196, 0, 0.2); border-left: 3px solid rgba(224, 170, 0, 0.9);
@@ -81,7 +81,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
   const show = (note, key) => {
     fill(".fn-n", "Source " + Number(note.n));
     fill(".fn-of", " of " + Number(note.count));
-    for (const name of ["title", "meta", "kind", "before", "inside", "after"]) fill(".fn-" + name, note[name]);
+    for (const name of ["title", "meta", "where", "kind", "before", "inside", "after"]) fill(".fn-" + name, note[name]);
     relay.pending = key;
     relay.id = String(note.id);
     box.hidden = false;

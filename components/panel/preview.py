@@ -60,6 +60,7 @@ def footnote_previews(answer: Answer) -> list[dict[str, object]]:
                 "count": count,
                 "title": document_name(ev.title, ev.file_name),
                 "meta": panel_meta(ev),
+                "where": section_line(ev),
                 "kind": footnote_kind_label(footnote),
                 "before": before,
                 "inside": inside,

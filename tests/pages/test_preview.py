@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from components.panel.preview import panel_meta, section_line
+from components.panel.preview import footnote_previews, panel_meta, section_line
 from ingest.types import PageLocator
+from rag.answering.answer import build_answer
 from rag.types import Evidence
 
 
@@ -32,3 +33,14 @@ def test_the_section_line_shortens_a_deep_path_and_names_where_a_passage_starts_
     assert (
         section_line(across) == "In Item 8 > Balance Sheets, then Item 8 > Equity"
     )  # where it starts and ends
+
+
+def test_a_footnotes_preview_carries_its_section_line() -> None:
+    ev = replace(_evidence(0.5), sections=("PART I > Item 3. Legal Proceedings",))
+    answer = build_answer("Q?", f"A suit [{ev.short_id}].", [ev], provider="t")
+    [preview] = footnote_previews(answer)
+    assert preview["where"] == "In PART I > Item 3. Legal Proceedings"
+    assert (
+        footnote_previews(build_answer("Q?", "A [abc1234].", [_evidence(0.5)], provider="t"))[0]["where"]
+        == ""
+    )
