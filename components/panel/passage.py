@@ -13,7 +13,10 @@ from rag.types import Answer, Evidence, Footnote
 
 def cited_passage(answer: Answer, footnote: Footnote, min_chars: int = 24) -> tuple[int, int] | None:
     """The stretch of the footnote's chunk text that a citing (or matched) sentence repeats, as
-    offsets into the chunk text, if any. Whitespace differences (PDF line breaks) do not matter."""
+    offsets into the chunk text, if any (a computed figure's operand: its cell's row, cell_passage).
+    Whitespace differences (PDF line breaks) do not matter."""
+    if footnote.evidence.cell is not None:
+        return cell_passage(footnote.evidence)
     chunk, where = _flatten(footnote.evidence.text)
     groups = answer.marker_groups
     best: tuple[int, int] | None = None

@@ -4,7 +4,7 @@ footnote's text at once, before the panel's run (components/chat/chat_panel.py: 
 
 from __future__ import annotations
 
-from components.panel.passage import cell_passage, cited_passage, split_passage
+from components.panel.passage import cited_passage, split_passage
 from components.shared.names import document_name
 from components.shared.render import footnote_kind_label, ocr_note, page_range
 from rag.types import Answer, Evidence
@@ -51,8 +51,7 @@ def footnote_previews(answer: Answer) -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for footnote in answer.footnotes:
         ev = footnote.evidence
-        passage = cell_passage(ev) if ev.cell is not None else cited_passage(answer, footnote)
-        before, inside, after = chunk_parts(ev.text, passage)
+        before, inside, after = chunk_parts(ev.text, cited_passage(answer, footnote))
         out.append(
             {
                 "n": footnote.number,

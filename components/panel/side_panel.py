@@ -11,7 +11,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from components.panel.original import ExcerptFn, OriginalFn, show_original
-from components.panel.passage import cell_passage, cited_passage
+from components.panel.passage import cited_passage
 from components.panel.preview import chunk_parts, panel_meta, section_line
 from components.panel.style import PANEL_STYLE
 from components.shared import state
@@ -194,7 +194,7 @@ def show_panel(
     """Draw the panel for one footnote of one turn, from that turn's saved evidence snapshot
     (with excerpt and original: a toggle opening the original PDF at the page, and a download)."""
     ev = footnote.evidence
-    passage = cell_passage(ev) if ev.cell is not None else cited_passage(turn.answer, footnote)
+    passage = cited_passage(turn.answer, footnote)
     with st.container(height=PANEL_HEIGHT, key="side_panel", border=True):
         parts = _parts()
     with parts.title:
