@@ -303,15 +303,15 @@ def test_the_result_is_the_formula_over_the_cited_cells(
     assert computation is not None and computation.computed is not None, computation.line
     cited = [parse_amount(o.printed) for o in computation.computed.operands]
     assert [o.label for o in computation.computed.operands] == LABELS
-    expected = _evaluate(cited, ops)
+    assert cited == [Decimal(v) for v in values]  # the asked year's column (2021), not 2020's
+    expected = _evaluate([Decimal(v) for v in values], ops)
     assert Decimal(computation.computed.result) == expected.quantize(
         Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP
     )
 
 
-def _evaluate(cells: list[Decimal | None], ops: list[str]) -> Decimal:
+def _evaluate(values: list[Decimal], ops: list[str]) -> Decimal:
     """The formula a op b op c op d with the usual precedence, computed apart from rag.compute."""
-    values = [v for v in cells if v is not None]
     terms: list[Decimal] = [values[0]]
     signs: list[str] = []
     for op, value in zip(ops, values[1:]):

@@ -68,7 +68,7 @@ def test_without_the_section_ranking_the_risk_factors_that_repeat_the_words_win(
     report_library: LibraryReader, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     found = _texts(report_library, False, monkeypatch)
-    assert all("could harm our business" in text for text in found), found
+    assert found and all("could harm our business" in text for text in found), found
 
 
 def test_a_section_is_every_prefix_of_a_path_and_holds_each_chunk_once() -> None:
