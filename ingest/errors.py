@@ -205,18 +205,6 @@ class SchemaTooNew(LibraryError):
         )
 
 
-class PgSchemaTooOld(LibraryError):
-    """A reader found a team library whose tables a writer must bring up to date first."""
-
-    def __init__(self, where: str) -> None:
-        super().__init__(
-            where,
-            f"the Footnote library in the database at {where} was written by an older version: "
-            "open it once for writing (`python -m ingest sections` with FOOTNOTE_DATABASE_URL set "
-            "also reads the sections of the documents it holds)",
-        )
-
-
 class SchemaTooOld(LibraryError):
     """A reader found a library that needs a migration, which only a writer may run."""
 
@@ -225,4 +213,18 @@ class SchemaTooOld(LibraryError):
             path,
             f"{path} has schema version {found} and needs upgrading to {known}: run "
             f"`python -m ingest --check --data-dir {Path(path).parent}` once",
+        )
+
+
+class PgSchemaTooOld(SchemaTooOld):
+    """A reader found a team library whose tables a writer must bring up to date first (a
+    SchemaTooOld: the app then opens it once for writing, as it migrates an older local file)."""
+
+    def __init__(self, where: str) -> None:
+        LibraryError.__init__(
+            self,
+            where,
+            f"the Footnote library in the database at {where} was written by an older version: "
+            "open it once for writing (`python -m ingest sections` with FOOTNOTE_DATABASE_URL set "
+            "also reads the sections of the documents it holds)",
         )

@@ -86,7 +86,7 @@ def test_the_sections_command_reads_a_library_made_before_sections(tmp_path: Pat
 def test_a_team_reader_of_a_database_from_before_sections_says_what_to_run(pg_url: str) -> None:
     import psycopg
 
-    from ingest.errors import PgSchemaTooOld
+    from ingest.errors import PgSchemaTooOld, SchemaTooOld
 
     options: dict[str, Any] = {"embedding_name": HASH_NAME, "chunk_size": 400, "chunk_overlap": 60}
     PgLibrary.open(pg_url, HashEmbeddings(384), **options).add_pdf(make_report(REPORT), "report.pdf")
@@ -95,6 +95,9 @@ def test_a_team_reader_of_a_database_from_before_sections_says_what_to_run(pg_ur
         conn.execute("ALTER TABLE footnote_pages DROP COLUMN sections")
         conn.execute("UPDATE footnote_meta SET value = 'older' WHERE key = 'schema_version'")
     with pytest.raises(PgSchemaTooOld, match="python -m ingest sections"):
+        PgLibrary.open_reader(pg_url, HashEmbeddings(384), **options)
+    # the app's reader (components.shared.resources._reader) opens a writer on a SchemaTooOld
+    with pytest.raises(SchemaTooOld):
         PgLibrary.open_reader(pg_url, HashEmbeddings(384), **options)
     writer = PgLibrary.open(pg_url, HashEmbeddings(384), **options)  # brings the tables up to date
     assert backfill(writer).done == ("report.pdf",)
