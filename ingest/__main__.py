@@ -200,7 +200,7 @@ def _sections(argv: list[str]) -> int:
             settings.data_dir, embeddings, **options, lock_timeout=args.lock_timeout
         )
         done = backfill(library, every=args.all, progress=_said)
-    except UsageError as exc:
+    except (UsageError, FolderNotWritable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except IngestError as exc:

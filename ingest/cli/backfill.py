@@ -25,7 +25,8 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class BackfillReport:
     """What a backfill did: documents given sections (and how many had an outline), documents
-    skipped because they had sections already, and those whose PDF could not be read."""
+    skipped because they had sections already, and those whose PDF could not be read (with why).
+    A document where no heading was found has none after it either, so a later run reads it again."""
 
     done: tuple[str, ...] = ()
     outlined: int = 0
@@ -54,15 +55,14 @@ def backfill(
     done, unreadable, outlined, skipped = [], [], 0, 0
     for n, doc in enumerate(documents):
         report(doc.file_name, n, len(documents))
-        stored = library.pages(doc.doc_id)
-        if not every and any(p.sections for p in stored):
+        if not every and any(library.chunk_sections(doc.doc_id).values()):  # that column only
             skipped += 1
             continue
         try:
-            pages, source = sections_of(library.pdf_bytes(doc.doc_id), doc, stored)
+            pages, source = sections_of(library.pdf_bytes(doc.doc_id), doc, library.pages(doc.doc_id))
         except (IngestError, FileNotFoundError) as exc:
             log.warning("%s: %s", doc.file_name, exc)
-            unreadable.append(doc.file_name)
+            unreadable.append(f"{doc.file_name} ({exc})")
             continue
         by_index = {p.index: p for p in pages}
         chunks = {c.chunk_id: chunk_sections(by_index, c.locators) for c in library.chunks([doc.doc_id])}

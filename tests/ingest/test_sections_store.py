@@ -61,6 +61,17 @@ def test_the_backfill_reads_the_sections_of_stored_documents_without_embedding_a
     assert backfill(library).skipped == 1  # a second run leaves them be
 
 
+def test_a_stored_pdf_the_backfill_cannot_read_is_named_with_the_reason(tmp_path: Path) -> None:
+    library = Library.open(tmp_path / "lib", HashEmbeddings(384), embedding_name=HASH_NAME, chunk_size=400)
+    doc = library.add_pdf(make_report(REPORT), "report.pdf").doc
+    (library.files_dir / f"{doc.doc_id}.pdf").write_bytes(b"not a PDF at all")
+    done = backfill(library, every=True)
+    assert done.done == () and len(done.unreadable) == 1
+    assert done.unreadable[0].startswith("report.pdf (") and done.lines()[-1].startswith(
+        "could not read report.pdf ("
+    )
+
+
 def test_the_sections_command_reads_a_library_made_before_sections(tmp_path: Path) -> None:
     import sqlite3
 
