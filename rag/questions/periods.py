@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rag.questions.shorthand import year_of
+
 _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 _MONTH = (
     r"(january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -88,11 +90,6 @@ class FilingAsked:
     form: str = ""
 
 
-def _year(raw: str) -> int:
-    digits = raw.lstrip("'")
-    return int(digits) if len(digits) == 4 else 2000 + int(digits)
-
-
 def _period(kind: str, groups: tuple[str | None, ...]) -> PeriodAsked | None:
     g = [x for x in groups if x is not None]
     if kind == "month day year":
@@ -103,16 +100,16 @@ def _period(kind: str, groups: tuple[str | None, ...]) -> PeriodAsked | None:
         return PeriodAsked(int(g[0]) - 1, month=12, day=31)
     if kind in ("half year", "h year"):
         half = _ORDINALS.get(g[0].lower(), 0) or int(g[0])
-        return PeriodAsked(_year(g[1]), quarter=2 * half) if half in (1, 2) else None
+        return PeriodAsked(year_of(g[1]), quarter=2 * half) if half in (1, 2) else None
     if kind == "ordinal year":
-        return PeriodAsked(_year(g[1]), quarter=_ORDINALS[g[0].lower()])
+        return PeriodAsked(year_of(g[1]), quarter=_ORDINALS[g[0].lower()])
     if kind == "year ordinal":
         return PeriodAsked(int(g[0]), quarter=_ORDINALS[g[1].lower()])
     if kind == "quarter year":
-        return PeriodAsked(_year(g[1]), quarter=int(g[0]))
+        return PeriodAsked(year_of(g[1]), quarter=int(g[0]))
     if kind == "year quarter":
         return PeriodAsked(int(g[0]), quarter=int(g[1]))
-    return PeriodAsked(_year(g[0]))
+    return PeriodAsked(year_of(g[0]))
 
 
 def _month(name: str) -> int:

@@ -44,12 +44,11 @@ class Input:
 @dataclass(frozen=True)
 class Naming:
     """Words of the question that may name documents (rag.retrieval.documents): the text, the
-    names it writes (rag.questions.terms), the quarters it names and the words the whole question
-    (instructions too) writes as names are written, as written ("AmWater", "J&J")."""
+    names it writes (rag.questions.terms) and the words the whole question (instructions too)
+    writes as names are written, as written ("AmWater", "J&J")."""
 
     text: str
     names: tuple[str, ...]
-    quarters: frozenset[int] = frozenset()
     written: tuple[str, ...] = ()
 
 
@@ -140,12 +139,11 @@ def _inputs(items: Sequence[str]) -> tuple[Input, ...]:
 def _search(text: str, request: Request, inputs: tuple[Input, ...], names: tuple[str, ...]) -> Search:
     unframed = without_framing(request.core)
     naming = expand_question(unframed)
-    quarters = frozenset(p.quarter for p in fiscal_periods(naming) if p.quarter)
     return Search(
         text=text,
         core=request.core,
         words=expand_question(unframed, periods=False),
-        naming=Naming(naming, names_in(naming), quarters, written_names(text)),
+        naming=Naming(naming, names_in(naming), written_names(text)),
         unframed=Naming(unframed, names_in(unframed)),
         names=names,
         terms=frozenset(tokenize(text)),

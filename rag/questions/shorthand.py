@@ -79,7 +79,8 @@ class Period:
         return f"{_QUARTER_WORDS[self.quarter - 1]} quarter Q{self.quarter} {base}"
 
 
-def _year(raw: str) -> int:
+def year_of(raw: str) -> int:
+    """A year as a question writes it: "2024", "24" or "'24" (this century)."""
     digits = raw.lstrip("'")
     return int(digits) if len(digits) == 4 else 2000 + int(digits)
 
@@ -94,9 +95,9 @@ def fiscal_periods(text: str) -> tuple[Period, ...]:
                 continue
             taken.append(range(match.start(), match.end()))
             if has_quarter:
-                period = Period(_year(match.group(2)), int(match.group(1)))
+                period = Period(year_of(match.group(2)), int(match.group(1)))
             else:
-                period = Period(_year(match.group(1)))
+                period = Period(year_of(match.group(1)))
             found.append((match.start(), period))
     return tuple(dict.fromkeys(p for _, p in sorted(found, key=lambda item: item[0])))
 
