@@ -5,8 +5,8 @@ passages that start below theirs.
 A figure needs every operand's row; retrieval ranks passages for the whole question, and a ratio's
 second statement, or last year's balance sheet column, can fall outside its k. So each operand no
 passage of a named document holds a row for (rag.compute.cells) is searched for on its own, with
-the question's reading focused on it (its line item is the only input the page stage puts first:
-rag.retrieval.page_stage), in each named document. A passage from the middle of a statement has
+the question's reading focused on it (its words and labels searched, no other input, its
+statement's pages first: rag.retrieval.page_stage), in each named document. A passage from the middle of a statement has
 neither the statement's column years nor its scale in its text, and its context line may have lost
 them: the header lines above it on its page are added to its context (rag.compute.headers).
 """
@@ -47,7 +47,9 @@ def gather(library: Any, question: Question, retrieval: Retrieval) -> Retrieval:
     pages: dict[str, list[Any]] = {}
 
     def page_text(doc_id: str, index: int) -> str:
-        found = pages.setdefault(doc_id, library.pages(doc_id))
+        if doc_id not in pages:  # once per document (setdefault would read them at every call)
+            pages[doc_id] = library.pages(doc_id)
+        found = pages[doc_id]
         return found[index].text if 0 <= index < len(found) else ""
 
     evidence = [_with_header(page_text, e) if e.doc_id in named else e for e in _distinct(evidence)]

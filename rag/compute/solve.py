@@ -23,7 +23,7 @@ from decimal import Decimal, localcontext
 
 from rag.compute.cells import Found, candidates, evidence_rows
 from rag.compute.tables import PER_SHARE, TableRow
-from rag.compute.values import SCALES, in_parentheses, parse_amount, round_half_up
+from rag.compute.values import SCALES, decimals_of, in_parentheses, parse_amount, round_half_up
 from rag.questions.figure import Figure
 from rag.questions.formula import evaluate
 from rag.types import Evidence
@@ -217,6 +217,6 @@ def _compute(figure: Figure, readings: list[Reading]) -> Solved | Refused:
 
 def _amount_decimals(readings: Sequence[Reading], result: Decimal) -> int:
     """An amount asked without rounding keeps the cells' own decimals (at most two)."""
-    printed = max((len(str(r.found.cell.text).partition(".")[2].rstrip(")% ")) for r in readings), default=0)
+    printed = max((decimals_of(str(r.found.cell.text)) for r in readings), default=0)
     exact = -result.normalize().as_tuple().exponent if result != result.to_integral() else 0
     return min(max(printed, int(exact)), 2)

@@ -40,11 +40,6 @@ def parse_amount(printed: str) -> Decimal | None:
     return -value if found["open"] or found["minus"] else value
 
 
-def is_percent(printed: str) -> bool:
-    """Whether a printed cell is a percentage ("12.5%")."""
-    return printed.rstrip(" )").endswith("%")
-
-
 def in_parentheses(printed: str) -> bool:
     """Whether a printed cell is in parentheses, as a statement shows an outflow or a loss."""
     text = printed.strip()
