@@ -132,9 +132,13 @@ def _defined(text: str, core: str) -> FigureText | None:
                     name = _name(match.groupdict().get("name") or sentence[: match.start()], core)
                     return FigureText(name, *_with_unit(found, name), "defined")
         for inside in _brackets(sentence):
-            found = _formula(inside)
+            at = sentence.find(inside) - 1  # its opening bracket
+            rest = sentence[at:]
+            stop = _STOP.search(rest)
+            # "(a + b) / c": the formula runs on past the bracket; "ratio (a / b)": the bracket is it
+            found = _formula(rest[: stop.start()] if stop else rest) or _formula(inside)
             if found:
-                name = _name(sentence[: sentence.find(inside)], core)
+                name = _name(sentence[:at], core)
                 return FigureText(name, *_with_unit(found, name), "defined")
     return None
 

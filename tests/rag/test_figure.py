@@ -80,6 +80,17 @@ FIGURES = [
         ("current assets / current liabilities", "ratio", 2, "FY2016"),
     ),
     ("What was Nike's FY2023 ROE?", ("net income / ((equity + equity@-1) / 2)", "%", 1, "FY2023")),
+    # a bracket that opens the formula: the formula goes on past it (it was read as the sum alone)
+    (
+        "What is Acme's FY2022 ratio of (cash and cash equivalents + accounts receivable) / total current "
+        "liabilities? Two decimals.",
+        (
+            "(cash and cash equivalents + accounts receivable) / total current liabilities",
+            "ratio",
+            2,
+            "FY2022",
+        ),
+    ),
     # one printed line item: its cell is the answer (issue 38); a filing named beside the period
     (
         "What operating income did American Water Works report for 2019 in its 2020 annual report? USD millions.",
