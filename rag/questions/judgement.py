@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from rag.questions.vocabulary import blank, load_vocabulary, phrase_words
 
@@ -65,12 +66,18 @@ def _label(text: str) -> str:
     return " ".join(_NOTE.sub(" ", text.lower()).replace(",", " , ").split())
 
 
+@cache
+def _item_labels(item: str) -> frozenset[str]:
+    """A line item's labels as row labels are compared (read once: row_rank runs for every row)."""
+    return frozenset(_label(x) for x in load_vocabulary().line_items[item].labels)
+
+
 def row_rank(item: str, label: str) -> int | None:
     """How well a table row's label prints a line item (vocabulary key): 0 when it is one of the
     item's labels (after a leading "Total"), 1 when one of them comes before a comma, else None."""
     whole = _label(label).rstrip(" ,")
     forms = {whole, *(whole.removeprefix(lead) for lead in _LEADING)}
-    labels = [_label(x) for x in load_vocabulary().line_items[item].labels]
-    if forms & set(labels):
+    labels = _item_labels(item)
+    if forms & labels:
         return 0
     return 1 if any(f.startswith(f"{x} ,") for f in forms for x in labels) else None

@@ -3,7 +3,8 @@ analyst reads for the concept, the chunk of the question's documents holding its
 the statement the item belongs to when one has it. A statement's row carries every year the
 filing shows, so the rows are the evidence of the judgement, one footnote each.
 
-The page stage (rag.retrieval.page_stage) puts these chunks first, after a defined metric's inputs.
+The page stage (rag.retrieval.page_stage) puts the first JUDGED_ROWS of these chunks after a
+defined metric's inputs, the named statements' best chunks and the JUDGED_AFTER best chunks.
 """
 
 from __future__ import annotations

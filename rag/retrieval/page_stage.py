@@ -14,7 +14,9 @@ from, at most MAX_DOCUMENTS):
 3. a question that names financial statements (rag.questions.request) puts the pages whose heading is one
    of them (rag.retrieval.pages) first; for each line item of a metric it defines, the chunk of those pages
    (or of the documents, when it names none) with the best BM25 for that item comes first;
-4. then the best chunk of each of the best PAGE_POOL pages, then their second chunks, and so on.
+4. then the named statements' best chunks, the JUDGED_AFTER best chunks overall, and a judgement
+   question's first JUDGED_ROWS row chunks (rag.retrieval.concept_rows);
+5. then the best chunk of each of the best PAGE_POOL pages, then their second chunks, and so on.
 
 The order goes on to the usual merging and cut to k (rag.retrieval.retrieve), so the evidence stays chunks
 with their locators.
@@ -42,7 +44,7 @@ NEAR_TOP = 0.9  # an input's chunks within this share of its best BM25 score tie
 ITEM_POOL = 30  # chunks by BM25 checked for a row holding a line item
 NAMED_POOL = 4  # named statement pages whose best chunk comes first
 JUDGED_AFTER = 2  # a judgement's rows come after this many of the best chunks (bench/README.md)
-JUDGED_ROWS = 2  # and at most this many chunks of them: half the default evidence (k = 6)
+JUDGED_ROWS = 2  # and at most this many chunks of them: a third of the default evidence (k = 6)
 
 HEADING_WORDS = 8  # a heading at a passage's end has at most this many words
 HEADING_CONTEXT_CHARS = 120  # of a statement page's heading put before a chunk's context
