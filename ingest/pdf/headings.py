@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ingest.pdf.context import REPEATED_PAGE_SHARE  # a line on 30% of the pages runs on every page
 from ingest.pdf.line_styles import BOLD_BIT, ITALIC_BIT, LONG_LINE, UNIFORM_BIT
 from ingest.types import Heading, Page
 
@@ -40,7 +41,6 @@ HEADING_MAX_CHARS = LONG_LINE  # one line of a heading; a merged heading at most
 HEADING_MAX_LINES = 3
 HEADING_SIZE_STEP = 0.9  # points above the body size that make a line's type larger
 SIZE_TOLERANCE = 0.6  # points: a bold line this much smaller than the body is still not smaller
-REPEATED_PAGE_SHARE = 0.3  # as ingest.pdf.context: a line on 30% of the pages (3 or more) runs on every page
 BODY_PAGES = 5  # pages each side whose running text sets a page's body style
 UNNUMBERED = 4  # the depth of a title without numbering: below every numbered one
 _ROW_END = re.compile(r"(?<![\w.])(\d[\d,.]*)\)?\s*$")
