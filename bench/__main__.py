@@ -72,8 +72,8 @@ def run_names(
             record = run_benchmark(name, quick, command, timeout=BY_NAME[name].timeout_s)
         print(f"bench: {name} {record.status} in {record.seconds:g} s", file=sys.stderr, flush=True)
         records.append(record)
-        if not quick and not first_answer:
-            save_record(record)
+        if not quick and not first_answer and not save_record(record):
+            print(f"bench: {name} failed; its last measurement is kept", file=sys.stderr, flush=True)
     return records
 
 

@@ -197,11 +197,17 @@ def run_benchmark(
     )
 
 
-def save_record(record: Record) -> None:
-    """Keep a full run's record in bench/results/NAME.json (quick runs are never saved)."""
+def save_record(record: Record) -> bool:
+    """Keep a full run's record in bench/results/NAME.json (quick runs are never saved), unless it
+    failed where a measurement is kept: a run that failed to open its library does not erase the
+    last figures (it is printed, not saved). Whether it was saved."""
     RESULTS_DIR.mkdir(exist_ok=True)
     path = RESULTS_DIR / f"{record.name}.json"
+    kept = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    if record.status == "failed" and kept.get("status") == "ok":
+        return False
     path.write_text(json.dumps(record.to_dict(), indent=1, default=str) + "\n", encoding="utf-8")
+    return True
 
 
 def load_records() -> dict[str, Record]:

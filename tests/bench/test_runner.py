@@ -105,3 +105,13 @@ def test_eval_with_only_main_keeps_what_it_prints(monkeypatch: pytest.MonkeyPatc
     outcome = runner.child_entry("eval")
     assert outcome == {"status": "ok", "result": {"markdown": "```\nhit@k 0.9 for --qa\n```"}}
     assert runner.child_entry("eval", quick=True)["status"] == "missing"
+
+
+def test_a_failed_run_keeps_the_last_measurement(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(runner, "RESULTS_DIR", tmp_path)
+    assert runner.save_record(_record("eval", "ok", result={"markdown": "hit@k 0.9"}))
+    assert not runner.save_record(_record("eval", "failed", reason="CliError: schema 4"))
+    kept = (tmp_path / "eval.json").read_text(encoding="utf-8")
+    assert '"status": "ok"' in kept and "hit@k 0.9" in kept and "schema 4" not in kept
+    assert runner.save_record(_record("boom", "failed", reason="ValueError: boom"))  # nothing to keep
+    assert '"status": "failed"' in (tmp_path / "boom.json").read_text(encoding="utf-8")
