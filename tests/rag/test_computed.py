@@ -1,10 +1,10 @@
-"""rag.passages.computed: the row of each line item a metric is defined over (retrieval's page stage
-puts them first); the figure itself is computed by rag.compute (tests/rag/test_compute.py)."""
+"""rag.passages.computed: whether a passage prints the row of a line item a metric is defined over
+(retrieval's page stage takes those passages first); the figure itself is computed by rag.compute
+(tests/rag/test_compute.py)."""
 
 from __future__ import annotations
 
-from rag.passages.computed import computed_rows
-from rag.passages.units import passage_units
+from rag.passages.computed import holds_row
 from rag.questions.read import Input, read_question
 
 BALANCE = """Consolidated Balance Sheets
@@ -28,20 +28,18 @@ def inputs(*items: str) -> tuple[Input, ...]:
     return found
 
 
-def test_each_input_gets_the_row_that_holds_all_of_it_with_the_asked_year() -> None:
-    units = passage_units("a", BALANCE) + passage_units("b", CASH)
-    rows = computed_rows(inputs("cash from operations", "total current liabilities"), units, [2021])
-    assert rows is not None
-    assert [u.row.label for u in rows] == [
-        "Net cash provided by operating activities",
-        "Total current liabilities",
-    ]
-    # an input no row holds: no computation from two of three inputs
-    assert computed_rows(inputs("total current liabilities", "inventory"), units, [2021]) is None
+def test_a_passage_holds_an_input_when_a_row_label_holds_all_of_it() -> None:
+    cash_from_operations, current_liabilities, inventory = inputs(
+        "cash from operations", "total current liabilities", "inventory"
+    )
+    # a shorthand's spelled-out words count: "cash from operations" is the operating activities row
+    assert holds_row(cash_from_operations, CASH) and not holds_row(cash_from_operations, BALANCE)
+    assert holds_row(current_liabilities, BALANCE) and not holds_row(current_liabilities, CASH)
+    assert not holds_row(inventory, BALANCE + "\n" + CASH)
 
 
-def test_a_row_whose_columns_are_other_years_is_no_input() -> None:
-    units = passage_units("a", BALANCE) + passage_units("b", CASH)
-    # the cash flow statement's columns are 2021-2019: no operating cash flow for 2018 is there
-    assert computed_rows(inputs("cash from operations", "total current liabilities"), units, [2018]) is None
-    assert computed_rows(inputs("cash from operations"), units, [2019]) is not None
+def test_a_label_holding_part_of_an_input_is_another_row() -> None:
+    (current_liabilities,) = inputs("total current liabilities")
+    assert not holds_row(current_liabilities, "Other current liabilities 2,100 1,900")
+    # prose naming the item is no row
+    assert not holds_row(current_liabilities, "Total current liabilities rose to $9.1 billion in 2021.")
