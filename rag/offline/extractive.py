@@ -149,7 +149,8 @@ def _reads_cosine(embeddings: Any) -> bool:
 
 def _closest(by_words: Sequence[Scored], by_meaning: Sequence[Scored]) -> list[Scored]:
     """CLOSEST_COUNT units: the BY_WORDS best by words, then the best by meaning not yet taken
-    (then by words again, without embeddings)."""
+    (then by words again, without embeddings); and when all are from one source, the best unit
+    of another after them (a second place to look, not one fewer quote of the first)."""
     chosen = list(by_words[:BY_WORDS])
     taken = {(s.source, s.sentence) for s in chosen}
     for s in [*by_meaning, *by_words]:
@@ -158,7 +159,9 @@ def _closest(by_words: Sequence[Scored], by_meaning: Sequence[Scored]) -> list[S
         if (s.source, s.sentence) not in taken:
             chosen.append(s)
             taken.add((s.source, s.sentence))
-    return chosen
+    sources = {s.source for s in chosen}
+    other = next((s for s in [*by_words, *by_meaning] if s.source not in sources), None)
+    return [*chosen, other] if len(sources) == 1 and other is not None else chosen
 
 
 def _by_meaning(

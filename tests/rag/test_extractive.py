@@ -164,6 +164,16 @@ def test_two_closest_passages_are_the_best_by_words_and_the_third_the_best_by_me
     assert quoted[:2] == [q.strip() for q in by_words.removeprefix(CLOSEST_PASSAGES).split("[eeee555]")][:2]
 
 
+def test_closest_passages_all_from_one_source_are_followed_by_the_best_of_another() -> None:
+    question = "When did Napoleon build the village greenhouse?"  # no Napoleon: closest passages
+    other = evidence("ffff777", "Villagers built a second greenhouse beside the village hall.", 3)
+    alone = ask(question, VILLAGE)
+    assert alone.startswith(CLOSEST_PASSAGES) and alone.count("[eeee555]") == 3
+    text = ask(question, VILLAGE, other)
+    # the same three quotes of the village's passage, then a second place to look
+    assert text.startswith(alone) and text.count("[eeee555]") == 3 and text.endswith("[ffff777]")
+
+
 def test_no_sources_means_no_answer() -> None:
     assert ask("When was the greenhouse built?") == NOT_IN_DOCUMENTS
 
