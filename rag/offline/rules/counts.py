@@ -1,7 +1,6 @@
 """The rules on numbers and dates: a quote that counts the question's thing with another number
-("one of the 11 megaregions" for "the 10 megaregions"), meets a dated question on its date alone,
-or holds the asked year only as what its own year is compared with ("2017 increased 14% compared
-to 2016" for 2016). The word lists are English grammar (number, scale and period words)."""
+("one of the 11 megaregions" for "the 10 megaregions") or meets a dated question on its date
+alone. The word lists are English grammar (number, scale and period words)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from rag.questions.read import Question
 from rag.questions.terms import DATE, DIGITS
 from rag.text import STOPWORDS, stem
 
-__all__ = ["compared", "only_dated", "recounted"]
+__all__ = ["only_dated", "recounted"]
 
 # Scale words that multiply the number before them ("22 million people").
 _SCALES = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
@@ -111,23 +110,3 @@ def only_dated(question: Question, quote: Quote) -> str:
     ]
     said = {stem(w) for w in fold_words(quote.text)}
     return " ".join(asked) if asked and not any(stem(w) in said for w in asked) else ""
-
-
-_YEARS = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")  # "2016", "FY2016", "fiscal 2016"
-# What a year is compared with comes after these: "compared to 2016", "versus fiscal 2016".
-_COMPARED = r"(?:compared\s+(?:to|with)|versus|vs\.?|over|than|from)\s+(?:(?:fiscal|fy)\s*(?:year\s+)?)?"
-
-
-def compared(question: Question, quote: Quote) -> str:
-    """A year of the question that a sentence holds only just after a comparison ("compared to
-    2016", "versus fiscal 2016", "from 2016") while it holds a year the question does not, else
-    "": the quote measures its own year against the asked one. A table row is not read."""
-    asked = set(_YEARS.findall(question.asked.text))
-    said = _YEARS.findall(quote.text)
-    if quote.row or not asked or not set(said) - asked:
-        return ""
-    for year in sorted(asked & set(said)):
-        based = re.findall(_COMPARED + year + r"(?!\d)", quote.text, re.IGNORECASE)
-        if len(based) == said.count(year):
-            return f"{year} / {', '.join(sorted(set(said) - asked))}"
-    return ""
