@@ -6,7 +6,8 @@ leaves the judgement to the reader (rag.offline.judgement).
 
 A question that defines a metric or writes out its formula asks for a figure, not a judgement:
 its inputs are the rows (rag.questions.request); a concept's name that is also a line item's
-printed label ("dividends") asks for that row.
+printed label ("dividends") asks for that row, and one inside a ratio's name ("supplementary
+leverage ratio") asks for that ratio.
 """
 
 from __future__ import annotations

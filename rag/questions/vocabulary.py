@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from rag.text import STOPWORDS
+
 TABLE = Path(__file__).with_name("vocabulary.toml")
 FUNCTIONS = frozenset({"avg", "prior", "begin"})  # of one line item: see vocabulary.toml's header
 _WORDS = re.compile(r"[a-z0-9&%/]+(?:['-][a-z0-9]+)*")
@@ -93,12 +95,31 @@ class Vocabulary:
 
     def concepts_named(self, text: str) -> tuple[Concept, ...]:
         """The concepts whose names the text writes outside a metric's name ("operating cash flow
-        ratio" is a metric, not the concept of cash flow), longest name first."""
+        ratio" is a metric, not the concept of cash flow) and outside any ratio's name, longest
+        name first."""
         words = phrase_words(text)
         for metric in self.metrics.values():
             for name in map(phrase_words, metric.names):
                 words = blank(words, name)
+        words = _without_ratio_names(words)
         return tuple(c for _, c in _named(words, self.concepts.values()))
+
+
+_RATIO = frozenset(("ratio", "ratios"))
+
+
+def _without_ratio_names(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words with each ratio's name ("supplementary leverage ratio", "liquidity coverage
+    ratio": the words before "ratio" back to a stopword) replaced by a break: a named ratio is a
+    figure the filing prints, not a concept to judge."""
+    out = list(words)
+    for i, word in enumerate(words):
+        if word in _RATIO:
+            j = i
+            while j > 0 and out[j - 1] != "|" and out[j - 1] not in STOPWORDS:
+                j -= 1
+            out[j : i + 1] = ["|"] * (i + 1 - j)
+    return tuple(out)
 
 
 def phrase_words(text: str) -> tuple[str, ...]:

@@ -40,10 +40,17 @@ def test_a_judgement_names_a_concept_and_the_rows_it_is_read_from(question, conc
         "What is the FY2017 operating cash flow ratio? It is defined as: cash from operations / total "
         "current liabilities.",  # a defined metric: a figure
         "Who are Lockheed's customers?",  # no concept
+        "What was the bank's supplementary leverage ratio at the end of Q1?",  # a ratio it prints
+        "What is the liquidity coverage ratio?",
     ],
 )
 def test_a_figure_or_a_row_is_no_judgement(question: str) -> None:
     assert read_question(question).judgement is None
+
+
+def test_a_ratio_named_beside_the_concept_leaves_the_judgement() -> None:
+    judgement = read_question("Assess the bank's liquidity using its quick ratio.").judgement
+    assert judgement is not None and judgement.concepts == ("liquidity",)
 
 
 def test_a_row_prints_an_item_under_its_label_or_its_words() -> None:
