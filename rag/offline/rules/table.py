@@ -35,7 +35,7 @@ NOT_READ_OFF = "squad-dev: not read off"
 GROUPS = (*SETS, SEED0, SEEDS12)
 # Where the effects below come from.
 MEASURED = (
-    "python -m bench check_rules at commit 845be9f with the compared rule gone, 2026-12-04 06:23 UTC "
+    "python -m bench check_rules at commit 16e617a, 2026-12-04 14:22 UTC "
     "(bench/results/check_rules.json): "
     "squad-dev by article, filings-dev's five question files on its 51 filings, the generated filings"
 )
