@@ -7,7 +7,7 @@ fail it is on, else its answer with no rule. A rule's effect on a set is the che
 against the check with all, in questions: unanswerable ones answered as if answerable, answerable
 ones declined (closest passages), evidence page cited, gold text held.
 
-Sets: squad-dev's three articles (950 questions), filings-dev's five question files on its 51
+Sets: squad-dev's three articles (950 questions), filings-dev's six question files on its 51
 filings, the generated filings. Libraries are opened read-only from FOOTNOTE_BENCH_SQUAD_LIBRARY,
 FOOTNOTE_BENCH_FD_LIBRARY and FOOTNOTE_BENCH_GEN_LIBRARY when set (as bench.snapshot opens them),
 else built in a temporary folder (filings-dev's 51 filings take over half an hour here; skipped
@@ -36,6 +36,7 @@ from rag.offline.rules.table import (
     SEED0,
     SEEDS12,
     SQUAD,
+    STRUCTURE,
     WORDING,
 )
 
@@ -200,7 +201,7 @@ def squad_sets(tmp: Path, quick: bool) -> list[tuple[str, list[dict[str, Any]], 
 
 
 def filings_dev_sets(tmp: Path) -> list[tuple[str, list[dict[str, Any]], Any]]:
-    """filings-dev's five question files, on one library of its 51 filings."""
+    """filings-dev's six question files, on one library of its 51 filings."""
     from bench import real_filings as fd
 
     library = _library("FOOTNOTE_BENCH_FD_LIBRARY", fd.filing_pdfs, tmp)
@@ -210,6 +211,7 @@ def filings_dev_sets(tmp: Path) -> list[tuple[str, list[dict[str, Any]], Any]]:
         (ANALYST, fd.our_questions(fd.ANALYST)),
         (COMPUTED, fd.our_questions(fd.COMPUTED)),
         (WORDING, fd.our_questions(fd.WORDING)),
+        (STRUCTURE, fd.our_questions(fd.STRUCTURE)),
     )
     return [(name, questions, library) for name, questions in files]
 

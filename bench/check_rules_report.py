@@ -144,7 +144,7 @@ def render(result: dict[str, Any]) -> str:
         f"Every question retrieved once (k={result['k']}) and answered by the offline answerer with "
         "every rule of the answer check (rag/offline/rules/table.py) and with none, and where those "
         "differ with each rule alone (which rules fail its best quote), same retrieval. squad-dev by "
-        "article (950 questions), filings-dev's five question files on one library of its 51 filings, "
+        "article (950 questions), filings-dev's six question files on one library of its 51 filings, "
         "the generated filings. The check with no rule → with every rule, in questions:"
     )
     legend = (
@@ -158,7 +158,10 @@ def render(result: dict[str, Any]) -> str:
         "wrong answers (unanswerable or wrong) than it declines answerable questions whose answer was "
         "not wrong; a rule that helps only the sets it was read off goes (issue 41). The wording set "
         "(filings-dev: wording) was written to check the rules read off SQuAD on filings' language: "
-        "traps with the SQuAD edit each rule catches, beside answerable twins."
+        "traps with the SQuAD edit each rule catches, beside answerable twins. The structure set "
+        "(filings-dev: structure) asks what a filing's organisation places (an auditor's report, legal "
+        "proceedings, a cover, headcount, segments), on other filings than the rules on exhibit lists, "
+        "covers and auditors' reports were read off."
     )
     parts = [intro, "", *_tallies(result["sets"]), "", legend, "", *_effects(result), ""]
     gone = _gone(result)

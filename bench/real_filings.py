@@ -25,6 +25,10 @@ WORDING = ROOT / "bench" / "filings_dev" / "wording_questions.jsonl"
 # operands (issue 39); written blind and frozen before retrieval was tuned on them.
 ANALYST = ROOT / "bench" / "filings_dev" / "analyst_questions.jsonl"
 COMPUTED = ROOT / "bench" / "filings_dev" / "computed_questions.jsonl"
+# Questions on the parts of a filing its organisation puts the answer in (the auditor's report, legal
+# proceedings, properties, the cover, headcount, segments, customers): written to check the answer
+# check's rules read off the other files; kept out of questions() like WORDING.
+STRUCTURE = ROOT / "bench" / "filings_dev" / "structure_questions.jsonl"
 FB_CATEGORIES = ROOT / "bench" / "filings_dev" / "financebench_categories.json"
 # The gold figure of each computed question of OURS, read off its frozen answer (issue 39).
 COMPUTED_GOLD = ROOT / "bench" / "filings_dev" / "computed_gold.json"

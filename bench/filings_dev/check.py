@@ -21,6 +21,8 @@ WORDING = Path(__file__).resolve().parent / "wording_questions.jsonl"
 # Round three (issue 38, 39): analyst-shaped questions on all 51 filings and computed metrics.
 ANALYST = Path(__file__).resolve().parent / "analyst_questions.jsonl"
 COMPUTED = Path(__file__).resolve().parent / "computed_questions.jsonl"
+# Questions on a filing's structural parts, to check the answer check's rules on (2026-12-04).
+STRUCTURE = Path(__file__).resolve().parent / "structure_questions.jsonl"
 FILINGS = CORPUS / "filings-dev"
 # What a question asks, the four kinds bench eval reports: a figure derived from rows, a view formed
 # from several rows or a section, a fact or printed figure looked up, or nothing the filing answers.
@@ -169,7 +171,11 @@ def gold_problems(rows: Iterable[dict], filings: Path = FILINGS) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Check every question file (or the path given) and print what is wrong."""
     args = sys.argv[1:] if argv is None else argv
-    paths = [Path(args[0])] if args else [p for p in (QUESTIONS, WORDING, ANALYST, COMPUTED) if p.is_file()]
+    paths = (
+        [Path(args[0])]
+        if args
+        else [p for p in (QUESTIONS, WORDING, ANALYST, COMPUTED, STRUCTURE) if p.is_file()]
+    )
     failed = 0
     for path in paths:
         rows = load_questions(path)

@@ -15,6 +15,7 @@ from bench.filings_dev.check import (
     CATEGORIES,
     COMPUTED,
     KINDS,
+    STRUCTURE,
     WORDING,
     gold_problems,
     load_questions,
@@ -165,3 +166,23 @@ def test_round_three_repeats_no_earlier_question(corpus: Path) -> None:
     earlier = {words(r["question"]) for r in given + ROWS + WORDING_ROWS}
     new = [words(r["question"]) for r in ANALYST_ROWS + COMPUTED_ROWS]
     assert len(set(new)) == len(new) and not set(new) & earlier
+
+
+STRUCTURE_ROWS = load_questions(STRUCTURE)
+# The filings the rules on exhibit lists, an 8-K's cover and an auditor's report were read off: the
+# structure set is their check, so it asks about other filings.
+READ_OFF = {"LOCKHEEDMARTIN_2022_10K.pdf", "AMD_2018_10K.pdf", "LOCKHEEDMARTIN_2023_8K_dated-2023-05-25.pdf"}
+
+
+def test_the_structure_set_asks_other_filings_than_the_rules_were_read_off() -> None:
+    assert schema_problems(STRUCTURE_ROWS) == []
+    assert [r["id"] for r in STRUCTURE_ROWS] == [f"fs-{i:03d}" for i in range(1, len(STRUCTURE_ROWS) + 1)]
+    assert not {Path(r["doc_file"]).name for r in STRUCTURE_ROWS} & READ_OFF
+    assert max(Counter(r["topic"] for r in STRUCTURE_ROWS).values()) <= 0.2 * len(STRUCTURE_ROWS)
+    every = ROWS + WORDING_ROWS + ANALYST_ROWS + COMPUTED_ROWS
+    assert not {r["question"] for r in STRUCTURE_ROWS} & {r["question"] for r in every}
+
+
+@pytest.mark.corpus
+def test_the_structure_sets_gold_values_are_on_its_gold_pages(corpus: Path) -> None:
+    assert gold_problems(STRUCTURE_ROWS, corpus / "filings-dev") == []

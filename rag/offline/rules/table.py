@@ -24,8 +24,20 @@ OURS = "filings-dev: ours"
 ANALYST = "filings-dev: analyst"
 COMPUTED = "filings-dev: computed"
 WORDING = "filings-dev: wording"
+STRUCTURE = "filings-dev: structure"
 GENERATED = "generated filings"
-SETS = (NORMANS, COMPLEXITY, CALIFORNIA, FINANCEBENCH, OURS, ANALYST, COMPUTED, WORDING, GENERATED)
+SETS = (
+    NORMANS,
+    COMPLEXITY,
+    CALIFORNIA,
+    FINANCEBENCH,
+    OURS,
+    ANALYST,
+    COMPUTED,
+    WORDING,
+    STRUCTURE,
+    GENERATED,
+)
 SQUAD = (NORMANS, COMPLEXITY, CALIFORNIA)
 # squad-dev's samples the first rules were read off (bench.eval.load_questions, bench.answer_check),
 # and the rest of squad-dev for each rule: the questions of no set or sample it was read off.
@@ -37,7 +49,7 @@ GROUPS = (*SETS, SEED0, SEEDS12)
 MEASURED = (
     "python -m bench check_rules at commit 16e617a, 2026-12-04 14:22 UTC "
     "(bench/results/check_rules.json): "
-    "squad-dev by article, filings-dev's five question files on its 51 filings, the generated filings"
+    "squad-dev by article, filings-dev's six question files on its 51 filings, the generated filings"
 )
 
 
