@@ -17,6 +17,7 @@ from rag.retrieval.documents import DocumentPick, period_note, pick_documents, s
 from rag.retrieval.filings.profiles import ProfileCache
 from rag.retrieval.fusion import fuse, merged_passage, passage_groups
 from rag.retrieval.lexical import LexicalCache, tokenize
+from rag.retrieval.lists import lists_last
 from rag.retrieval.page_stage import DENSE_POOL, MAX_DOCUMENTS, page_order, with_statement
 from rag.retrieval.pending import vector_progress
 from rag.types import Evidence
@@ -44,6 +45,9 @@ PAGE_STAGE = True
 # "King Malcolm III of Scotland married Edgar's sister Margaret". The capital keeps "Pride and
 # Prejudice" from finding "without prejudice".
 NAMED_RELATED = True
+# Lists of documents (an exhibit index, a numbered contents page: rag.retrieval.lists) after the
+# other candidates.
+LISTS_LAST = True
 _DEFAULT_CACHE = LexicalCache()
 _DEFAULT_PROFILES = ProfileCache()
 
@@ -218,6 +222,8 @@ def search_evidence(
         stage = page_order(library, index, question, query, query_vector, stage_docs, words_only)
         fused = _in_order([*stage.chunks, *(c for c, _ in fused)])
         known.update(stage.cosine)
+    if LISTS_LAST:
+        fused = lists_last(fused, lambda chunk: chunk.text)
     groups = passage_groups(fused, k)
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
     groups = [g for g in groups if docs[g[1].doc_id] is not None]

@@ -1,0 +1,35 @@
+"""Lists of documents among a question's candidates. An exhibit index ("10.14 Amended and Restated
+... Plan (incorporated by reference to ...)") or a numbered contents page names documents and
+sections; it says nothing about them, yet a question's words match their titles (a segments or
+auditor question finds "Consent of Ernst & Young" and the incentive plans). Such chunks go after
+the others, so they are evidence only when nothing else is. Entry numbers are Regulation S-K's
+exhibit numbers (Item 601) and a contents page's section numbers, no data set's words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+__all__ = ["LIST_ENTRIES", "is_list", "lists_last"]
+
+# A line that opens with an entry number and a title: "10.14 ...", "4.2(a) ...", "101.INS ...",
+# "31.1* ..." (a dotted number). A bare "23" is not one: a sentence or a table row can open with it.
+_ENTRY = re.compile(r"^\s*\d{1,3}\.(?:\d{1,3}[a-z]?(?:\([a-z0-9]\))?|[A-Z]{3})\*{0,2}\s+\S")
+# Lines opening with an entry number that make a chunk a list: an exhibit index prints a dozen or
+# more a page, text under numbered headings one or two a chunk. The one value tried; measured on
+# filings-dev's analyst questions and checked on its structure set (bench/README.md, 2026-12-04).
+LIST_ENTRIES = 3
+
+T = TypeVar("T")
+
+
+def is_list(text: str) -> bool:
+    """Whether a chunk's text is a list of documents: LIST_ENTRIES lines opening with an entry number."""
+    return sum(bool(_ENTRY.match(line)) for line in text.splitlines()) >= LIST_ENTRIES
+
+
+def lists_last(ranked: Sequence[tuple[T, float]], text: Callable[[T], str]) -> list[tuple[T, float]]:
+    """The ranking with its lists of documents moved after the rest, each part in its order."""
+    marks = [is_list(text(item)) for item, _ in ranked]
+    return [r for r, m in zip(ranked, marks) if not m] + [r for r, m in zip(ranked, marks) if m]

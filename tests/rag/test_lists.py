@@ -1,0 +1,54 @@
+"""Lists of documents (rag.retrieval.lists): an exhibit index is told from text by its entry lines,
+and retrieval, on either backend, puts it after the passages that say something."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.questions.read import read_question
+from rag.retrieval import retrieve
+from rag.retrieval.lists import is_list, lists_last
+from rag.retrieval.retrieve import search_evidence
+from tests.rag.conftest import OpenLibrary, make_pdf
+
+# An exhibit index as pypdf reads Lockheed Martin's, shortened: dotted exhibit numbers, a title each.
+EXHIBITS = (
+    "10.1 Revolving Credit Agreement among Acme Corporation and Beta Bank, as administrative agent\n"
+    "(incorporated by reference to Exhibit 10.1 to the Current Report on Form 8-K).\n"
+    "10.2 Credit Agreement Amendment No. 1 among Acme Corporation and Beta Bank.\n"
+    "21 Subsidiaries of Acme Corporation.\n"
+    "23.1 Consent of Gamma LLP, Independent Registered Public Accounting Firm.\n"
+    "31.1 Certification of the Chief Executive Officer.\n"
+    "101.INS Inline XBRL Instance Document."
+)
+CREDIT = (
+    "Liquidity. Our facility with Beta Bank provides $1.5 billion of revolving credit that expires in "
+    "2027; no borrowings were outstanding under it at year end."
+)
+
+
+def test_an_exhibit_index_is_a_list_and_text_under_numbered_headings_is_not() -> None:
+    assert is_list(EXHIBITS)
+    assert not is_list("2.1 Background\nThe plant opened in 1990.\n2.2 Outlook\nSales should grow.")
+    # a cover's notes ("1.100% Notes Due 2036") and a table's year rows open with no entry number
+    notes = "1.100% Notes Due 2036 KO36 New York Stock Exchange\n" * 4
+    rows = "2022 1,278 1,766\n2021 1,522 1,444\n2020 1,766 1,484\n"
+    assert not is_list(notes) and not is_list(rows)
+
+
+def test_lists_go_last_each_part_in_its_order() -> None:
+    ranked = [("a", 0.9), (EXHIBITS, 0.8), ("b", 0.7), (EXHIBITS + " ", 0.6), ("c", 0.5)]
+    assert [s for _, s in lists_last(ranked, lambda text: text)] == [0.9, 0.7, 0.5, 0.8, 0.6]
+
+
+@pytest.mark.parametrize("lists_last_on", [False, True])
+def test_retrieval_puts_an_exhibit_index_after_the_passage_that_answers(
+    open_backend_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch, lists_last_on: bool
+) -> None:
+    library = open_backend_library()
+    library.add_pdf(make_pdf([EXHIBITS, CREDIT], "Acme Corporation annual report"), "acme.pdf")
+    monkeypatch.setattr(retrieve, "LISTS_LAST", lists_last_on)
+    question = read_question("What does the revolving credit agreement amendment with Beta Bank provide?")
+    found = search_evidence(library, question, k=1).evidence
+    # The index names the agreement more often than the passage does, and outranks it unless moved.
+    assert ("provides $1.5 billion of revolving credit" in found[0].text) is lists_last_on
