@@ -14,8 +14,12 @@ from typing import TypeVar
 __all__ = ["LIST_ENTRIES", "is_list", "lists_last"]
 
 # A line that opens with an entry number and a title: "10.14 ...", "4.2(a) ...", "101.INS ...",
-# "31.1* ..." (a dotted number). A bare "23" is not one: a sentence or a table row can open with it.
-_ENTRY = re.compile(r"^\s*\d{1,3}\.(?:\d{1,3}[a-z]?(?:\([a-z0-9]\))?|[A-Z]{3})\*{0,2}\s+\S")
+# "*10.4(22) ...", "**32.1 ..." (a dotted number; the marks say which entries are management
+# contracts or not filed). A bare "23" is not one: a sentence or a table row can open with it.
+_MARKS = "[*\u2020\u2021+#]{0,2}"
+_ENTRY = re.compile(
+    rf"^\s*{_MARKS}\d{{1,3}}\.(?:\d{{1,3}}[a-z]?(?:\([a-z0-9]{{1,3}}\))?|[A-Z]{{3}}){_MARKS}\s+\S"
+)
 # Lines opening with an entry number that make a chunk a list: an exhibit index prints a dozen or
 # more a page, text under numbered headings one or two a chunk. The one value tried; measured on
 # filings-dev's analyst questions and checked on its structure set (bench/README.md, 2026-12-04).

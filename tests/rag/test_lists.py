@@ -29,6 +29,8 @@ CREDIT = (
 
 def test_an_exhibit_index_is_a_list_and_text_under_numbered_headings_is_not() -> None:
     assert is_list(EXHIBITS)
+    marked = "*10.4(22) Second Amendment to the Plan.\n**32.1 Certification.\n†10.5 Form of Award."
+    assert is_list(marked)
     assert not is_list("2.1 Background\nThe plant opened in 1990.\n2.2 Outlook\nSales should grow.")
     # a cover's notes ("1.100% Notes Due 2036") and a table's year rows open with no entry number
     notes = "1.100% Notes Due 2036 KO36 New York Stock Exchange\n" * 4
