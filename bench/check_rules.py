@@ -46,7 +46,7 @@ SQUAD_QA = CORPUS / "squad-dev" / "questions.jsonl"
 ARTICLES = dict(zip(("Normans", "Computational_complexity_theory", "Southern_California"), SQUAD))
 GENERATED_DIR = ROOT / "bench" / "out" / "check-rules-filings"
 # What a rule's effect counts, from the answers it changes.
-FIGURES = ("caught", "declined", "wrong", "cited", "gold")
+FIGURES = ("caught", "declined", "wrong", "mended", "cited", "gold")
 
 
 def outcome(row: dict[str, Any], on: frozenset[str]) -> dict[str, Any]:
@@ -92,8 +92,9 @@ def changes(rows: Sequence[dict[str, Any]], on: frozenset[str], rule: str) -> li
 def effect(changed: Sequence[dict[str, Any]]) -> dict[str, int]:
     """What a rule does, from the questions it changes (changes): unanswerable ones it keeps from
     being answered, answerable ones it declines and how many of those answers were wrong (citing
-    no evidence page, holding no gold text), answers citing the evidence page and holding the gold
-    text it adds."""
+    no evidence page, holding no gold text), answers it mends (answered either way, wrong without
+    it and not with it; negative: the other way, when the check's next quote is the wrong one),
+    answers citing the evidence page and holding the gold text it adds."""
     found = dict.fromkeys(FIGURES, 0)
     for c in changed:
         was, now = (reply == "answered" for reply in c["reply"])
@@ -101,8 +102,11 @@ def effect(changed: Sequence[dict[str, Any]]) -> dict[str, int]:
             found["caught"] += now - was
             continue
         found["declined"] += now - was
-        if now and not was and not c["cited"][1] and not c["contains"][1]:
+        wrong = [not cited and not contains for cited, contains in zip(c["cited"], c["contains"])]
+        if now and not was and wrong[1]:
             found["wrong"] += 1
+        if now and was:
+            found["mended"] += wrong[1] - wrong[0]
         found["cited"] += c["cited"][0] - c["cited"][1]
         found["gold"] += bool(c["contains"][0]) - bool(c["contains"][1])
     return found
@@ -111,8 +115,8 @@ def effect(changed: Sequence[dict[str, Any]]) -> dict[str, int]:
 def helps(figures: dict[str, int]) -> bool:
     """Whether a rule helps a set: it keeps more questions from a wrong answer (unanswerable ones
     answered as if answerable, answerable ones answered citing no evidence page and holding no gold
-    text) than it declines answerable ones whose answer was not wrong (issue 41)."""
-    return figures["caught"] + figures["wrong"] > figures["declined"] - figures["wrong"]
+    text, declined or mended) than it declines answerable ones whose answer was not wrong (issue 41)."""
+    return figures["caught"] + figures["wrong"] + figures["mended"] > figures["declined"] - figures["wrong"]
 
 
 def measure_set(name: str, questions: Sequence[dict[str, Any]], library: Any) -> dict[str, Any]:

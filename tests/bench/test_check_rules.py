@@ -45,10 +45,25 @@ def test_a_reply_is_declined_when_a_rule_on_fails_it() -> None:
 def test_a_rules_effect_counts_the_answers_it_changes() -> None:
     rows = [_row("u", ["moved"], True), _row("w", ["moved"], False), _row("r", ["moved"], False, True, True)]
     found = effect(changes(rows, EVERY, "moved"))
-    assert found == {"caught": 1, "declined": 2, "wrong": 1, "cited": 1, "gold": 0}
+    assert found == {"caught": 1, "declined": 2, "wrong": 1, "mended": 0, "cited": 1, "gold": 0}
     assert helps(found)  # two wrong answers stopped (one unanswerable) for one right one declined
     right = [_row("u", ["moved"], True), *[_row(q, ["moved"], False, cited=True) for q in "ab"]]
     assert not helps(effect(changes(right, EVERY, "moved")))
+
+
+def test_a_wrong_answer_the_check_replaces_by_a_right_one_counts_as_mended() -> None:
+    # With the rule the check takes its next quote, which cites the evidence page; without it, the
+    # first quote, which cites no evidence page and holds no gold text.
+    wrong = {"reply": "answered", "cited": False, "contains": False}
+    right = {"reply": "answered", "cited": True, "contains": False}
+    mended = {"id": "m", "impossible": False, "failing": ["moved"], "with": right, "without": wrong}
+    declined = _row("d", ["moved"], False, cited=True)  # a right answer the rule declines
+    found = effect(changes([mended, declined], EVERY, "moved"))
+    assert found == {"caught": 0, "declined": 1, "wrong": 0, "mended": 1, "cited": 1, "gold": 0}
+    assert not helps(found)  # one wrong answer mended for one right one declined: no gain
+    marred = {**mended, "with": wrong, "without": right}
+    assert effect(changes([marred], EVERY, "moved"))["mended"] == -1
+    assert helps(effect(changes([mended, _row("u", ["moved"], True), declined], EVERY, "moved")))
 
 
 def _result(rows_on: dict[str, list[dict]]) -> dict:

@@ -47,7 +47,7 @@ NOT_READ_OFF = "squad-dev: not read off"
 GROUPS = (*SETS, SEED0, SEEDS12)
 # Where the effects below come from.
 MEASURED = (
-    "python -m bench check_rules at commit 16e617a, 2026-12-04 14:22 UTC "
+    "python -m bench check_rules at commit f3be7c9, 2026-12-04 17:26 UTC "
     "(bench/results/check_rules.json): "
     "squad-dev by article, filings-dev's six question files on its 51 filings, the generated filings"
 )
@@ -62,6 +62,9 @@ class Effect:
     caught: int = 0  # unanswerable questions it keeps from being answered as if answerable
     declined: int = 0  # answerable questions it turns into closest passages
     wrong: int = 0  # of those, the answers citing no evidence page and holding no gold text
+    mended: int = (
+        0  # wrong answers it turns into right ones by the check's next quote (negative: the reverse)
+    )
     cited: int = 0  # answers citing the evidence page it adds (negative: takes away)
     gold: int = 0  # answers holding the gold text it adds (negative: takes away)
 
@@ -102,6 +105,7 @@ RULES = (
             Effect(CALIFORNIA, caught=1, declined=2),
             Effect(OURS, caught=1, declined=1, gold=1),
             Effect(ANALYST, declined=2, wrong=2, cited=1),
+            Effect(STRUCTURE, declined=2, wrong=1),
             Effect(NOT_READ_OFF, caught=8, declined=7, gold=1),
         ),
     ),
@@ -117,8 +121,9 @@ RULES = (
             Effect(CALIFORNIA, caught=37, declined=7, gold=1),
             Effect(FINANCEBENCH, declined=2, wrong=1, cited=1),
             Effect(OURS, caught=2, declined=12, wrong=5, cited=1),
-            Effect(ANALYST, caught=1, declined=8, wrong=1, cited=1),
+            Effect(ANALYST, caught=1, declined=8, wrong=1, mended=1, cited=1),
             Effect(WORDING, caught=1, declined=1, wrong=1),
+            Effect(STRUCTURE, caught=1, declined=1),
             Effect(NOT_READ_OFF, caught=54, declined=18, wrong=1, cited=1, gold=2),
         ),
     ),
@@ -266,7 +271,7 @@ RULES = (
         effects=(
             Effect(NORMANS, caught=6, declined=1),
             Effect(OURS, declined=2, wrong=1),
-            Effect(ANALYST, declined=3, wrong=2, cited=2),
+            Effect(ANALYST, declined=2, wrong=1, mended=1, cited=2),
         ),
     ),
     Rule(
@@ -284,6 +289,7 @@ RULES = (
             Effect(CALIFORNIA, caught=2, declined=3),
             Effect(OURS, declined=3, wrong=2, cited=-1),
             Effect(ANALYST, caught=1, declined=2, wrong=2),
+            Effect(STRUCTURE, declined=3, wrong=2, cited=1, gold=1),
             Effect(NOT_READ_OFF, caught=6, declined=5, wrong=1),
         ),
     ),
