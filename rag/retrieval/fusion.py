@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from ingest.pdf.chunking import PAGE_JOIN
 from ingest.types import Chunk, LibraryReader, PageLocator
-from rag.retrieval.page_stage import continued
+from rag.retrieval.page_stage import MAX_DOCUMENTS, continued
 
 RRF_K = 60
 MAX_MERGED = 3
@@ -141,3 +141,11 @@ def passage_groups(fused: Sequence[tuple[Chunk, float]], k: int) -> list[tuple[l
         groups.append([chunk])
         best.append((chunk, score))
     return [(group, top, score) for group, (top, score) in zip(groups, best)]
+
+
+def top_documents(fused: Sequence[tuple[Chunk, float]], depth: int) -> list[str]:
+    """The documents of the best fused candidates, by their summed fusion scores, best first."""
+    totals: dict[str, float] = {}
+    for chunk, score in fused[:depth]:
+        totals[chunk.doc_id] = totals.get(chunk.doc_id, 0.0) + score
+    return sorted(totals, key=lambda d: -totals[d])[:MAX_DOCUMENTS]

@@ -15,7 +15,7 @@ from rag.citations.evidence import build_evidence
 from rag.questions.read import Question
 from rag.retrieval.documents import DocumentPick, period_note, pick_documents, small_library_names
 from rag.retrieval.filings.profiles import ProfileCache
-from rag.retrieval.fusion import fuse, merged_passage, passage_groups
+from rag.retrieval.fusion import fuse, merged_passage, passage_groups, top_documents
 from rag.retrieval.lexical import LexicalCache, tokenize
 from rag.retrieval.lists import lists_last
 from rag.retrieval.page_stage import DENSE_POOL, MAX_DOCUMENTS, page_order, with_statement
@@ -248,14 +248,6 @@ def search_evidence(
         period_note=period_note(library, known_profiles, pick),
         vector_progress=progress,
     )
-
-
-def top_documents(fused: Sequence[tuple[Chunk, float]], depth: int) -> list[str]:
-    """The documents of the best fused candidates, by their summed fusion scores, best first."""
-    totals: dict[str, float] = {}
-    for chunk, score in fused[:depth]:
-        totals[chunk.doc_id] = totals.get(chunk.doc_id, 0.0) + score
-    return sorted(totals, key=lambda d: -totals[d])[:MAX_DOCUMENTS]
 
 
 def _in_order(chunks: Iterable[Chunk]) -> list[tuple[Chunk, float]]:
