@@ -8,8 +8,9 @@ exhibit numbers (Item 601) and a contents page's section numbers, no data set's 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Sequence
+
+from ingest.types import Chunk
 
 __all__ = ["LIST_ENTRIES", "is_list", "lists_last"]
 
@@ -21,11 +22,10 @@ _ENTRY = re.compile(
     rf"^\s*{_MARKS}\d{{1,3}}\.(?:\d{{1,3}}[a-z]?(?:\([a-z0-9]{{1,3}}\))?|[A-Z]{{3}}){_MARKS}\s+\S"
 )
 # Lines opening with an entry number that make a chunk a list: an exhibit index prints a dozen or
-# more a page, text under numbered headings one or two a chunk. The one value tried; measured on
-# filings-dev's analyst questions and checked on its structure set (bench/README.md, 2026-12-04).
+# more a page, text under numbered headings one or two a chunk. The one value tried; read off
+# filings-dev's answers quoting exhibit lists (fd-064, fa-162), checked on its structure set
+# (bench/README.md, 2026-12-04).
 LIST_ENTRIES = 3
-
-T = TypeVar("T")
 
 
 def is_list(text: str) -> bool:
@@ -33,7 +33,7 @@ def is_list(text: str) -> bool:
     return sum(bool(_ENTRY.match(line)) for line in text.splitlines()) >= LIST_ENTRIES
 
 
-def lists_last(ranked: Sequence[tuple[T, float]], text: Callable[[T], str]) -> list[tuple[T, float]]:
+def lists_last(ranked: Sequence[tuple[Chunk, float]]) -> list[tuple[Chunk, float]]:
     """The ranking with its lists of documents moved after the rest, each part in its order."""
-    marks = [is_list(text(item)) for item, _ in ranked]
+    marks = [is_list(chunk.text) for chunk, _ in ranked]
     return [r for r, m in zip(ranked, marks) if not m] + [r for r, m in zip(ranked, marks) if m]

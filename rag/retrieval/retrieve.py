@@ -223,7 +223,7 @@ def search_evidence(
         fused = _in_order([*stage.chunks, *(c for c, _ in fused)])
         known.update(stage.cosine)
     if LISTS_LAST:
-        fused = lists_last(fused, lambda chunk: chunk.text)
+        fused = lists_last(fused)
     groups = passage_groups(fused, k)
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
     groups = [g for g in groups if docs[g[1].doc_id] is not None]

@@ -10,6 +10,7 @@ from rag.retrieval import retrieve
 from rag.retrieval.lists import is_list, lists_last
 from rag.retrieval.retrieve import search_evidence
 from tests.rag.conftest import OpenLibrary, make_pdf
+from tests.rag.test_retrieve import chunk
 
 # An exhibit index as pypdf reads Lockheed Martin's, shortened: dotted exhibit numbers, a title each.
 EXHIBITS = (
@@ -39,8 +40,9 @@ def test_an_exhibit_index_is_a_list_and_text_under_numbered_headings_is_not() ->
 
 
 def test_lists_go_last_each_part_in_its_order() -> None:
-    ranked = [("a", 0.9), (EXHIBITS, 0.8), ("b", 0.7), (EXHIBITS + " ", 0.6), ("c", 0.5)]
-    assert [s for _, s in lists_last(ranked, lambda text: text)] == [0.9, 0.7, 0.5, 0.8, 0.6]
+    texts = ["a", EXHIBITS, "b", EXHIBITS + " ", "c"]
+    ranked = [(chunk(str(i), text), 0.9 - i / 10) for i, text in enumerate(texts)]
+    assert [c.chunk_id[0] for c, _ in lists_last(ranked)] == ["0", "2", "4", "1", "3"]
 
 
 @pytest.mark.parametrize("lists_last_on", [False, True])

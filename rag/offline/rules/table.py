@@ -62,9 +62,7 @@ class Effect:
     caught: int = 0  # unanswerable questions it keeps from being answered as if answerable
     declined: int = 0  # answerable questions it turns into closest passages
     wrong: int = 0  # of those, the answers citing no evidence page and holding no gold text
-    mended: int = (
-        0  # wrong answers it turns into right ones by the check's next quote (negative: the reverse)
-    )
+    mended: int = 0  # wrong answers turned right by the check's next quote (negative: the reverse)
     cited: int = 0  # answers citing the evidence page it adds (negative: takes away)
     gold: int = 0  # answers holding the gold text it adds (negative: takes away)
 
