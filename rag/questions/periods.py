@@ -57,6 +57,14 @@ _FORMS = (
     ("10-K", re.compile(r"\b10-?K\b|\bannual\s+report\b", re.I)),
     ("release", re.compile(r"\b(?:earnings|press|news|results)\s+release\b", re.I)),
 )
+# The words each form is written with: they name the document, not what to look for in it
+# (rag.retrieval.retrieve). A release keeps "earnings", which may be what a question asks about.
+FORM_WORDS = {
+    "8-K": "8-K current report form",
+    "10-Q": "10-Q quarterly report form",
+    "10-K": "10-K annual report form",
+    "release": "release",
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -88,6 +96,11 @@ class FilingAsked:
 
     periods: tuple[PeriodAsked, ...] = ()
     form: str = ""
+
+    @property
+    def form_words(self) -> str:
+        """The words the form asked for is written with ("10-K annual report form"), or ""."""
+        return FORM_WORDS.get(self.form, "")
 
 
 def _period(kind: str, groups: tuple[str | None, ...]) -> PeriodAsked | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -21,7 +22,17 @@ from rag.retrieval import lexical_store, lexical_terms
 from rag.text import SOFT_HYPHEN, STOPWORDS, stem, tokenize
 
 logger = logging.getLogger(__name__)
-__all__ = ["SOFT_HYPHEN", "STOPWORDS", "LexicalCache", "LexicalIndex", "stem", "tokenize"]
+__all__ = ["SOFT_HYPHEN", "STOPWORDS", "LexicalCache", "LexicalIndex", "stem", "tokenize", "without_words"]
+
+_WORD = re.compile(r"[\w&'-]+")
+
+
+def without_words(text: str, terms: Iterable[str]) -> str:
+    """text without the words whose index term is one of terms (what is left to look for once
+    the words that named a document have picked it); text itself when none would be left."""
+    drop = set(terms)
+    kept = [w for w in _WORD.findall(text) if not (set(tokenize(w)) & drop)]
+    return " ".join(kept) or text
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from rag.questions.read import Question
 from rag.retrieval.documents import DocumentPick, period_note, pick_documents, small_library_names
 from rag.retrieval.filings.profiles import ProfileCache
 from rag.retrieval.fusion import fuse, merged_passage, passage_groups, top_documents
-from rag.retrieval.lexical import LexicalCache, tokenize
+from rag.retrieval.lexical import LexicalCache, tokenize, without_words
 from rag.retrieval.lists import lists_last
 from rag.retrieval.page_stage import DENSE_POOL, MAX_DOCUMENTS, page_order, with_statement
 from rag.retrieval.pending import vector_progress
@@ -48,6 +48,11 @@ NAMED_RELATED = True
 # Lists of documents (an exhibit index, a numbered contents page: rag.retrieval.lists) after the
 # other candidates.
 LISTS_LAST = True
+# The form of filing a question names ("its FY2022 10-K": 10-K, annual report, form) names its
+# document, as a company's name does, and is left out of the search without the naming words:
+# searched for, it favours the pages that print it most (the cover, the officers' certifications,
+# the exhibit index, the forward-looking statements).
+FORM_NAMES_DOCUMENT = True
 _DEFAULT_CACHE = LexicalCache()
 _DEFAULT_PROFILES = ProfileCache()
 
@@ -128,14 +133,6 @@ def _share(question_terms: frozenset[str], held: set[str]) -> float:
     return len(question_terms & held) / len(question_terms) if question_terms else 0.0
 
 
-def without_words(text: str, terms: Iterable[str]) -> str:
-    """text without the words whose index term is one of terms (what is left to look for once
-    the words that named a document have picked it)."""
-    drop = set(terms)
-    kept = [w for w in _WORD.findall(text) if not (set(tokenize(w)) & drop)]
-    return " ".join(kept) or text
-
-
 def _rankings(
     library: LibraryReader,
     query: str,
@@ -207,6 +204,8 @@ def search_evidence(
         if pick is not None
         else (small_library_names(known_profiles, question, doc_ids) if SMALL_LIBRARY_NAMES else ())
     )
+    if FORM_NAMES_DOCUMENT:
+        naming = (*naming, *tokenize(question.filing.form_words))
     if naming:  # the question without the words that named its documents
         text = without_words(expanded, naming)
         rest = (text, library.embeddings.embed_query(text) if vector is not None else None)

@@ -1,0 +1,42 @@
+"""The form of filing a question names ("per its 10-K") names the document to read, like a company's
+name, and is not searched for in it: the pages that print "Annual Report on Form 10-K" most (the
+officers' certifications, the cover) would otherwise outrank the page that answers, on either backend."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.questions.periods import read_filing_asked
+from rag.questions.read import read_question
+from rag.retrieval import retrieve
+from rag.retrieval.retrieve import search_evidence
+from tests.rag.conftest import OpenLibrary, make_pdf
+
+CERTIFICATION = (
+    "Exhibit 31.1 Certification. I have reviewed this Annual Report on Form 10-K of Acme Corporation. "
+    "Based on my knowledge, this Annual Report on Form 10-K does not contain any untrue statement of a "
+    "material fact. The financial statements included in this Annual Report on Form 10-K fairly present "
+    "in all material respects the financial condition of Acme Corporation."
+)
+LEGAL = (
+    "Item 3. Legal Proceedings. Acme Corporation is a defendant in a patent lawsuit brought by Beta "
+    "Inc. in Delaware; we do not expect the litigation to have a material adverse effect."
+)
+
+
+def test_a_question_names_its_form_in_these_words() -> None:
+    assert read_filing_asked("Any litigation, per its FY2022 10-K?").form_words == "10-K annual report form"
+    assert read_filing_asked("What did the Q2 earnings release say?").form_words == "release"
+    assert read_filing_asked("Does Acme face any litigation?").form_words == ""
+
+
+@pytest.mark.parametrize("form_names_document", [False, True])
+def test_the_page_that_answers_comes_before_the_pages_that_print_the_form(
+    open_backend_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch, form_names_document: bool
+) -> None:
+    library = open_backend_library()
+    library.add_pdf(make_pdf([CERTIFICATION, LEGAL], "Acme Corporation annual report"), "acme.pdf")
+    monkeypatch.setattr(retrieve, "FORM_NAMES_DOCUMENT", form_names_document)
+    question = read_question("Does Acme face any material litigation, per its FY2022 10-K?")
+    found = search_evidence(library, question, k=1).evidence
+    assert ("patent lawsuit" in found[0].text) is form_names_document
