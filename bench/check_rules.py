@@ -1,9 +1,10 @@
 """`python -m bench check_rules`: what each rule of the answer check (rag.offline.rules.table) does,
-by ablation. Every question is retrieved once, then answered by the offline answerer with every
-rule (the check as shipped) and with none; where those differ, with each rule alone, which says
-the rules that fail its best quote. A rule can only turn an answer into closest passages, so a
-question's reply under any choice of rules follows: closest passages when one of the rules that
-fail it is on, else its answer with no rule. A rule's effect on a set is the check without it
+by ablation. Every question is retrieved once, as the answer stream retrieves (a computed figure's
+missing operand rows gathered), then answered by the offline answerer with every rule (the check
+as shipped) and with none; where those differ, with each rule alone, which says the rules that
+fail its best quote. A rule can only turn an answer into closest passages, so a question's reply
+under any choice of rules follows: closest passages when one of the rules that fail it is on, else
+its answer with no rule. A rule's effect on a set is the check without it
 against the check with all, in questions: unanswerable ones answered as if answerable, answerable
 ones declined (closest passages), evidence page cited, gold text held.
 
@@ -125,6 +126,7 @@ def measure_set(name: str, questions: Sequence[dict[str, Any]], library: Any) ->
     A question's reply under any rules is then its reply with every rule when one of them fails,
     else its reply with none (outcome)."""
     from rag.answering.answer import library_embedding_name
+    from rag.compute.gather import gather
     from rag.offline.scoring import RememberedEmbeddings
     from rag.questions.read import read_question
     from rag.relevance import gate_measured_for
@@ -137,7 +139,7 @@ def measure_set(name: str, questions: Sequence[dict[str, Any]], library: Any) ->
     rows = []
     for question in questions:
         read = read_question(question["question"])
-        retrieval = search_evidence(library, read, k=K)
+        retrieval = gather(library, read, search_evidence(library, read, k=K))
         embeddings = RememberedEmbeddings(library.embeddings)  # each text embedded once per question
 
         def answer(
