@@ -8,7 +8,7 @@ its answer with no rule. A rule's effect on a set is the check without it
 against the check with all, in questions: unanswerable ones answered as if answerable, answerable
 ones declined (closest passages), evidence page cited, gold text held.
 
-Sets: squad-dev's three articles (950 questions), filings-dev's six question files on its 51
+Sets: squad-dev's three articles (950 questions), filings-dev's seven question files on its 51
 filings, the generated filings. Libraries are opened read-only from FOOTNOTE_BENCH_SQUAD_LIBRARY,
 FOOTNOTE_BENCH_FD_LIBRARY and FOOTNOTE_BENCH_GEN_LIBRARY when set (as bench.snapshot opens them),
 else built in a temporary folder (filings-dev's 51 filings take over half an hour here; skipped
@@ -33,6 +33,7 @@ from rag.offline.rules.table import (
     COMPUTED,
     FINANCEBENCH,
     GENERATED,
+    OBLIGATIONS,
     OURS,
     SEED0,
     SEEDS12,
@@ -207,7 +208,7 @@ def squad_sets(tmp: Path, quick: bool) -> list[tuple[str, list[dict[str, Any]], 
 
 
 def filings_dev_sets(tmp: Path) -> list[tuple[str, list[dict[str, Any]], Any]]:
-    """filings-dev's six question files, on one library of its 51 filings."""
+    """filings-dev's seven question files, on one library of its 51 filings."""
     from bench import real_filings as fd
 
     library = _library("FOOTNOTE_BENCH_FD_LIBRARY", fd.filing_pdfs, tmp)
@@ -218,6 +219,7 @@ def filings_dev_sets(tmp: Path) -> list[tuple[str, list[dict[str, Any]], Any]]:
         (COMPUTED, fd.our_questions(fd.COMPUTED)),
         (WORDING, fd.our_questions(fd.WORDING)),
         (STRUCTURE, fd.our_questions(fd.STRUCTURE)),
+        (OBLIGATIONS, fd.our_questions(fd.OBLIGATIONS)),
     )
     return [(name, questions, library) for name, questions in files]
 

@@ -145,7 +145,7 @@ def render(result: dict[str, Any]) -> str:
         f"Every question retrieved once (k={result['k']}) and answered by the offline answerer with "
         "every rule of the answer check (rag/offline/rules/table.py) and with none, and where those "
         "differ with each rule alone (which rules fail its best quote), same retrieval. squad-dev by "
-        "article (950 questions), filings-dev's six question files on one library of its 51 filings, "
+        "article (950 questions), filings-dev's seven question files on one library of its 51 filings, "
         "the generated filings. The check with no rule → with every rule, in questions:"
     )
     legend = (
@@ -164,7 +164,8 @@ def render(result: dict[str, Any]) -> str:
         "traps with the SQuAD edit each rule catches, beside answerable twins. The structure set "
         "(filings-dev: structure) asks what a filing's organisation places (an auditor's report, legal "
         "proceedings, a cover, headcount, segments), on other filings than the rules on exhibit lists, "
-        "covers and auditors' reports were read off."
+        "covers and auditors' reports were read off. The obligations set (filings-dev: obligations) asks "
+        "about contracts, debt and obligations, in a filing's body or the documents filed with it."
     )
     parts = [intro, "", *_tallies(result["sets"]), "", legend, "", *_effects(result), ""]
     gone = _gone(result)

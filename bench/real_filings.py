@@ -29,6 +29,9 @@ COMPUTED = ROOT / "bench" / "filings_dev" / "computed_questions.jsonl"
 # proceedings, properties, the cover, headcount, segments, customers): written to check the answer
 # check's rules read off the other files; kept out of questions() like WORDING.
 STRUCTURE = ROOT / "bench" / "filings_dev" / "structure_questions.jsonl"
+# Questions on contracts, debt and obligations, in a filing's body or the documents filed with it:
+# written to check the retrieval changes read off the structure set; kept out of questions() too.
+OBLIGATIONS = ROOT / "bench" / "filings_dev" / "obligations_questions.jsonl"
 FB_CATEGORIES = ROOT / "bench" / "filings_dev" / "financebench_categories.json"
 # The gold figure of each computed question of OURS, read off its frozen answer (issue 39).
 COMPUTED_GOLD = ROOT / "bench" / "filings_dev" / "computed_gold.json"

@@ -23,6 +23,8 @@ ANALYST = Path(__file__).resolve().parent / "analyst_questions.jsonl"
 COMPUTED = Path(__file__).resolve().parent / "computed_questions.jsonl"
 # Questions on a filing's structural parts, to check the answer check's rules on (2026-12-04).
 STRUCTURE = Path(__file__).resolve().parent / "structure_questions.jsonl"
+# Questions on contracts, debt and obligations, to check what was read off the structure set on.
+OBLIGATIONS = Path(__file__).resolve().parent / "obligations_questions.jsonl"
 FILINGS = CORPUS / "filings-dev"
 # What a question asks, the four kinds bench eval reports: a figure derived from rows, a view formed
 # from several rows or a section, a fact or printed figure looked up, or nothing the filing answers.
@@ -174,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = (
         [Path(args[0])]
         if args
-        else [p for p in (QUESTIONS, WORDING, ANALYST, COMPUTED, STRUCTURE) if p.is_file()]
+        else [p for p in (QUESTIONS, WORDING, ANALYST, COMPUTED, STRUCTURE, OBLIGATIONS) if p.is_file()]
     )
     failed = 0
     for path in paths:

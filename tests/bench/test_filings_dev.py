@@ -15,6 +15,7 @@ from bench.filings_dev.check import (
     CATEGORIES,
     COMPUTED,
     KINDS,
+    OBLIGATIONS,
     STRUCTURE,
     WORDING,
     gold_problems,
@@ -186,3 +187,20 @@ def test_the_structure_set_asks_other_filings_than_the_rules_were_read_off() -> 
 @pytest.mark.corpus
 def test_the_structure_sets_gold_values_are_on_its_gold_pages(corpus: Path) -> None:
     assert gold_problems(STRUCTURE_ROWS, corpus / "filings-dev") == []
+
+
+OBLIGATIONS_ROWS = load_questions(OBLIGATIONS)
+
+
+def test_the_obligations_set_is_well_formed_and_new() -> None:
+    assert schema_problems(OBLIGATIONS_ROWS) == []
+    ids = [f"fo-{i:03d}" for i in range(1, len(OBLIGATIONS_ROWS) + 1)]
+    assert [r["id"] for r in OBLIGATIONS_ROWS] == ids
+    assert max(Counter(r["topic"] for r in OBLIGATIONS_ROWS).values()) <= 0.2 * len(OBLIGATIONS_ROWS)
+    every = ROWS + WORDING_ROWS + ANALYST_ROWS + COMPUTED_ROWS + STRUCTURE_ROWS
+    assert not {r["question"] for r in OBLIGATIONS_ROWS} & {r["question"] for r in every}
+
+
+@pytest.mark.corpus
+def test_the_obligations_sets_gold_values_are_on_its_gold_pages(corpus: Path) -> None:
+    assert gold_problems(OBLIGATIONS_ROWS, corpus / "filings-dev") == []

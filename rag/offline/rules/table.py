@@ -25,6 +25,7 @@ ANALYST = "filings-dev: analyst"
 COMPUTED = "filings-dev: computed"
 WORDING = "filings-dev: wording"
 STRUCTURE = "filings-dev: structure"
+OBLIGATIONS = "filings-dev: obligations"
 GENERATED = "generated filings"
 SETS = (
     NORMANS,
@@ -36,6 +37,7 @@ SETS = (
     COMPUTED,
     WORDING,
     STRUCTURE,
+    OBLIGATIONS,
     GENERATED,
 )
 SQUAD = (NORMANS, COMPLEXITY, CALIFORNIA)
@@ -49,7 +51,7 @@ GROUPS = (*SETS, SEED0, SEEDS12)
 MEASURED = (
     "python -m bench check_rules at commit 2fc442c, 2026-12-04 19:17 UTC "
     "(bench/results/check_rules.json): "
-    "squad-dev by article, filings-dev's six question files on its 51 filings, the generated filings"
+    "squad-dev by article, filings-dev's seven question files on its 51 filings, the generated filings"
 )
 
 
