@@ -49,7 +49,7 @@ NOT_READ_OFF = "squad-dev: not read off"
 GROUPS = (*SETS, SEED0, SEEDS12)
 # Where the effects below come from.
 MEASURED = (
-    "python -m bench check_rules at commit 2fc442c, 2026-12-04 19:17 UTC "
+    "python -m bench check_rules at commit 69f15ed, 2026-12-04 19:54 UTC "
     "(bench/results/check_rules.json): "
     "squad-dev by article, filings-dev's seven question files on its 51 filings, the generated filings"
 )
@@ -124,6 +124,7 @@ RULES = (
             Effect(ANALYST, caught=1, declined=8, wrong=1, mended=1, cited=1),
             Effect(WORDING, caught=1, declined=1, wrong=1),
             Effect(STRUCTURE, caught=1, declined=1),
+            Effect(OBLIGATIONS, declined=2),
             Effect(NOT_READ_OFF, caught=54, declined=18, wrong=1, cited=1, gold=2),
         ),
     ),
