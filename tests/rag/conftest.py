@@ -97,6 +97,19 @@ def open_backend_library(backend: str, tmp_path: Path, request: pytest.FixtureRe
     return open_library
 
 
+def first_evidence(
+    library: Any, pages: Sequence[str], monkeypatch: pytest.MonkeyPatch, switch: str, on: bool, question: str
+) -> str:
+    """The text of the first evidence retrieved for question from one PDF of these pages (titled as
+    an annual report) added to library, with rag.retrieval.retrieve's switch set to on."""
+    from rag.questions.read import read_question
+    from rag.retrieval import retrieve
+
+    library.add_pdf(make_pdf(pages, "Acme Corporation annual report"), "acme.pdf")
+    monkeypatch.setattr(retrieve, switch, on)
+    return retrieve.search_evidence(library, read_question(question), k=1).evidence[0].text
+
+
 def copy_to_team(local: Library, server: Any) -> PgLibrary:
     """The local library's documents in a fresh PostgreSQL library, vectors copied as stored (the
     same chunks and vectors: only the backend differs), opened with the same embeddings."""

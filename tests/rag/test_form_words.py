@@ -7,10 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rag.questions.periods import read_filing_asked
-from rag.questions.read import read_question
-from rag.retrieval import retrieve
-from rag.retrieval.retrieve import search_evidence
-from tests.rag.conftest import OpenLibrary, make_pdf
+from tests.rag.conftest import OpenLibrary, first_evidence
 
 CERTIFICATION = (
     "Exhibit 31.1 Certification. I have reviewed this Annual Report on Form 10-K of Acme Corporation. "
@@ -30,13 +27,12 @@ def test_a_question_names_its_form_in_these_words() -> None:
     assert read_filing_asked("Does Acme face any litigation?").form_words == ""
 
 
-@pytest.mark.parametrize("form_names_document", [False, True])
+@pytest.mark.parametrize("on", [False, True])
 def test_the_page_that_answers_comes_before_the_pages_that_print_the_form(
-    open_backend_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch, form_names_document: bool
+    open_backend_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch, on: bool
 ) -> None:
-    library = open_backend_library()
-    library.add_pdf(make_pdf([CERTIFICATION, LEGAL], "Acme Corporation annual report"), "acme.pdf")
-    monkeypatch.setattr(retrieve, "FORM_NAMES_DOCUMENT", form_names_document)
-    question = read_question("Does Acme face any material litigation, per its FY2022 10-K?")
-    found = search_evidence(library, question, k=1).evidence
-    assert ("patent lawsuit" in found[0].text) is form_names_document
+    question = "Does Acme face any material litigation, per its FY2022 10-K?"
+    found = first_evidence(
+        open_backend_library(), [CERTIFICATION, LEGAL], monkeypatch, "FORM_NAMES_DOCUMENT", on, question
+    )
+    assert ("patent lawsuit" in found) is on

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.questions.read import read_question
-from rag.retrieval import retrieve
 from rag.retrieval.lists import is_list, lists_last
-from rag.retrieval.retrieve import search_evidence
-from tests.rag.conftest import OpenLibrary, make_pdf
+from tests.rag.conftest import OpenLibrary, first_evidence
 from tests.rag.test_retrieve import chunk
 
 # An exhibit index as pypdf reads Lockheed Martin's, shortened: dotted exhibit numbers, a title each.
@@ -45,14 +42,13 @@ def test_lists_go_last_each_part_in_its_order() -> None:
     assert [c.chunk_id[0] for c, _ in lists_last(ranked)] == ["0", "2", "4", "1", "3"]
 
 
-@pytest.mark.parametrize("lists_last_on", [False, True])
+@pytest.mark.parametrize("on", [False, True])
 def test_retrieval_puts_an_exhibit_index_after_the_passage_that_answers(
-    open_backend_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch, lists_last_on: bool
+    open_backend_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch, on: bool
 ) -> None:
-    library = open_backend_library()
-    library.add_pdf(make_pdf([EXHIBITS, CREDIT], "Acme Corporation annual report"), "acme.pdf")
-    monkeypatch.setattr(retrieve, "LISTS_LAST", lists_last_on)
-    question = read_question("What does the revolving credit agreement amendment with Beta Bank provide?")
-    found = search_evidence(library, question, k=1).evidence
+    question = "What does the revolving credit agreement amendment with Beta Bank provide?"
+    found = first_evidence(
+        open_backend_library(), [EXHIBITS, CREDIT], monkeypatch, "LISTS_LAST", on, question
+    )
     # The index names the agreement more often than the passage does, and outranks it unless moved.
-    assert ("provides $1.5 billion of revolving credit" in found[0].text) is lists_last_on
+    assert ("provides $1.5 billion of revolving credit" in found) is on
