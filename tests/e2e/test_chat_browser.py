@@ -51,7 +51,7 @@ def test_second_footnote_opens_its_passage_and_page_and_survives_reload(app, pag
     wait_idle(page)
     ask(page, GUIDE_QUESTION)
     buttons = page.locator(FOOTNOTE)
-    expect(buttons).to_have_count(2)
+    expect(buttons).to_have_count(3)  # three sentences on the boiling point, each cited
     second = _saved_turn(data_dir, page).answer.footnotes[1].evidence
     buttons.nth(1).click()
     panel = page.locator(PANEL)
@@ -71,7 +71,7 @@ def test_second_footnote_opens_its_passage_and_page_and_survives_reload(app, pag
     expect(
         page.get_by_test_id("stMainBlockContainer").get_by_text(GUIDE_QUESTION, exact=True)
     ).to_be_visible()
-    expect(page.locator(FOOTNOTE)).to_have_count(2)
+    expect(page.locator(FOOTNOTE)).to_have_count(3)
     page.locator(FOOTNOTE).nth(1).click()
     _panel_shows(page, second)
     wait_idle(page)
