@@ -51,20 +51,16 @@ _RANGE = re.compile(
     rf"\b(?:{_FISCAL}\s*)?{_Y4}\s*(?:-|–|to|through|and)\s*(?:{_FISCAL}\s*)?{_Y4}\b",  # noqa: RUF001
     re.IGNORECASE,
 )
+# Each form of filing: its name, how a question names it, and the words it is written with (they
+# name the document, not what to look for in it: rag.retrieval.retrieve; a release keeps
+# "earnings", which may be what a question asks about).
 _FORMS = (
-    ("8-K", re.compile(r"\b8-?K\b|\bcurrent\s+report\b", re.I)),
-    ("10-Q", re.compile(r"\b10-?Q\b|\bquarterly\s+report\b", re.I)),
-    ("10-K", re.compile(r"\b10-?K\b|\bannual\s+report\b", re.I)),
-    ("release", re.compile(r"\b(?:earnings|press|news|results)\s+release\b", re.I)),
+    ("8-K", re.compile(r"\b8-?K\b|\bcurrent\s+report\b", re.I), "8-K current report form"),
+    ("10-Q", re.compile(r"\b10-?Q\b|\bquarterly\s+report\b", re.I), "10-Q quarterly report form"),
+    ("10-K", re.compile(r"\b10-?K\b|\bannual\s+report\b", re.I), "10-K annual report form"),
+    ("release", re.compile(r"\b(?:earnings|press|news|results)\s+release\b", re.I), "release"),
 )
-# The words each form is written with: they name the document, not what to look for in it
-# (rag.retrieval.retrieve). A release keeps "earnings", which may be what a question asks about.
-FORM_WORDS = {
-    "8-K": "8-K current report form",
-    "10-Q": "10-Q quarterly report form",
-    "10-K": "10-K annual report form",
-    "release": "release",
-}
+FORM_WORDS = {name: written for name, _, written in _FORMS}
 
 
 @dataclass(frozen=True, order=True)
@@ -147,5 +143,5 @@ def read_filing_asked(text: str) -> FilingAsked:
         low, high = int(match.group(1)), int(match.group(2))
         found += [(match.start(), PeriodAsked(y)) for y in range(low, high + 1) if high - low <= 10]
     periods = tuple(dict.fromkeys(p for _, p in sorted(found, key=lambda item: item[0])))
-    form = next((name for name, pattern in _FORMS if pattern.search(text)), "")
+    form = next((name for name, pattern, _ in _FORMS if pattern.search(text)), "")
     return FilingAsked(periods, form)

@@ -22,16 +22,26 @@ from rag.retrieval import lexical_store, lexical_terms
 from rag.text import SOFT_HYPHEN, STOPWORDS, stem, tokenize
 
 logger = logging.getLogger(__name__)
-__all__ = ["SOFT_HYPHEN", "STOPWORDS", "LexicalCache", "LexicalIndex", "stem", "tokenize", "without_words"]
+__all__ = [
+    "SOFT_HYPHEN",
+    "STOPWORDS",
+    "WORD",
+    "LexicalCache",
+    "LexicalIndex",
+    "stem",
+    "tokenize",
+    "without_words",
+]
 
-_WORD = re.compile(r"[\w&'-]+")
+# A word of a text as the searches split it ("J&J", "year-end", "company's").
+WORD = re.compile(r"[\w&'-]+")
 
 
 def without_words(text: str, terms: Iterable[str]) -> str:
     """text without the words whose index term is one of terms (what is left to look for once
     the words that named a document have picked it); text itself when none would be left."""
     drop = set(terms)
-    kept = [w for w in _WORD.findall(text) if not (set(tokenize(w)) & drop)]
+    kept = [w for w in WORD.findall(text) if not (set(tokenize(w)) & drop)]
     return " ".join(kept) or text
 
 

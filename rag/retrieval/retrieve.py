@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,13 +15,12 @@ from rag.questions.read import Question
 from rag.retrieval.documents import DocumentPick, period_note, pick_documents, small_library_names
 from rag.retrieval.filings.profiles import ProfileCache
 from rag.retrieval.fusion import fuse, merged_passage, passage_groups, top_documents
-from rag.retrieval.lexical import LexicalCache, tokenize, without_words
+from rag.retrieval.lexical import WORD, LexicalCache, tokenize, without_words
 from rag.retrieval.lists import lists_last
 from rag.retrieval.page_stage import DENSE_POOL, MAX_DOCUMENTS, page_order, with_statement
 from rag.retrieval.pending import vector_progress
 from rag.types import Evidence
 
-_WORD = re.compile(r"[\w&'-]+")
 # The switches below were each measured on and off: bench/README.md, "How the rules were found".
 # The dense query is the question with its shorthand spelled out, as BM25's and the document
 # stage's are ("D&A", "capex" find their line items by meaning too).
@@ -125,7 +123,7 @@ def _group_cosine(
 def _capitalised(text: str) -> set[str]:
     """The index terms of text's words written with a capital (a name is matched by a name:
     "Pride and Prejudice" is not found in "without prejudice")."""
-    return set(tokenize(" ".join(w for w in _WORD.findall(text) if w[:1].isupper())))
+    return set(tokenize(" ".join(w for w in WORD.findall(text) if w[:1].isupper())))
 
 
 def _share(question_terms: frozenset[str], held: set[str]) -> float:
