@@ -28,21 +28,24 @@ import bm25s
 import numpy as np
 
 from ingest.types import Chunk
-from rag.text import STOPWORDS, tokenize
+from rag.text import JOINED, STOPWORDS, tokenize
 
 logger = logging.getLogger(__name__)
 
 FOLDER = "lexical"
 META = "footnote.json"
 FORMAT = 1
-# A probe through the tokenizer: a change in stemming or stopwords changes the fingerprint.
+# A probe through the tokenizer: a change in stemming or stopwords changes the fingerprint (the
+# stems rag.text joins are part of it too).
 _PROBE = "The running foxes jumped over 3.5 million re\u00adcognitions, of which none were organised."
 STALE_TEMP_S = 3600.0  # a temporary folder this old belongs to a process that died while saving
 
 
 def tokenizer_signature() -> str:
-    """A digest of what the tokenizer does (its stopwords and a probe sentence's terms)."""
-    text = "\n".join(sorted(STOPWORDS)) + "\n--\n" + " ".join(tokenize(_PROBE))
+    """A digest of what the tokenizer does (its stopwords, the stems it joins and a probe sentence's
+    terms)."""
+    joined = " ".join(f"{a}={b}" for a, b in sorted(JOINED.items()))
+    text = "\n".join(sorted(STOPWORDS)) + "\n--\n" + joined + "\n--\n" + " ".join(tokenize(_PROBE))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

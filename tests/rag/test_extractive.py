@@ -423,3 +423,17 @@ def test_a_row_beside_the_answer_is_quoted_only_for_the_line_the_question_names(
         "Depreciation expense was $166 million, $148 million and $122 million in fiscal 2023, 2022 "
         "and 2021, respectively. [ffff666]"
     )
+
+
+def test_how_many_people_a_company_employs_is_answered_by_its_employees() -> None:
+    """Snowball stems "employees" apart from "employ"; joined (rag.text.JOINED), the sentence
+    giving the headcount is the answer, not a closest passage."""
+    mill = evidence(
+        "aaaa111",
+        "The Halden mill burns wood chips from local forests. "
+        "At the end of 2021 the mill had about 340 employees, most of them on two shifts.",
+    )
+    text = ask("How many people did the Halden mill employ at the end of 2021?", mill)
+    assert (
+        text == "At the end of 2021 the mill had about 340 employees, most of them on two shifts. [aaaa111]"
+    )

@@ -132,3 +132,12 @@ def test_a_read_only_folder_builds_in_memory(library, monkeypatch) -> None:
     index = LexicalIndex.for_library(library)
     assert not index.saved and any(_results(index))
     assert not (library.data_dir / lexical_store.FOLDER).exists()
+
+
+def test_a_saved_index_from_before_a_stem_was_joined_is_rebuilt(library, monkeypatch) -> None:
+    """A stem joined in rag.text.JOINED changes what BM25 indexes, so an index saved without it is
+    not used (its signature holds the joined stems)."""
+    LexicalIndex.for_library(library)
+    assert LexicalCache().get(library).saved
+    monkeypatch.setitem(lexical_store.JOINED, "tomato", "tomatillo")
+    assert not LexicalCache().get(library).saved

@@ -108,3 +108,9 @@ def test_acronyms_are_the_initials_of_capitalised_runs() -> None:
 
     assert {"eu", "teu"} <= acronyms("The European Union pays.") and "us" in acronyms("the United States")
     assert acronyms("no capitals here") == set()
+
+
+def test_employees_and_employ_are_one_word_family() -> None:
+    """Snowball stems "employees" to "employe" and "employ" to "employ"; rag.text.JOINED joins them."""
+    family = ("employees", "employee", "employ", "employed", "employs", "employment")
+    assert {tuple(tokenize(w)) for w in family} == {("employ",)}
