@@ -304,19 +304,6 @@ CASES = [
     ),
     ("What desert is to the south of Acme?", Quote("The Mojo Desert lies south of Acme."), True, ""),
     ("What desert is in southern Acme?", Quote("The Mojo Desert is in Southern Acme."), True, ""),
-    # only dated: the quote meets the question on its date and names alone
-    (
-        "Who did the Acmeans besiege in the 11th century?",
-        Quote("Acmeland was the site of classical music in the 11th century.", before="The Acmeans came."),
-        False,
-        "only_dated",
-    ),
-    (
-        "Who did the Acmeans besiege in the 11th century?",
-        Quote("In the 11th century the Acmeans besieged Bari."),
-        True,
-        "",
-    ),
     (  # a row is read by its label, not its words
         "What was Acme's D&A in fiscal 2022?",
         Quote(

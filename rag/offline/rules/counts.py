@@ -1,18 +1,18 @@
-"""The rules on numbers and dates: a quote that counts the question's thing with another number
-("one of the 11 megaregions" for "the 10 megaregions") or meets a dated question on its date
-alone. The word lists are English grammar (number, scale and period words)."""
+"""The rule on numbers: a quote that counts the question's thing with another number ("one of the
+11 megaregions" for "the 10 megaregions"). The word lists are English grammar (number and scale
+words)."""
 
 from __future__ import annotations
 
 import re
 
 from rag.offline.rules.quote import Quote
-from rag.offline.rules.words import ARTICLES, WORD_OR_NUMBER, content, fold_words, without_accents
+from rag.offline.rules.words import ARTICLES, WORD_OR_NUMBER, content, without_accents
 from rag.questions.read import Question
-from rag.questions.terms import DATE, DIGITS
+from rag.questions.terms import DIGITS
 from rag.text import STOPWORDS, stem
 
-__all__ = ["only_dated", "recounted"]
+__all__ = ["recounted"]
 
 # Scale words that multiply the number before them ("22 million people").
 _SCALES = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
@@ -84,29 +84,3 @@ def recounted(question: Question, quote: Quote) -> str:
         if others and value not in others:
             return f"{value:g} {thing} / {', '.join(f'{v:g}' for v in sorted(others))}"
     return ""
-
-
-# Words that say which period, not what happened in it ("in fiscal 2022", "the first quarter").
-_PERIOD_WORDS = frozenset(
-    "fiscal year years quarter quarters month months period century centuries decade".split()
-)
-
-
-def only_dated(question: Question, quote: Quote) -> str:
-    """A question naming a date or period ("in the 11th century") and a sentence holding none of its
-    words but its names and the date's (stemmed), else "": the quote meets the question on when,
-    not on what. A table row is not read (its label, not its words, says what it is)."""
-    proper = question.asked.text
-    if quote.row or not DATE.search(proper):
-        return ""
-    named = {stem(w) for n in question.asked.names for w in fold_words(n)}
-    asked = [
-        w
-        for w in fold_words(DATE.sub(" ", proper))
-        if content(w)
-        and w not in _PERIOD_WORDS
-        and not any(ch.isdigit() for ch in w)
-        and stem(w) not in named
-    ]
-    said = {stem(w) for w in fold_words(quote.text)}
-    return " ".join(asked) if asked and not any(stem(w) in said for w in asked) else ""

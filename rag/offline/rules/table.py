@@ -259,23 +259,6 @@ RULES = (
         ),
     ),
     Rule(
-        "only_dated",
-        counts.only_dated,
-        "a dated question met on its date and names alone",
-        Example(
-            "Who did the Acmeans besiege in the 11th century?",
-            Quote(
-                "Acmeland was the site of classical music in the 11th century.", before="The Acmeans came."
-            ),
-        ),
-        (NORMANS,),
-        effects=(
-            Effect(NORMANS, caught=6, declined=1),
-            Effect(OURS, declined=2, wrong=1),
-            Effect(ANALYST, declined=2, wrong=1, mended=1, cited=2),
-        ),
-    ),
-    Rule(
         "support",
         held.weak_support,
         "a support score (the question's concepts held, with the cosine) under MIN_SUPPORT",
