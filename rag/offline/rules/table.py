@@ -49,7 +49,7 @@ NOT_READ_OFF = "squad-dev: not read off"
 GROUPS = (*SETS, SEED0, SEEDS12)
 # Where the effects below come from.
 MEASURED = (
-    "python -m bench check_rules at commit bff3e5a, 2026-12-04 20:15 UTC "
+    "python -m bench check_rules at commit 9d95452, 2026-12-04 22:40 UTC "
     "(bench/results/check_rules.json): "
     "squad-dev by article, filings-dev's seven question files on its 51 filings, the generated filings"
 )
@@ -100,13 +100,13 @@ RULES = (
         Example("When did the Acmeans reach Italy?", Quote("The Acmeans reached Italy by sea.")),
         (SEED0, FINANCEBENCH, OURS),
         effects=(
-            Effect(NORMANS, caught=5, declined=2, gold=1),
+            Effect(NORMANS, caught=6, declined=2, gold=1),
             Effect(COMPLEXITY, caught=2, declined=3),
             Effect(CALIFORNIA, caught=1, declined=2),
-            Effect(OURS, caught=1, declined=1),
-            Effect(ANALYST, declined=2, wrong=2, cited=1),
+            Effect(OURS, caught=1, declined=2, wrong=1),
+            Effect(ANALYST, declined=3, wrong=3, cited=1),
             Effect(STRUCTURE, declined=1),
-            Effect(NOT_READ_OFF, caught=8, declined=7, gold=1),
+            Effect(NOT_READ_OFF, caught=9, declined=7, gold=1),
         ),
     ),
     Rule(
@@ -116,16 +116,16 @@ RULES = (
         Example("What did Acme Foods sell in Asia?", Quote("Acme sold jets in Asia.")),
         (SEED0, FINANCEBENCH, OURS),
         effects=(
-            Effect(NORMANS, caught=11, declined=5),
+            Effect(NORMANS, caught=13, declined=5),
             Effect(COMPLEXITY, caught=14, declined=6, wrong=1, cited=1, gold=1),
             Effect(CALIFORNIA, caught=37, declined=7, gold=1),
             Effect(FINANCEBENCH, declined=2, wrong=1),
             Effect(OURS, caught=1, declined=9, wrong=4, cited=1),
-            Effect(ANALYST, caught=1, declined=8, wrong=1, mended=1, cited=1),
+            Effect(ANALYST, caught=1, declined=9, wrong=2, mended=1, cited=2, gold=1),
             Effect(WORDING, caught=1, declined=1, wrong=1),
             Effect(STRUCTURE, caught=1, declined=1),
             Effect(OBLIGATIONS, declined=2),
-            Effect(NOT_READ_OFF, caught=54, declined=18, wrong=1, cited=1, gold=2),
+            Effect(NOT_READ_OFF, caught=56, declined=18, wrong=1, cited=1, gold=2),
         ),
     ),
     Rule(
@@ -268,13 +268,13 @@ RULES = (
         ),
         (FINANCEBENCH, OURS),
         effects=(
-            Effect(NORMANS, caught=3, declined=1),
+            Effect(NORMANS, caught=4, declined=1),
             Effect(COMPLEXITY, caught=1, declined=1, wrong=1),
             Effect(CALIFORNIA, caught=2, declined=3),
             Effect(OURS, declined=2, wrong=1, gold=1),
             Effect(ANALYST, caught=1, declined=2, wrong=2),
             Effect(STRUCTURE, declined=3, wrong=2, cited=1),
-            Effect(NOT_READ_OFF, caught=6, declined=5, wrong=1),
+            Effect(NOT_READ_OFF, caught=7, declined=5, wrong=1),
         ),
     ),
 )
