@@ -1,8 +1,9 @@
 """The offline answer to a judgement question (rag.questions.judgement): a lead sentence saying
 the judgement is the reader's, then the statement row of each line item an analyst reads for the
-concept, with every year column the filing shows, each cited, then the closest passages (what
-the filing says of it: what drove the rows). Given only when the evidence answers no other way
-(rag.offline.extractive: where the closest passages alone would be).
+concept, with every year column the filing shows, each cited, then the passages closest to the
+question (what the filing says of it: what drove the rows): the best one, then the best of each
+further place retrieval ranked (rag.offline.extractive._discussed). Given only when the evidence
+answers no other way (rag.offline.extractive: where the closest passages alone would be).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from ingest.types import Chunk
+from rag.offline.extractive import MIN_SCORE, compose_answer
 from rag.offline.judgement import judgement_answer
 from rag.offline.scoring import Source
 from rag.prompts import JUDGED_DISCUSSED, JUDGED_FROM
@@ -133,3 +134,29 @@ def test_the_answer_quotes_a_statements_row_before_a_notes() -> None:
     ]
     answer = judgement_answer(read_question("How has Acme's margin profile moved?"), sources)
     assert "Cost of sales: 11,496 / 11,108 [bbbb222]" in answer and "aaaa111" not in answer
+
+
+def test_the_passages_beside_the_rows_come_from_each_place_retrieval_ranked() -> None:
+    # After the best passage (eeee555), the best by words are three sentences of one source
+    # (cccc333); each further source gives its best passage instead, in the evidence's order.
+    sources = [
+        Source(
+            "aaaa111",
+            "Consolidated Balance Sheets\n2021 2020\nTotal current assets 15,000 14,500\n"
+            "Total current liabilities 9,100 8,700",
+        ),
+        Source(
+            "cccc333",
+            "Acme liquidity was ample in 2021. Acme liquidity was steady in 2021. Acme liquidity was strong.",
+        ),
+        Source("bbbb222", "Acme liquidity rests on a revolving credit facility of $2 billion."),
+        Source("eeee555", "Markets look calm at the end of the year."),
+    ]
+    question = read_question("Does Acme look liquid at the end of the year?")
+    answer = compose_answer(question, sources, MIN_SCORE, 3)
+    assert answer.startswith(JUDGED_FROM.format(concept="liquidity")), answer
+    discussed = answer.split(JUDGED_DISCUSSED)[1]
+    assert discussed.index("[eeee555]") < discussed.index("[cccc333]") < discussed.index("[bbbb222]"), (
+        discussed
+    )
+    assert discussed.count("[cccc333]") == 1, discussed
