@@ -31,6 +31,7 @@ __all__ = [
     "stem",
     "tokenize",
     "without_words",
+    "without_written",
 ]
 
 # A word of a text as the searches split it ("J&J", "year-end", "company's").
@@ -42,6 +43,16 @@ def without_words(text: str, terms: Iterable[str]) -> str:
     the words that named a document have picked it); text itself when none would be left."""
     drop = set(terms)
     kept = [w for w in WORD.findall(text) if not (set(tokenize(w)) & drop)]
+    return " ".join(kept) or text
+
+
+def without_written(text: str, written: str) -> str:
+    """text without the words written as one of written's words (case aside; "10-K" also as "10K"),
+    not every word sharing their stem: "annual report" names a document, "reportable" does not;
+    text itself when none would be left."""
+    drop = {w.lower() for w in WORD.findall(written)}
+    drop |= {w.replace("-", "") for w in drop}
+    kept = [w for w in WORD.findall(text) if w.lower() not in drop]
     return " ".join(kept) or text
 
 

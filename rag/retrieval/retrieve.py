@@ -15,7 +15,7 @@ from rag.questions.read import Question
 from rag.retrieval.documents import DocumentPick, period_note, pick_documents, small_library_names
 from rag.retrieval.filings.profiles import ProfileCache
 from rag.retrieval.fusion import fuse, merged_passage, passage_groups, top_documents
-from rag.retrieval.lexical import WORD, LexicalCache, tokenize, without_words
+from rag.retrieval.lexical import WORD, LexicalCache, tokenize, without_words, without_written
 from rag.retrieval.lists import lists_last
 from rag.retrieval.page_stage import DENSE_POOL, MAX_DOCUMENTS, page_order, with_statement
 from rag.retrieval.pending import vector_progress
@@ -49,7 +49,8 @@ LISTS_LAST = True
 # The form of filing a question names ("its FY2022 10-K": 10-K, annual report, form) names its
 # document, as a company's name does, and is left out of the search without the naming words:
 # searched for, it favours the pages that print it most (the cover, the officers' certifications,
-# the exhibit index, the forward-looking statements).
+# the exhibit index, the forward-looking statements). Its words leave as written (rag.retrieval.lexical.
+# without_written), not by stem: "reportable segments" keeps "reportable" (stem "report").
 FORM_NAMES_DOCUMENT = True
 _DEFAULT_CACHE = LexicalCache()
 _DEFAULT_PROFILES = ProfileCache()
@@ -202,10 +203,9 @@ def search_evidence(
         if pick is not None
         else (small_library_names(known_profiles, question, doc_ids) if SMALL_LIBRARY_NAMES else ())
     )
-    if FORM_NAMES_DOCUMENT:
-        naming = (*naming, *tokenize(question.filing.form_words))
-    if naming:  # the question without the words that named its documents
-        text = without_words(expanded, naming)
+    form = question.filing.form_words if FORM_NAMES_DOCUMENT else ""
+    if naming or form:  # the question without the words that named its documents
+        text = without_written(without_words(expanded, naming) if naming else expanded, form)
         rest = (text, library.embeddings.embed_query(text) if vector is not None else None)
     progress = vector_progress(library)  # documents without their vectors yet
     words_only = frozenset(progress)

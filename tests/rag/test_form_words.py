@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rag.questions.periods import read_filing_asked
+from rag.retrieval.lexical import without_written
 from tests.rag.conftest import OpenLibrary, first_evidence
 
 CERTIFICATION = (
@@ -36,3 +37,36 @@ def test_the_page_that_answers_comes_before_the_pages_that_print_the_form(
         open_backend_library(), [CERTIFICATION, LEGAL], monkeypatch, "FORM_NAMES_DOCUMENT", on, question
     )
     assert ("patent lawsuit" in found) is on
+
+
+def test_the_form_leaves_the_search_as_written_not_every_word_of_its_stem() -> None:
+    text = "What are Acme's reportable segments in its FY2022 10-K? annual report form 10-k"
+    assert (
+        without_written(text, "10-K annual report form")
+        == "What are Acme's reportable segments in its FY2022"
+    )
+    assert without_written("per its 10K annual report", "10-K annual report form") == "per its"
+    assert without_written("10-K", "10-K annual report form") == "10-K"  # nothing left: the text itself
+
+
+def test_a_word_that_shares_the_forms_stem_is_still_searched(
+    open_backend_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "reportable" stems to "report", as "annual report" does: the form names the document, but
+    # "reportable" is what the question asks for, and the page stage must still search for it.
+    from rag.retrieval import retrieve
+
+    searched: list[str] = []
+    page_order = retrieve.page_order
+
+    def spy(library, index, question, query, *args, **kwargs):  # type: ignore[no-untyped-def]
+        searched.append(query)
+        return page_order(library, index, question, query, *args, **kwargs)
+
+    monkeypatch.setattr(retrieve, "page_order", spy)
+    question = "What are Acme's reportable segments in its FY2022 10-K?"
+    found = first_evidence(
+        open_backend_library(), [LEGAL], monkeypatch, "FORM_NAMES_DOCUMENT", True, question
+    )
+    assert found and searched
+    assert all("reportable" in query and "10-K" not in query and "annual" not in query for query in searched)
