@@ -82,7 +82,11 @@ def test_the_wording_set_pairs_each_trap_with_an_answerable_twin() -> None:
 def test_every_filing_and_company_of_filings_dev_is_asked_about(corpus: Path) -> None:
     pdfs = {f"pdfs/{p.name}" for p in (corpus / "filings-dev" / "pdfs").glob("*.pdf")}
     assert len(pdfs) == 24
-    assert {r["doc_file"] for r in ROWS} == pdfs
+    # Written on the 24 filings; one question moved to a sibling of more/ when that sibling, the
+    # asked period's own filing, joined the library (bench/filings_dev/README.md, "Corrections").
+    moved = {r["doc_file"] for r in ROWS if r["doc_file"].startswith("more/")}
+    assert moved == {"more/pdfs/LOCKHEEDMARTIN_2018_10K.pdf"}
+    assert {r["doc_file"] for r in ROWS} - moved == pdfs
     documents = (corpus / "filings-dev" / "documents.jsonl").read_text(encoding="utf-8")
     companies = {json.loads(line)["company"] for line in documents.splitlines() if line.strip()}
     doc_company = {
@@ -90,7 +94,7 @@ def test_every_filing_and_company_of_filings_dev_is_asked_about(corpus: Path) ->
         for line in documents.splitlines()
         if line.strip()
     }
-    assert {doc_company[r["doc_file"]] for r in ANSWERABLE} == companies
+    assert {doc_company[r["doc_file"]] for r in ANSWERABLE if r["doc_file"] not in moved} == companies
 
 
 @pytest.mark.corpus
