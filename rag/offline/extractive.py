@@ -133,7 +133,10 @@ def compose_answer(
     direct = [
         s
         for s in ranked
-        if s.lexical >= lexical_floor * min_score and s.unit and holds_numbers(s.unit, question)
+        if s.lexical >= lexical_floor * min_score
+        and s.unit
+        and not s.unit.tabular
+        and holds_numbers(s.unit, question)
     ]
     if direct and max(s.lexical for s in direct) >= min_score:
         best, terms = direct[0], question.words

@@ -27,6 +27,7 @@ class Unit:
     row: Row | None = None
     columns: tuple[int, ...] = ()
     title: str = ""  # a row's table title (the unfinished line or heading above it), a sentence's heading
+    tabular: bool = False  # a sentence that runs over a table's lines no row parses (_table_line)
 
 
 def heading_lines(lines: Sequence[str]) -> list[bool]:
@@ -54,6 +55,20 @@ def heading_lines(lines: Sequence[str]) -> list[bool]:
 
 def _lines(text: str) -> list[str]:
     return [" ".join(x.split()) for x in text.replace(SOFT_HYPHEN, "").splitlines()]
+
+
+# A number, a dash or a percent sign as a table prints it; no trailing comma (a sentence's "May 31,
+# 2023, 2022" is no table's).
+_NUMBERISH = re.compile(r"^(?:[(\-\u2212]?[$\u20ac\u00a3]?\(?\d(?:[\d,.]*\d)?\)?%?\)?%?|%|[-\u2013\u2014])$")
+# A line no row parses whose last TABLE_CELLS tokens are such is a table's line ("Operating income
+# 4,021 9,538 10,386 (5,517) (57.8)% (848) (8.2)%": percent columns; "per share) — — (5) (5)": a
+# wrapped label), not prose.
+TABLE_CELLS = 3
+
+
+def _table_line(line: str) -> bool:
+    tokens = line.split()
+    return len(tokens) > TABLE_CELLS and all(_NUMBERISH.match(t) for t in tokens[-TABLE_CELLS:])
 
 
 def split_sentences(text: str) -> list[str]:
@@ -115,9 +130,13 @@ def passage_units(
 
     def flush(table: bool) -> str:
         sentences = text_sentences("\n".join(block))
+        cells = [line for line in block if _table_line(line)]
         block.clear()
         last = sentences.pop() if table and sentences and sentences[-1][-1] not in ".!?" else ""
-        units.extend(Unit(short_id, len(units), sentence, title=section) for sentence in _run_in(sentences))
+        units.extend(
+            Unit(short_id, len(units), sentence, title=section, tabular=any(c in sentence for c in cells))
+            for sentence in _run_in(sentences)
+        )
         return last
 
     for line, row, header, heading in zip(prose, rows, headers, heading_lines(prose)):

@@ -138,3 +138,23 @@ def test_a_roll_forward_row_that_opens_with_a_year_is_a_row_and_a_header_is_not(
     row = parse_row("2021 restructuring charges 120 32 95 247")
     assert row is not None and row.label == "2021 restructuring charges" and row.cells[-1] == "247"
     assert parse_row("2021 2020 2019") is None
+
+
+def test_a_sentence_run_over_a_tables_lines_is_marked_and_a_sentence_of_years_is_not() -> None:
+    from rag.passages.units import passage_units
+
+    # Percent-change columns ("(57.8)%", "5.9 %") and a wrapped label ("per share) — (5)") keep
+    # these lines from parsing as rows, so they run together as one "sentence" until a full stop.
+    text = (
+        "In millions 2018 2017 2016 $ % $ %\n"
+        "Operating income 4,021 9,538 10,386 (5,517) (57.8)% (848) (8.2)%\n"
+        "Net income (loss) (596) 6,623 5,319 (7,219) (109.0)% 1,304 24.5 %\n"
+        "See accompanying notes.\n"
+        "Total demand creation expense was $4,060 million, $3,850 million and $3,114 million for the\n"
+        "years ended May 31, 2023, 2022\n"
+        "and 2021, respectively."
+    )
+    units = passage_units("aaaa111", text)
+    tabular = [u.text for u in units if u.tabular]
+    assert len(tabular) == 1 and tabular[0].startswith("Operating income 4,021"), units
+    assert any(u.text.startswith("Total demand creation") and not u.tabular for u in units), units
