@@ -49,7 +49,7 @@ NOT_READ_OFF = "squad-dev: not read off"
 GROUPS = (*SETS, SEED0, SEEDS12)
 # Where the effects below come from.
 MEASURED = (
-    "python -m bench check_rules at commit 9d95452, 2026-12-04 22:40 UTC "
+    "python -m bench check_rules at commit 001c6b1, 2026-12-05 01:15 UTC (every effect as at 9d95452) "
     "(bench/results/check_rules.json): "
     "squad-dev by article, filings-dev's seven question files on its 51 filings, the generated filings"
 )
