@@ -62,7 +62,9 @@ def _lines(text: str) -> list[str]:
 _NUMBERISH = re.compile(r"^(?:[(\-\u2212]?[$\u20ac\u00a3]?\(?\d(?:[\d,.]*\d)?\)?%?\)?%?|%|[-\u2013\u2014])$")
 # A line no row parses whose last TABLE_CELLS tokens are such is a table's line ("Operating income
 # 4,021 9,538 10,386 (5,517) (57.8)% (848) (8.2)%": percent columns; "per share) — — (5) (5)": a
-# wrapped label), not prose.
+# wrapped label), not prose. Set by hand, the one value tried: on filings-dev it kept two such runs
+# from being answers; squad-dev, the generated filings and the structure and obligations sets had
+# none among their answers (bench/README.md, "2026-12-05 (seventh session)").
 TABLE_CELLS = 3
 
 
