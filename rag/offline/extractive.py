@@ -29,7 +29,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from pydantic import Field
 
 from rag.offline.check import DEFAULT, Quote, Rules, check, support, unnamed_label
-from rag.offline.judgement import closest_passages, judged_rows, judgement_answer
+from rag.offline.judgement import closest_passages, judged_rows, judgement_answer, passages_beside_rows
 from rag.offline.scoring import (
     NUMBER_BONUS,
     SEMANTIC_WEIGHT,
@@ -96,7 +96,7 @@ def compose_answer(
     rules: Rules = DEFAULT,
 ) -> str:
     """The cited sentences or rows, best first; else CLOSEST_PASSAGES and the closest ones, cited
-    (a judgement question's rows instead, with the passages _discussed picks: rag.offline.judgement), when some unit holds RELATED_SCORE of the question (or, with embeddings whose cosine
+    (a judgement question's rows instead, with the passages beside them: rag.offline.judgement), when some unit holds RELATED_SCORE of the question (or, with embeddings whose cosine
     rag.relevance reads, holds one of its words and MIN_DENSE of its meaning); else
     NOT_IN_DOCUMENTS. The closest are BY_WORDS by words, then by meaning (_closest). It answers only
     when some unit holds min_score of the question and every number it names; the best unit by
@@ -116,14 +116,13 @@ def compose_answer(
         return _by_meaning(question, sources, embeddings, semantic_weight, number_bonus)
 
     def judged() -> str:
-        """A judgement question's rows and what the evidence says beside them (_discussed), or ""."""
-        rows = judged_rows(question, sources)
-        if not rows:
+        """A judgement question's rows and what the evidence says beside them, or ""."""
+        if not (rows := judged_rows(question, sources)):
             return ""
         meaning = by_meaning()
         lead = [s for s in ranked if s.lexical >= RELATED_SCORE][:1] or meaning[:1]
-        discussed = _discussed(sources, [*meaning, *ranked], lead, {u.source for u in rows})
-        return judgement_answer(question, sources, _cite(discussed))
+        beside = passages_beside_rows(sources, [*meaning, *ranked], lead, rows, CLOSEST_COUNT)
+        return judgement_answer(question, sources, _cite(beside))
 
     if not ranked or max(s.lexical for s in ranked) < RELATED_SCORE:
         near = by_meaning() if _reads_cosine(embeddings) else []
@@ -158,22 +157,6 @@ def compose_answer(
 def _reads_cosine(embeddings: Any) -> bool:
     """Whether these embeddings' cosine can be read against MIN_DENSE (rag.relevance)."""
     return embeddings is not None and gate_measured_for(str(getattr(embeddings, "name", "") or ""))
-
-
-def _discussed(
-    sources: Sequence[Source], scored: Sequence[Scored], lead: Sequence[Scored], rows: set[str]
-) -> list[Scored]:
-    """The passages a judgement's rows are given with, CLOSEST_COUNT in all: the best one (lead),
-    then the best unit of each further source in the evidence's order, none of a source the rows
-    are quoted from. An analyst's words are rarely the filing's ("borrowed to buy back stock" for
-    "issued notes"), so the units best by words gather in one place; the evidence's order ranks
-    the places by the whole question (pages, statements, the judgement's rows: rag.retrieval)."""
-    best: dict[str, Scored] = {}
-    for s in sorted(scored, key=lambda s: -s.score):
-        best.setdefault(s.source, s)
-    taken = rows | {s.source for s in lead}
-    further = [best[src.short_id] for src in sources if src.short_id in best and src.short_id not in taken]
-    return [*lead, *further][:CLOSEST_COUNT]
 
 
 def _closest(by_words: Sequence[Scored], by_meaning: Sequence[Scored]) -> list[Scored]:

@@ -2,7 +2,7 @@
 the judgement is the reader's, then the statement row of each line item an analyst reads for the
 concept, with every year column the filing shows, each cited, then the passages closest to the
 question (what the filing says of it: what drove the rows): the best one, then the best of each
-further place retrieval ranked (rag.offline.extractive._discussed). Given only when the evidence
+further place retrieval ranked (passages_beside_rows). Given only when the evidence
 answers no other way (rag.offline.extractive: where the closest passages alone would be).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.offline.scoring import Source
+from rag.offline.scoring import Scored, Source
 from rag.passages.rows import quote_row
 from rag.passages.units import Unit, passage_units, recurring_lines
 from rag.prompts import CLOSEST_PASSAGES, JUDGED_DISCUSSED, JUDGED_FROM
@@ -68,3 +68,23 @@ def judgement_answer(question: Question, sources: Sequence[Source], discussed: s
 def closest_passages(question: Question, sources: Sequence[Source], cited: str) -> str:
     """The closest passages (cited) as the answer gives them: after a judgement's rows, or alone."""
     return judgement_answer(question, sources, cited) or f"{CLOSEST_PASSAGES} {cited}"
+
+
+def passages_beside_rows(
+    sources: Sequence[Source],
+    scored: Sequence[Scored],
+    lead: Sequence[Scored],
+    rows: Sequence[Unit],
+    count: int,
+) -> list[Scored]:
+    """The passages a judgement's rows are given with, count in all: the best one (lead), then the
+    best unit of each further source in the evidence's order, none of a source the rows are quoted
+    from. An analyst's words are rarely the filing's ("borrowed to buy back stock" for "issued
+    notes"), so the units best by words gather in one place; the evidence's order ranks the places
+    by the whole question (pages, statements, the judgement's rows: rag.retrieval)."""
+    best: dict[str, Scored] = {}
+    for s in sorted(scored, key=lambda s: -s.score):
+        best.setdefault(s.source, s)
+    taken = {u.source for u in rows} | {s.source for s in lead}
+    further = [best[src.short_id] for src in sources if src.short_id in best and src.short_id not in taken]
+    return [*lead, *further][:count]
