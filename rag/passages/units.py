@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.passages.rows import Row, context_years, header_years, parse_row
+from rag.passages.rows import Row, context_years, header_years, parse_row, table_line
 from rag.text import SOFT_HYPHEN, STOPWORDS
 from rag.text import split_sentences as text_sentences
 
@@ -27,7 +27,7 @@ class Unit:
     row: Row | None = None
     columns: tuple[int, ...] = ()
     title: str = ""  # a row's table title (the unfinished line or heading above it), a sentence's heading
-    tabular: bool = False  # a sentence that runs over a table's lines no row parses (_table_line)
+    tabular: bool = False  # a sentence that runs over a table's lines no row parses (table_line)
 
 
 def heading_lines(lines: Sequence[str]) -> list[bool]:
@@ -55,22 +55,6 @@ def heading_lines(lines: Sequence[str]) -> list[bool]:
 
 def _lines(text: str) -> list[str]:
     return [" ".join(x.split()) for x in text.replace(SOFT_HYPHEN, "").splitlines()]
-
-
-# A number, a dash or a percent sign as a table prints it; no trailing comma (a sentence's "May 31,
-# 2023, 2022" is no table's).
-_NUMBERISH = re.compile(r"^(?:[(\-\u2212]?[$\u20ac\u00a3]?\(?\d(?:[\d,.]*\d)?\)?%?\)?%?|%|[-\u2013\u2014])$")
-# A line no row parses whose last TABLE_CELLS tokens are such is a table's line ("Operating income
-# 4,021 9,538 10,386 (5,517) (57.8)% (848) (8.2)%": percent columns; "per share) — — (5) (5)": a
-# wrapped label), not prose. Set by hand, the one value tried: on filings-dev it kept two such runs
-# from being answers; squad-dev, the generated filings and the structure and obligations sets had
-# none among their answers (bench/README.md, "2026-12-05 (seventh session)").
-TABLE_CELLS = 3
-
-
-def _table_line(line: str) -> bool:
-    tokens = line.split()
-    return len(tokens) > TABLE_CELLS and all(_NUMBERISH.match(t) for t in tokens[-TABLE_CELLS:])
 
 
 def split_sentences(text: str) -> list[str]:
@@ -132,7 +116,7 @@ def passage_units(
 
     def flush(table: bool) -> str:
         sentences = text_sentences("\n".join(block))
-        cells = [line for line in block if _table_line(line)]
+        cells = [line for line in block if table_line(line)]
         block.clear()
         last = sentences.pop() if table and sentences and sentences[-1][-1] not in ".!?" else ""
         units.extend(

@@ -205,7 +205,7 @@ def search_evidence(
     )
     form = question.filing.form_words if FORM_NAMES_DOCUMENT else ""
     if naming or form:  # the question without the words that named its documents
-        text = without_written(without_words(expanded, naming) if naming else expanded, form)
+        text = without_written(without_words(expanded, naming), form)
         rest = (text, library.embeddings.embed_query(text) if vector is not None else None)
     progress = vector_progress(library)  # documents without their vectors yet
     words_only = frozenset(progress)
