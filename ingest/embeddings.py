@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from ingest.text import search_form
+
 # What an index records: vectors of the int8 and fp32 graphs differ slightly, so each has a name.
 LOCAL_NAMES = {
     "int8": "local:all-MiniLM-L6-v2-fused-int8:384",
@@ -77,6 +79,8 @@ class LocalEmbeddings(Embeddings):
 
     The ONNX graph is built in memory from the pip package's original weights (ingest/minilm.py);
     ``precision`` "int8" (default, faster) or "fp32" (sentence-transformers' vectors exactly).
+    Texts are embedded in their search form (ingest.text.search_form), which the WordPiece
+    vocabulary knows: a math italic x (U+1D465) would otherwise be an unknown token.
 
     Each text runs alone, one text per worker thread and one onnxruntime thread per text. Alone,
     because the int8 graph quantizes activations with one scale per tensor: in a padded batch a
@@ -138,7 +142,7 @@ class LocalEmbeddings(Embeddings):
         if not texts:
             return out
         self.warm_up()
-        encodings = self._tokenizer.encode_batch(texts)
+        encodings = self._tokenizer.encode_batch([search_form(t) for t in texts])
         one = functools.partial(self._embed_one, ingesting=INGEST_BATCH.get() is not None)
         if len(texts) == 1 or self.threads == 1:
             for row, encoding in enumerate(encodings):

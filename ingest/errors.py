@@ -5,8 +5,11 @@ Error policy
 - **Raise** (a subclass of ``IngestError``) when the user must act on the whole file: it is not a
   PDF, is empty, is truncated or structurally unreadable, needs a (different) password, has no
   text layer at all (or nothing drawn on any page), is over the size or page limit, the
-  embedding model failed (an endpoint down, refusing or timing out), or the library was built
-  with other embedding or chunk settings. The message names the file and says what to do; the
+  embedding model failed (an endpoint down, refusing or timing out), the file's text cannot be
+  made valid characters (``UnreadableText``: found where the text is read or before it is
+  embedded, so a text problem never reports the model), or the library was built with other
+  embedding or chunk settings. No exception class name or codec message reaches the user: a
+  cause is said in words. The message names the file and says what to do; the
   cause is chained with ``raise ... from exc``. Nothing is written to the library for that file.
 - **Warn** (strings in ``ReadDocument.warnings`` / ``IngestResult.warnings``, stored with the
   document and shown on the Library page) when the document is usable but partly degraded:
@@ -107,6 +110,13 @@ class IndexMismatch(IngestError):
     """The library was built with another embedding model or other chunk settings."""
 
     reason = "was built with different settings; re-index all documents (Library page or `python -m ingest --reindex`)"
+
+
+class UnreadableText(IngestError):
+    """Text read from the file is not valid Unicode even after ingest.text cleaned it: a problem of
+    the file's text, never reported as the embedding model's."""
+
+    reason = "holds text that could not be read as characters, so nothing was added"
 
 
 class EmbeddingFailed(IngestError):

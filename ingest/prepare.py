@@ -10,11 +10,12 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from ingest.errors import NoTextLayer
+from ingest.errors import NoTextLayer, UnreadableText
 from ingest.ids import doc_id_for
 from ingest.pdf.chunking import chunk_pages
 from ingest.pdf.context import indexed_text
 from ingest.pdf.reader import read_pdf
+from ingest.text import first_invalid
 from ingest.types import Chunk, Document, IngestProgress, IngestResult, LibrarySettings, Page, ProgressFn
 
 Embed = Callable[[str, list[str], Callable[[int, int], None]], np.ndarray]
@@ -61,6 +62,10 @@ def prepare_words(
         ocr=config.ocr,
         ocr_progress=lambda number, total: report(IngestProgress(file_name, "ocr", number, total)),
     )
+    bad = first_invalid([p.text for p in read.pages] + [read.title])
+    if bad is not None:  # the reader makes text valid (ingest.text); this guards the invariant
+        where = f"page {read.pages[bad].label}" if bad < len(read.pages) else "its title"
+        raise UnreadableText(file_name, where)
     doc_id = doc_id or doc_id_for(data)
     chunks = chunk_pages(doc_id, read.pages, config.chunk_size, config.chunk_overlap)
     if not chunks:  # read_pdf already refuses text-less files; this guards the invariant

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from ingest.errors import IngestError, LibraryError
+from ingest.errors import IngestError, LibraryError, UnreadableText
 from ingest.jobs import (
     ALREADY_STORED,
     CANCELLED,
@@ -38,6 +38,8 @@ from ingest.prepare import prepare_words
 from ingest.types import IngestProgress
 
 log = logging.getLogger(__name__)
+# What a job's row says when something of ours failed: the user reads no exception, the log has it.
+INTERNAL_FAILURE = "could not be added because of an internal error (the server log has the details)"
 IDLE_POLL_S = 1.0  # how often an idle worker looks for a job another process queued
 OPEN_RETRY_S = 10.0  # a worker that could not open its library tries again after this long
 # The app's worker embeds at this niceness: embedding in the background yields the cores to the
@@ -70,9 +72,12 @@ def run_job(
         return None
     except IngestError as exc:  # bad input or a failing embedding endpoint: this job's sentence
         _finish(jobs, job, FAILED, exc.message, type(exc).__name__)
-    except Exception as exc:  # an internal failure must not stop the worker or the other jobs
+    except UnicodeError:  # text ingest.text did not make valid: the file's problem, said as one
+        log.exception("the ingest job of %s failed on its text", job.file_name)
+        _finish(jobs, job, FAILED, UnreadableText(job.file_name).message, UnreadableText.__name__)
+    except Exception:  # an internal failure must not stop the worker or the other jobs
         log.exception("the ingest job of %s failed", job.file_name)
-        _finish(jobs, job, FAILED, f"{job.file_name}: could not be added ({type(exc).__name__}: {exc})", "")
+        _finish(jobs, job, FAILED, f"{job.file_name}: {INTERNAL_FAILURE}", "")
     finally:
         run.stop()
     return jobs.get(job.job_id)

@@ -13,8 +13,8 @@ nothing but markers joins the sentence before it.
 Not pysbd: it knows nothing of citation markers and gives no offsets by default; these rules are a
 few lines and are tested on the cases above.
 
-Words: `\\w+` runs, lowercased; content words drop STOPWORDS and single letters (digits stay)
-and are stemmed by the Snowball English stemmer (PyStemmer), the stemmer bm25s itself accepts.
+Words: `\\w+` runs of the text's search form (NFKC: a math italic x is "x"), lowercased; content words drop
+STOPWORDS and single letters (digits stay) and are stemmed by the Snowball English stemmer (PyStemmer), the stemmer bm25s itself accepts.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from functools import lru_cache
 
 import Stemmer
 
+from ingest.text import SOFT_HYPHEN, search_form
 from rag.citations.parser import citation_spans
 
-SOFT_HYPHEN = "\u00ad"  # ingest marks words hyphenated across lines with it
 _MASK = "\x01"
 _TERMINAL = re.compile(r"[.!?\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*")
 _CJK_TERMINAL = "\u3002\uff01\uff1f"
@@ -173,8 +173,9 @@ def strip_markers(text: str, groups: Sequence[tuple[int, int]] | None = None) ->
 
 
 def words(text: str) -> list[str]:
-    """Every word of text, lowercased (soft hyphens removed first)."""
-    return _WORD.findall(text.replace(SOFT_HYPHEN, "").lower())
+    """Every word of text in its search form (ingest.text.search_form: a math italic x is "x"), lowercased,
+    soft hyphens removed first."""
+    return _WORD.findall(search_form(text.replace(SOFT_HYPHEN, "")).lower())
 
 
 @lru_cache(maxsize=200_000)

@@ -18,7 +18,8 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from ingest.embeddings import INGEST_BATCH
-from ingest.errors import EmbeddingFailed
+from ingest.errors import EmbeddingFailed, UnreadableText
+from ingest.text import first_invalid
 
 log = logging.getLogger(__name__)
 
@@ -87,19 +88,36 @@ def embed_in_batches(
     (callers embed before they write, so nothing is changed)."""
     parts: list[np.ndarray] = []
     report(0, len(texts))
+    bad = first_invalid(texts)
+    if bad is not None:  # the file's text, not the model: said as such, before any call
+        raise UnreadableText(label, f"passage {bad + 1} of {len(texts)}")
     for start in range(0, len(texts), batch_size):
         group = texts[start : start + batch_size]
         token = INGEST_BATCH.set(start // batch_size)
         try:
             parts.append(as_matrix(embeddings.embed_documents(group)))
         except Exception as exc:  # any client's errors (openai, httpx, onnxruntime): one message
-            raise EmbeddingFailed(label, f"{type(exc).__name__}: {exc}") from exc
+            raise EmbeddingFailed(label, embedding_cause(exc)) from exc
         finally:
             INGEST_BATCH.reset(token)
         report(min(start + len(group), len(texts)), len(texts))
     if not parts:
         return np.zeros((0, 1), dtype=np.float32)
     return np.concatenate(parts)
+
+
+def embedding_cause(exc: BaseException) -> str:
+    """Why an embedding call failed, in words a user can act on (no class names)."""
+    kind = type(exc).__name__.lower()
+    status = getattr(exc, "status_code", None)
+    first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+    if "timeout" in kind or isinstance(exc, TimeoutError):
+        return "the embedding endpoint did not answer in time"
+    if "connect" in kind or isinstance(exc, ConnectionError):
+        return "the embedding endpoint could not be reached"
+    if isinstance(status, int):
+        return f"the embedding endpoint answered {status}" + (f": {first}" if first else "")
+    return first or "the embedding model gave no reason"
 
 
 def as_matrix(vectors: object) -> np.ndarray:

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ingest.text import search_form
 from ingest.types import Page
 
 CONTEXT_MAX_CHARS = 240  # a title and a header line; longer means the detection went wrong
@@ -165,5 +166,6 @@ class ContextFinder:
 
 
 def indexed_text(context: str, text: str) -> str:
-    """What search sees of a chunk: its context line, then its text."""
-    return f"{context}\n{text}" if context else text
+    """What search sees of a chunk: its context line, then its text, in their search form
+    (ingest.text.search_form: a math italic x, U+1D465, is embedded as "x")."""
+    return search_form(f"{context}\n{text}" if context else text)

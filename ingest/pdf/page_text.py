@@ -15,8 +15,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from ingest.pdf.line_styles import line_rows
+from ingest.text import SOFT_HYPHEN, valid_in_place
 
-SOFT_HYPHEN = "\u00ad"
 _REPLACE = {"\r": " ", "\x02": SOFT_HYPHEN, "\ufffe": SOFT_HYPHEN}
 
 
@@ -35,9 +35,9 @@ def page_read(pdf: pdfium.PdfDocument, index: int, *, lines: bool = True) -> tup
     textpage = page.get_textpage()
     try:
         text = _text_at_once(textpage)
-        if text is None:  # a character outside the BMP: one UTF-16 unit each no longer holds
+        if text is None:  # a character outside the BMP: one UTF-16 unit per index, pairs made whole
             get = pdfium_c.FPDFText_GetUnicode
-            text = "".join(chr(get(textpage, i)) for i in range(textpage.count_chars()))
+            text = valid_in_place("".join(chr(get(textpage, i)) for i in range(textpage.count_chars())))
         text = text.translate(_CLEAN)
         rows = line_rows(textpage, text) if lines else []
     finally:

@@ -5,8 +5,10 @@ offsets are the indexes ``ingest.pdf.render`` highlights. To keep that 1:1 mappi
 characters are replaced in place, never removed: the generated line-end ``\\r`` becomes a space,
 pdfium's hyphen-at-line-end marker becomes a soft hyphen (U+00AD: invisible, and dropped by
 BERT tokenizers, so "recog\\u00adnition" embeds as one word; strip it before lexical
-tokenising), and other control characters become spaces (``ingest.pdf.page_text``, which the
-page pool's helper processes use too).
+tokenising), other control characters become spaces, and a character above U+FFFF (two pdfium
+indexes, one per UTF-16 half) becomes itself and a soft hyphen (``ingest.text.valid_in_place``)
+(``ingest.pdf.page_text``, which the page pool's helper processes use too). Titles and outline
+entries are made valid text too: nothing invalid is ever stored, embedded or searched.
 
 Pages whose text layer is empty or unusable (``ingest.pdf.text_layer``) are read by OCR when the
 caller passes ``OcrOptions`` in "auto" mode (``ingest.pdf.ocr_pages``); their text is then what OCR
@@ -43,6 +45,7 @@ from ingest.pdf.ocr_pages import OcrOutcome, read_unusable
 from ingest.pdf.pdfium_guard import PDFIUM_LOCK
 from ingest.pdf.sections import Sections, choose, outline_headings, with_sections
 from ingest.pdf.text_layer import usable
+from ingest.text import valid_text
 from ingest.types import Heading, OcrOptions, Page
 
 log = logging.getLogger(__name__)
@@ -173,7 +176,7 @@ def _title(reader: PdfReader) -> str:
         return ""
     if not title:
         return ""
-    visible = "".join(c if unicodedata.category(c)[0] != "C" else " " for c in str(title))
+    visible = "".join(c if unicodedata.category(c)[0] != "C" else " " for c in valid_text(str(title)))
     return " ".join(visible.split())
 
 

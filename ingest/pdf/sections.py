@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from pypdf import PdfReader
 
+from ingest.text import valid_text
 from ingest.types import Heading, Page, PageLocator
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,7 @@ def _walk(reader: PdfReader, items: list, level: int) -> Iterator[tuple[int, str
         if isinstance(item, list):
             yield from _walk(reader, item, level + 1)
             continue
-        title = " ".join(str(item.title or "").split())[:TITLE_MAX_CHARS]
+        title = " ".join(valid_text(str(item.title or "")).split())[:TITLE_MAX_CHARS]
         try:
             index = reader.get_destination_page_number(item)
         except Exception:  # an entry pointing outside the file (an exhibit's own file name)

@@ -22,7 +22,8 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import pairwise
 
-SOFT_HYPHEN = "\u00ad"
+from ingest.text import SOFT_HYPHEN
+
 MIN_CHARS_TO_JUDGE = 40  # fewer visible characters than this: too little to call mojibake
 # The thresholds sit between the lowest real page and the highest broken one (bench/README.md,
 # "Text layer: usable or mojibake"): real pages of squad-dev, filings-dev and sample-files

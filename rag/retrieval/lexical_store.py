@@ -37,7 +37,7 @@ META = "footnote.json"
 FORMAT = 1
 # A probe through the tokenizer: a change in stemming or stopwords changes the fingerprint (the
 # stems rag.text joins are part of it too).
-_PROBE = "The running foxes jumped over 3.5 million re\u00adcognitions, of which none were organised."
+_PROBE = "The running foxes jumped over 3.5 million re\u00adcognitions of \U0001d465, of which none were \ufb01nally organised."
 STALE_TEMP_S = 3600.0  # a temporary folder this old belongs to a process that died while saving
 
 

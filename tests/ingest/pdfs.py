@@ -80,3 +80,33 @@ def make_report(pages: list[list[Block]], *, outline: bool = False) -> bytes:
             pdf.multi_cell(0, 6, text, new_x="LMARGIN", new_y="NEXT")
             pdf.ln(2)
     return bytes(pdf.output())
+
+
+def make_math_pdf(pages: list[str], math: dict[str, str]) -> bytes:
+    """A text PDF whose font maps some letters to other characters (``{"x": "\\U0001d465"}``) in its
+    /ToUnicode map, as LaTeX papers map their math italic glyphs: pdfium then reads each such
+    letter as the mapped character (above U+FFFF: two character indexes), while the page shows
+    the core font's letter. No font with math glyphs is needed."""
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(make_pdf(pages))))
+    entries = [
+        f"<{code:02X}> <{math.get(chr(code), chr(code)).encode('utf-16-be').hex().upper()}>"
+        for code in range(0x20, 0x7F)
+    ]
+    cmap = (
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        "/CMapName /Footnote-Test-Math def /CMapType 2 def\n"
+        "1 begincodespacerange <00> <FF> endcodespacerange\n"
+        f"{len(entries)} beginbfchar\n" + "\n".join(entries) + "\nendbfchar\n"
+        "endcmap CMapName currentdict /CMap defineresource pop end end\n"
+    )
+    stream = DecodedStreamObject()
+    stream.set_data(cmap.encode("ascii"))
+    ref = writer._add_object(stream)
+    for page in writer.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font.get_object()[NameObject("/ToUnicode")] = ref
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
