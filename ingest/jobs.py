@@ -157,13 +157,16 @@ def unlock_for_queue(data: bytes, file_name: str, password: str | None) -> bytes
 class JobRun:
     """One attempt at one job: records its progress, which a heartbeat thread writes at most every
     REPORT_EVERY_S (and at each change of stage, at once) while renewing the lease, and raises
-    JobCancelled or JobLost from the next report once either happened."""
+    JobCancelled or JobLost from the next report once either happened. ``end`` comes before the
+    job's outcome is written: no progress is written after it, so none can replace the outcome."""
 
     def __init__(self, jobs: Any, job: Job, lease_s: float, stopping: threading.Event | None = None) -> None:
         self.jobs, self.job, self.lease_s = jobs, job, lease_s
         self._stage, self._note, self._last = job.stage, "", time.monotonic()
         self._pending: tuple[int, int, str] | None = None  # progress (and its note) not written yet
         self._lock = threading.Lock()
+        self._writing = threading.Lock()  # one write at a time, so end() waits for one in flight
+        self._ended = False
         self._stop = threading.Event()
         self._stopping = stopping or threading.Event()
         self._problem: JobStopped | None = JobCancelled(job.job_id) if job.cancel else None
@@ -193,6 +196,13 @@ class JobRun:
         if self._problem is not None:
             raise self._problem
 
+    def end(self) -> None:
+        """The outcome is about to be written: progress not written yet is dropped, and a write in
+        flight lands first. The heartbeat goes on renewing the lease only (the outcome may wait
+        for the library's write lock longer than a lease), until ``stop``."""
+        with self._writing:
+            self._ended = True
+
     def stop(self) -> None:
         """End the heartbeat."""
         self._stop.set()
@@ -206,17 +216,19 @@ class JobRun:
                 self._flush()
 
     def _flush(self) -> None:
-        with self._lock:
-            pending, self._pending = self._pending, None
-        self._last = time.monotonic()
-        done, total, note = pending if pending is not None else (None, None, None)
-        try:
-            if self.jobs.touch(self.job, self.lease_s, done, total, note):
-                self._problem = JobCancelled(self.job.job_id)
-        except JobLost as exc:
-            self._problem = exc
-        except Exception:  # a database hiccup: the next beat tries again
-            log.warning("could not record the progress of %s", self.job.file_name, exc_info=True)
+        with self._writing:
+            with self._lock:
+                pending, self._pending = self._pending, None
+            self._last = time.monotonic()
+            if pending is None or self._ended:
+                pending = (None, None, None)
+            try:
+                if self.jobs.touch(self.job, self.lease_s, *pending):
+                    self._problem = JobCancelled(self.job.job_id)
+            except JobLost as exc:
+                self._problem = exc
+            except Exception:  # a database hiccup: the next beat tries again
+                log.warning("could not record the progress of %s", self.job.file_name, exc_info=True)
 
 
 class WorkerStopping(JobStopped):

@@ -66,18 +66,18 @@ def run_job(
         jobs.release(job)
         return None
     except JobCancelled:
-        _finish(jobs, job, CANCELLED, "cancelled")
+        _finish(jobs, job, run, CANCELLED, "cancelled")
     except JobLost:
         log.warning("%s was taken over by another worker", job.file_name)
         return None
     except IngestError as exc:  # bad input or a failing embedding endpoint: this job's sentence
-        _finish(jobs, job, FAILED, exc.message, type(exc).__name__)
+        _finish(jobs, job, run, FAILED, exc.message, type(exc).__name__)
     except UnicodeError:  # text ingest.text did not make valid: the file's problem, said as one
         log.exception("the ingest job of %s failed on its text", job.file_name)
-        _finish(jobs, job, FAILED, UnreadableText(job.file_name).message, UnreadableText.__name__)
+        _finish(jobs, job, run, FAILED, UnreadableText(job.file_name).message, UnreadableText.__name__)
     except Exception:  # an internal failure must not stop the worker or the other jobs
         log.exception("the ingest job of %s failed", job.file_name)
-        _finish(jobs, job, FAILED, f"{job.file_name}: {INTERNAL_FAILURE}", "")
+        _finish(jobs, job, run, FAILED, f"{job.file_name}: {INTERNAL_FAILURE}", "")
     finally:
         run.stop()
     return jobs.get(job.job_id)
@@ -115,26 +115,28 @@ def _attempt(library: Any, job: Job, run: JobRun, niceness: int = 0) -> None:
     if job.stage == EMBEDDING:  # taken over after its words were stored: embed its stored chunks
         status, chunks = jobs.stored_chunks(job)
         if status is None:
-            _finish(jobs, job, CANCELLED, "deleted from the library while it was being added")
+            _finish(jobs, job, run, CANCELLED, "deleted from the library while it was being added")
             return
         if status != EMBEDDING:  # a re-index embedded it meanwhile
-            _finish(jobs, job, DONE, "added (embedded by a re-index)")
+            _finish(jobs, job, run, DONE, "added (embedded by a re-index)")
             return
     if chunks is None:
         data = jobs.read_file(job)
         words = prepare_words(library.config, data, job.file_name, None, run.report, doc_id=job.doc_id)
         run.checkpoint()
         if jobs.store_words(job, words) is not None:
-            _finish(jobs, job, DONE, ALREADY_STORED)
+            _finish(jobs, job, run, DONE, ALREADY_STORED)
             return
         chunks = words.chunks
     matrix = embed_niced(lambda: library.embed_chunks(job.file_name, chunks, run.report), niceness)
     run.report(IngestProgress(job.file_name, "index", len(chunks), len(chunks)))
     run.checkpoint()
-    jobs.store_vectors(job, chunks, matrix)
+    run.end()
+    jobs.store_vectors(job, chunks, matrix)  # and the outcome: done
 
 
-def _finish(jobs: Any, job: Job, stage: str, message: str, error: str = "") -> None:
+def _finish(jobs: Any, job: Job, run: JobRun, stage: str, message: str, error: str = "") -> None:
+    run.end()  # no progress lands after the outcome: it would replace the outcome's message
     try:
         jobs.finish(job, stage, message, error)
     except JobLost:

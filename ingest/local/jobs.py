@@ -29,6 +29,7 @@ from ingest.jobs import (
     DONE,
     EMBEDDING,
     FAILED,
+    FINISHED,
     JOB_COLUMNS,
     QUEUED,
     READING,
@@ -176,15 +177,18 @@ class LocalJobs(JobWrites):
         note: str | None = None,
     ) -> bool:
         """Renew the lease (and record progress, and the running job's ``note``: ingest.jobs.BY_OCR or
-        ""); raises JobLost when another worker holds the job. Returns whether a cancel was asked for."""
+        ""); raises JobLost when another worker holds the job, or it has ended (a finished row is
+        final: a late heartbeat never replaces its outcome). Returns whether a cancel was asked for."""
+        holder = (job.job_id, job.worker, job.attempts)
         with self._connect() as conn:
             # Not worth an fsync: a progress or lease update lost to a power cut is only stale.
             conn.execute("PRAGMA synchronous=NORMAL")
             row = conn.execute(
                 "UPDATE jobs SET lease_until = ?, updated_at = ?, done = COALESCE(?, done), "
                 "total = COALESCE(?, total), message = COALESCE(?, message) "
-                "WHERE job_id = ? AND worker = ? AND attempts = ? RETURNING cancel",
-                (time.time() + lease_s, now_text(), done, total, note, job.job_id, job.worker, job.attempts),
+                f"WHERE job_id = ? AND worker = ? AND attempts = ? AND stage NOT IN ({_marks(FINISHED)}) "
+                "RETURNING cancel",
+                (time.time() + lease_s, now_text(), done, total, note, *holder, *FINISHED),
             ).fetchone()
         if row is None:
             raise JobLost(job.job_id)

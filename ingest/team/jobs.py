@@ -24,6 +24,7 @@ from ingest.jobs import (
     DONE,
     EMBEDDING,
     FAILED,
+    FINISHED,
     JOB_COLUMNS,
     QUEUED,
     READING,
@@ -154,13 +155,16 @@ class PgJobs(PgJobWrites):
         note: str | None = None,
     ) -> bool:
         """Renew the lease (and record progress, and the running job's ``note``: ingest.jobs.BY_OCR or
-        ""); JobLost when another worker holds the job. Returns whether a cancel was asked for."""
+        ""); JobLost when another worker holds the job, or it has ended (a finished row is final: a
+        late heartbeat, waiting on the row's lock while the outcome commits, then matches nothing).
+        Returns whether a cancel was asked for."""
+        holder = (job.job_id, job.worker, job.attempts)
         with self._connect() as conn:
             row = conn.execute(
                 "UPDATE footnote_jobs SET lease_until = now() + make_interval(secs => %s), updated_at = %s, "
                 "done = COALESCE(%s, done), total = COALESCE(%s, total), message = COALESCE(%s, message) "
-                "WHERE job_id = %s AND worker = %s AND attempts = %s RETURNING cancel",
-                (lease_s, now_text(), done, total, note, job.job_id, job.worker, job.attempts),
+                "WHERE job_id = %s AND worker = %s AND attempts = %s AND stage <> ALL(%s) RETURNING cancel",
+                (lease_s, now_text(), done, total, note, *holder, list(FINISHED)),
             ).fetchone()
         if row is None:
             raise JobLost(job.job_id)

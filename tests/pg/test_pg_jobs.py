@@ -1,6 +1,7 @@
 """Ingestion jobs in PostgreSQL with real worker processes: two workers share the queue without
 taking one job twice, a worker that stops renewing its lease has its job taken over (and writes
-nothing when it wakes up), words are searchable before vectors, bad inputs fail their own job."""
+nothing when it wakes up), words are searchable before vectors, bad inputs fail their own job, and
+a finished job's row is final (tests/ingest/test_job_outcome.py)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,17 @@ import threading
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from ingest.embeddings import GatedEmbeddings, HashEmbeddings
 from ingest.team.library import PgLibrary
 from ingest.worker import Worker
 from tests.ingest.pdfs import long_pages, make_image_pdf, make_pdf
+from tests.ingest.test_job_outcome import (
+    FailingSecondBatch,
+    check_a_late_progress_note_never_replaces_the_outcome,
+    check_a_stale_heartbeat_cannot_touch_a_finished_job,
+)
 from tests.ingest.test_jobs import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,3 +153,15 @@ def test_bad_inputs_fail_their_own_job_on_postgres(pg_url: str) -> None:
     assert library.jobs.get(junk.job_id).message.startswith("junk.pdf: is damaged or truncated")
     assert [d.file_name for d in library.documents()] == ["good.pdf"]
     _rows_equal_vectors(pg_url)
+
+
+def test_a_late_progress_note_never_replaces_the_outcome_on_postgres(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embeddings = FailingSecondBatch()
+    library = _library(pg_url, embeddings)
+    check_a_late_progress_note_never_replaces_the_outcome(library, embeddings, monkeypatch)
+
+
+def test_a_stale_heartbeat_cannot_touch_a_finished_job_on_postgres(pg_url: str) -> None:
+    check_a_stale_heartbeat_cannot_touch_a_finished_job(_library(pg_url))
