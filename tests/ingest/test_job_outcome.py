@@ -93,7 +93,7 @@ def check_a_late_progress_note_never_replaces_the_outcome(
     monkeypatch.setattr(worker, "JobRun", Run)
     job = library.jobs.enqueue(LONG, "long.pdf")
     ended = worker.run_job(WithJobs(library, held), library.jobs.claim("test-worker", 60), 60)
-    expected = EmbeddingFailed("long.pdf", "ConnectionError: the endpoint went away").message
+    expected = EmbeddingFailed("long.pdf", "the embedding endpoint could not be reached").message
     assert (ended.stage, ended.message, ended.error) == (FAILED, expected, "EmbeddingFailed")
     assert library.jobs.get(job.job_id) == ended
     assert held.late == []
