@@ -1,0 +1,1 @@
+"""Our own questions on the real non-filing PDFs of ../shared/corpus/docs-dev (issue 50)."""
