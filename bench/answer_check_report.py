@@ -93,7 +93,7 @@ def render(result: dict[str, Any], plotted: bool = True) -> str:
         "filings-dev quote; the wording rows fw-034 to fw-037 (2 traps, 2 twins) check it. Since "
         "2026-12-03 (both columns) retrieval that "
         "holds a name the question gives counts as related, so such a question gets the closest passages "
-        'rather than "not in the documents" (rag.retrieval.retrieve: NAMED_RELATED).'
+        'rather than "not in the documents" (rag.retrieval.retrieve: Retrieval.is_relevant).'
     )
     parts = [intro, "", *_before_after(sets), ""]
     parts += [

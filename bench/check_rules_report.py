@@ -1,49 +1,55 @@
 """The README section of `python -m bench check_rules`: the check with every rule and with none per
 set, each rule's effect per set, whether it helps a set it was not read off, and the rules that do
-not, in the order they would go (each judged without the ones before it), with their answers."""
+not, in the order they would go (each judged without the ones before it), with their answers. All
+of it from the run's result: its rules (name, what it catches, read off) and its answers."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bench.check_rules import changes, effect, helps, tally
-from rag.offline.rules.table import NOT_READ_OFF, RULES, SQUAD, Effect, Rule
+from bench.check_rules import NOT_READ_OFF, SQUAD, changes, effect, helps, tally
 
 SQUAD_NAMES = frozenset(SQUAD)
-EVERY = frozenset(rule.name for rule in RULES)
+Rule = dict[str, Any]  # one of a result's rules: name, catches, read_off (bench.check_rules.rules)
+
+
+def every(result: dict[str, Any]) -> frozenset[str]:
+    """The names of the run's rules: the check as shipped."""
+    return frozenset(rule["name"] for rule in result["rules"])
 
 
 def _read_off_ids(result: dict[str, Any], rule: Rule) -> set[str]:
     groups = {s["name"]: [r["id"] for r in s["rows"]] for s in result["sets"]} | result["samples"]
-    return {qid for group in rule.read_off for qid in groups.get(group, ())}
+    return {qid for group in rule["read_off"] for qid in groups.get(group, ())}
 
 
 def measured(
-    result: dict[str, Any], rule: Rule, on: frozenset[str] = EVERY
+    result: dict[str, Any], rule: Rule, on: frozenset[str] | None = None
 ) -> list[tuple[str, list[dict[str, Any]], bool]]:
-    """(set, the answers the rule changes there among the rules on, whether the set holds no
-    question it was read off) for every set, then squad-dev's questions of no set or sample it was
-    read off (NOT_READ_OFF)."""
+    """(set, the answers the rule changes there among the rules on, by default every rule, whether
+    the set holds no question it was read off) for every set, then squad-dev's questions of no set
+    or sample it was read off (NOT_READ_OFF)."""
+    on = every(result) if on is None else on
     taken = _read_off_ids(result, rule)
     found = []
     for s in result["sets"]:
         check = not taken & {r["id"] for r in s["rows"]}
-        found.append((s["name"], changes(s["rows"], on, rule.name), check))
+        found.append((s["name"], changes(s["rows"], on, rule["name"]), check))
     rest = [r for s in result["sets"] if s["name"] in SQUAD_NAMES for r in s["rows"] if r["id"] not in taken]
     if rest:
-        found.append((NOT_READ_OFF, changes(rest, on, rule.name), True))
+        found.append((NOT_READ_OFF, changes(rest, on, rule["name"]), True))
     return found
 
 
-def effects(result: dict[str, Any]) -> dict[str, tuple[Effect, ...]]:
-    """Each rule's effects as rag.offline.rules.table writes them: the sets where it changes an answer."""
+def effects(result: dict[str, Any]) -> dict[str, dict[str, dict[str, int]]]:
+    """Each rule's effect (bench.check_rules.effect) on the sets where it changes an answer."""
     return {
-        rule.name: tuple(Effect(name, **effect(c)) for name, c, _ in measured(result, rule) if c)
-        for rule in RULES
+        rule["name"]: {name: effect(c) for name, c, _ in measured(result, rule) if c}
+        for rule in result["rules"]
     }
 
 
-def verdict(result: dict[str, Any], rule: Rule, on: frozenset[str] = EVERY) -> str:
+def verdict(result: dict[str, Any], rule: Rule, on: frozenset[str] | None = None) -> str:
     """Where the rule helps among the rules on (bench.check_rules.helps): the sets it was not read
     off, else only those it was read off, else none."""
     found = [(name, effect(c), check) for name, c, check in measured(result, rule, on)]
@@ -56,9 +62,11 @@ def verdict(result: dict[str, Any], rule: Rule, on: frozenset[str] = EVERY) -> s
 def eliminate(result: dict[str, Any]) -> list[tuple[Rule, list[tuple[str, list[dict[str, Any]], bool]]]]:
     """The rules that help no set they were not read off, one at a time, each judged without the
     ones before it: the one doing least on its own sets goes first. Each with what it changes."""
-    on, gone = EVERY, []
+    on, gone = every(result), []
     while True:
-        idle = [r for r in RULES if r.name in on and not verdict(result, r, on).startswith("helps ")]
+        idle = [
+            r for r in result["rules"] if r["name"] in on and not verdict(result, r, on).startswith("helps ")
+        ]
         if not idle:
             return gone
 
@@ -68,23 +76,23 @@ def eliminate(result: dict[str, Any]) -> list[tuple[Rule, list[tuple[str, list[d
 
         rule = min(idle, key=benefit)
         gone.append((rule, measured(result, rule, on)))
-        on = on - {rule.name}
+        on = on - {rule["name"]}
 
 
 def _share(count: int, total: int) -> str:
     return f"{count}/{total}" if total else "n/a"
 
 
-def _tallies(sets: list[dict[str, Any]]) -> list[str]:
+def _tallies(sets: list[dict[str, Any]], on: frozenset[str]) -> list[str]:
     lines = [
         "| set | questions (unanswerable) | unanswerable answered | answerable declined | "
         "evidence page cited | answer holds the gold text |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     for s in sets:
-        none, every = tally(s["rows"], frozenset()), tally(s["rows"], EVERY)
+        none, all_on = tally(s["rows"], frozenset()), tally(s["rows"], on)
         cells = [
-            f"{_share(none[k], none[n])} → **{_share(every[k], every[n])}**"
+            f"{_share(none[k], none[n])} → **{_share(all_on[k], all_on[n])}**"
             for k, n in (
                 ("unanswerable_answered", "unanswerable"),
                 ("answerable_declined", "answerable"),
@@ -93,7 +101,7 @@ def _tallies(sets: list[dict[str, Any]]) -> list[str]:
             )
         ]
         lines.append(
-            f"| {s['name']} | {every['questions']} ({every['unanswerable']}) | " + " | ".join(cells) + " |"
+            f"| {s['name']} | {all_on['questions']} ({all_on['unanswerable']}) | " + " | ".join(cells) + " |"
         )
     return lines
 
@@ -110,10 +118,10 @@ def _cell(changed: list[dict[str, Any]], check: bool) -> str:
 def _effects(result: dict[str, Any]) -> list[str]:
     names = [s["name"] for s in result["sets"]] + [NOT_READ_OFF]
     lines = ["| rule | " + " | ".join(names) + " | |", "|---|" + "---:|" * len(names) + "---|"]
-    for rule in RULES:
+    for rule in result["rules"]:
         found = {name: _cell(c, check) for name, c, check in measured(result, rule)}
         cells = [found.get(name, "n/a") for name in names]
-        lines.append(f"| {rule.name} | " + " | ".join(cells) + f" | {verdict(result, rule)} |")
+        lines.append(f"| {rule['name']} | " + " | ".join(cells) + f" | {verdict(result, rule)} |")
     return lines
 
 
@@ -132,7 +140,8 @@ def _yes(pair: list[Any]) -> str:
 def _gone(result: dict[str, Any]) -> list[str]:
     lines = []
     for rule, found in eliminate(result):
-        lines += [f"`{rule.name}` ({rule.catches}; read off {', '.join(rule.read_off)}), turned off:", ""]
+        read_off = ", ".join(rule["read_off"])
+        lines += [f"`{rule['name']}` ({rule['catches']}; read off {read_off}), turned off:", ""]
         shown = [(name, c) for name, changed, _ in found if name != NOT_READ_OFF for c in changed]
         lines += [f"- {name}, `{c['id']}`: {_change(c)}" for name, c in shown] or ["- no answer changes"]
         lines.append("")
@@ -167,7 +176,7 @@ def render(result: dict[str, Any]) -> str:
         "covers and auditors' reports were read off. The obligations set (filings-dev: obligations) asks "
         "about contracts, debt and obligations, in a filing's body or the documents filed with it."
     )
-    parts = [intro, "", *_tallies(result["sets"]), "", legend, "", *_effects(result), ""]
+    parts = [intro, "", *_tallies(result["sets"], every(result)), "", legend, "", *_effects(result), ""]
     gone = _gone(result)
     if gone:
         parts += [

@@ -66,3 +66,15 @@ def test_the_core_never_reads_settings() -> None:
         if {"settings", "wiring"} & _imports(path)
     )
     assert readers == [], f"core modules that import settings: {readers}"
+
+
+def test_the_product_never_imports_bench() -> None:
+    files = [p for pkg in ("ingest", "rag", "components", "pages") for p in (ROOT / pkg).rglob("*.py")]
+    files += [ROOT / name for name in ("app.py", "wiring.py", "settings.py")]
+    assert ROOT / "rag" / "offline" / "rules" / "table.py" in files
+    importers = sorted(
+        p.relative_to(ROOT).as_posix()
+        for p in files
+        if any(name == "bench" or name.startswith("bench.") for name in _imports(p))
+    )
+    assert importers == [], f"product modules that import bench: {importers}"

@@ -104,19 +104,3 @@ def test_the_scan_reports_an_upward_import(tmp_path: Path) -> None:
         "ingest.pdf.reader imports rag.retrieval.retrieve",
         "rag.retrieval.pages imports rag.answering.answer",
     ]
-
-
-MOST_MODULES = 15  # issue 24: a newcomer reads one level of a package at a glance
-
-
-def test_no_package_has_more_than_fifteen_modules_on_one_level() -> None:
-    crowded = {}
-    tops = [ROOT / "ingest", ROOT / "rag", ROOT / "components"]
-    for folder in [*tops, *(f for top in tops for f in top.glob("*/"))]:
-        if not folder.is_dir() or folder.name == "__pycache__":
-            continue
-        entries = [p for p in folder.iterdir() if p.suffix == ".py" and p.name != "__init__.py"]
-        entries += [p for p in folder.iterdir() if (p / "__init__.py").exists()]
-        if len(entries) > MOST_MODULES:
-            crowded[str(folder.relative_to(ROOT))] = len(entries)
-    assert crowded == {}

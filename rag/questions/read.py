@@ -57,8 +57,7 @@ class Search:
     """What retrieval looks for."""
 
     text: str  # the text searched: the question, after the one before it for a short follow-up
-    core: str  # its asking sentences, without instructions and statement names
-    words: str  # the core without a yes/no question's verb of telling, shorthand spelled out
+    words: str  # the core (Question.core) without a yes/no question's verb of telling, shorthand spelled out
     naming: Naming  # the same with its fiscal periods spelled out: what picks documents
     unframed: Naming  # the core without the verb of telling: what names a document in a small library
     names: tuple[str, ...]  # the names of the core: a candidate holding one is related
@@ -141,7 +140,6 @@ def _search(text: str, request: Request, inputs: tuple[Input, ...], names: tuple
     naming = expand_question(unframed)
     return Search(
         text=text,
-        core=request.core,
         words=expand_question(unframed, periods=False),
         naming=Naming(naming, names_in(naming), written_names(text)),
         unframed=Naming(unframed, names_in(unframed)),

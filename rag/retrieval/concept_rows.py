@@ -21,7 +21,6 @@ from rag.questions.vocabulary import load_vocabulary
 from rag.retrieval.pages import DocumentPages
 
 ITEM_POOL = 30  # chunks by BM25 checked for an item's row (as the page stage checks an input's)
-JUDGEMENT_ROWS = True  # measured on and off: bench/README.md
 
 
 @dataclass(frozen=True)
@@ -47,7 +46,7 @@ def concept_rows(
     their item's statement first (the page stage keeps only the first few: a row from a note or
     another statement is what an analyst reads last), then in the items' order."""
     judgement = question.judgement
-    if judgement is None or not doc_ids or not JUDGEMENT_ROWS:
+    if judgement is None or not doc_ids:
         return []
     searched = _Searched(index, doc_ids, pages, page_of, fetch)
     found: dict[str, bool] = {}  # chunk id -> on a page of its item's statement

@@ -21,37 +21,6 @@ from rag.retrieval.page_stage import DENSE_POOL, MAX_DOCUMENTS, page_order, with
 from rag.retrieval.pending import vector_progress
 from rag.types import Evidence
 
-# The switches below were each measured on and off: bench/README.md, "How the rules were found".
-# The dense query is the question with its shorthand spelled out, as BM25's and the document
-# stage's are ("D&A", "capex" find their line items by meaning too).
-DENSE_EXPANDED = True
-# Search with the question's fiscal periods spelled out ("fiscal 2022 2022")? They pick among a
-# company's filings (rag.retrieval.documents reads them either way), but as search words they favour the
-# pages that print the year most, not the page that answers.
-SEARCH_PERIODS = False
-# In a library too small to pick documents (rag.retrieval.documents), also search without the question's
-# capitalised words that a document's title or file name writes (DocumentProfiles.names: "PepsiCo"
-# of PEPSICO_2021_10K.pdf): in a library of one report every page holds its name, which then
-# outweighs what the question asks. A name merely on a first page is what the question is about
-# ("San Diego" beside an article on Southern California), so it stays.
-SMALL_LIBRARY_NAMES = True
-# Rank the pages of the question's documents before their chunks (rag.retrieval.page_stage).
-PAGE_STAGE = True
-# A candidate holding a name the question gives (rag.questions.terms: a run of capitalised words
-# or an acronym, every word of it, written with a capital there too) is related, whatever share of
-# the other words it holds: "Who was Margaret's husband?" (two words, one found) is answered by
-# "King Malcolm III of Scotland married Edgar's sister Margaret". The capital keeps "Pride and
-# Prejudice" from finding "without prejudice".
-NAMED_RELATED = True
-# Lists of documents (an exhibit index, a numbered contents page: rag.retrieval.lists) after the
-# other candidates.
-LISTS_LAST = True
-# The form of filing a question names ("its FY2022 10-K": 10-K, annual report, form) names its
-# document, as a company's name does, and is left out of the search without the naming words:
-# searched for, it favours the pages that print it most (the cover, the officers' certifications,
-# the exhibit index, the forward-looking statements). Its words leave as written (rag.retrieval.lexical.
-# without_written), not by stem: "reportable segments" keeps "reportable" (stem "report").
-FORM_NAMES_DOCUMENT = True
 _DEFAULT_CACHE = LexicalCache()
 _DEFAULT_PROFILES = ProfileCache()
 
@@ -72,11 +41,14 @@ class Retrieval:
 
     def is_relevant(self, min_dense: float, min_coverage: float) -> bool:
         """Whether anything retrieved looks related enough to be worth asking the model: close in
-        meaning, holding most of the question's words, or naming what it names (NAMED_RELATED)."""
+        meaning, holding most of the question's words, or naming what it names. A candidate holding
+        a name the question gives (rag.questions.terms: a run of capitalised words or an acronym,
+        every word of it, written with a capital there too) is related whatever share of the other
+        words it holds: "Who was Margaret's husband?" (two words, one found) is answered by "King
+        Malcolm III of Scotland married Edgar's sister Margaret". The capital keeps "Pride and
+        Prejudice" from finding "without prejudice"."""
         return bool(self.evidence) and (
-            self.best_dense >= min_dense
-            or self.best_coverage >= min_coverage
-            or (NAMED_RELATED and self.names_found)
+            self.best_dense >= min_dense or self.best_coverage >= min_coverage or self.names_found
         )
 
 
@@ -184,26 +156,33 @@ def search_evidence(
     profiles: ProfileCache | None = None,
 ) -> Retrieval:
     """Dense + BM25 candidates (only from the documents the question names, when it names
-    some: see rag.retrieval.documents) fused by reciprocal rank, merged, cut to k, with short ids. Every
-    stage reads the question with its shorthand spelled out (see DENSE_EXPANDED). The fused
-    order ranks the evidence; each piece's score is its cosine similarity to the question (None
-    for a piece of a document searched by words only: see dense_similarities)."""
+    some: see rag.retrieval.documents) fused by reciprocal rank, pages of its documents ranked
+    first, lists of documents last, merged, cut to k, with short ids. The fused order ranks the
+    evidence; each piece's score is its cosine similarity to the question (None for a piece of a
+    document searched by words only: see dense_similarities)."""
     n = candidates or max(4 * k, 20)
     search = question.search
-    expanded = search.naming.text if SEARCH_PERIODS else search.words
+    # Every stage, dense too, reads the question with its shorthand spelled out ("D&A", "capex"
+    # find their line items by meaning too), not its fiscal periods: those pick among a company's
+    # filings (rag.retrieval.documents), while as search words they favour the pages that print
+    # the year most, not the page that answers.
+    expanded = search.words
     vector = None
     if search.text.strip():
-        vector = library.embeddings.embed_query(expanded if DENSE_EXPANDED else search.core)
+        vector = library.embeddings.embed_query(expanded)
     known_profiles = (profiles or _DEFAULT_PROFILES).get(library)
     index = _lexical(library, lexical)
     pick = pick_documents(known_profiles, question, doc_ids, index.search)
     rest = None
-    naming = (
-        pick.words
-        if pick is not None
-        else (small_library_names(known_profiles, question, doc_ids) if SMALL_LIBRARY_NAMES else ())
-    )
-    form = question.filing.form_words if FORM_NAMES_DOCUMENT else ""
+    # In a library too small to pick documents, the capitalised words a title or file name writes
+    # name them all the same: in a library of one report every page holds its name, which would
+    # outweigh what the question asks (small_library_names).
+    naming = pick.words if pick is not None else small_library_names(known_profiles, question, doc_ids)
+    # The form of filing the question names ("its FY2022 10-K") names its document too: searched
+    # for, it favours the pages that print it most (the cover, the officers' certifications, the
+    # exhibit index). Its words leave as written, not by stem: "reportable segments" keeps
+    # "reportable" (without_written).
+    form = question.filing.form_words
     if naming or form:  # the question without the words that named its documents
         text = without_written(without_words(expanded, naming), form)
         rest = (text, library.embeddings.embed_query(text) if vector is not None else None)
@@ -212,15 +191,14 @@ def search_evidence(
     rankings, dense = _rankings(library, expanded, vector, n, doc_ids, index, pick, rest, words_only)
     fused = fuse(rankings)
     known = {c.chunk_id: s for c, s in dense}
-    if PAGE_STAGE and fused:
+    if fused:
         few = pick.doc_ids if pick and len(pick.doc_ids) <= MAX_DOCUMENTS else None
         stage_docs = few or top_documents(fused, 2 * k)
         query, query_vector = rest if rest is not None else (expanded, vector)
         stage = page_order(library, index, question, query, query_vector, stage_docs, words_only)
         fused = _in_order([*stage.chunks, *(c for c, _ in fused)])
         known.update(stage.cosine)
-    if LISTS_LAST:
-        fused = lists_last(fused)
+    fused = lists_last(fused)
     groups = passage_groups(fused, k)
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
     groups = [g for g in groups if docs[g[1].doc_id] is not None]

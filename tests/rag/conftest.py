@@ -16,6 +16,7 @@ from ingest.embeddings import HashEmbeddings
 from ingest.local.library import Library
 from ingest.team.library import PgLibrary
 from ingest.types import LibraryReader
+from rag.questions.read import Question
 from rag.stores.migrate import migrate_library
 from tests.pg.fixtures import new_database
 
@@ -97,17 +98,17 @@ def open_backend_library(backend: str, tmp_path: Path, request: pytest.FixtureRe
     return open_library
 
 
-def first_evidence(
-    library: Any, pages: Sequence[str], monkeypatch: pytest.MonkeyPatch, switch: str, on: bool, question: str
-) -> str:
-    """The text of the first evidence retrieved for question from one PDF of these pages (titled as
-    an annual report) added to library, with rag.retrieval.retrieve's switch set to on."""
-    from rag.questions.read import read_question
-    from rag.retrieval import retrieve
-
+def acme_report(library: Any, pages: Sequence[str]) -> Any:
+    """library with one PDF of these pages added, titled as an annual report."""
     library.add_pdf(make_pdf(pages, "Acme Corporation annual report"), "acme.pdf")
-    monkeypatch.setattr(retrieve, switch, on)
-    return retrieve.search_evidence(library, read_question(question), k=1).evidence[0].text
+    return library
+
+
+def first_evidence(library: Any, question: Question) -> str:
+    """The text of the first evidence retrieved for the question."""
+    from rag.retrieval.retrieve import search_evidence
+
+    return search_evidence(library, question, k=1).evidence[0].text
 
 
 def copy_to_team(local: Library, server: Any) -> PgLibrary:

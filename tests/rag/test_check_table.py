@@ -1,17 +1,16 @@
 """The answer check's table (rag.offline.rules.table) is honest: every rule function of the rules
-package is a row and every row's function is one, each row has its fields, and each row's example
-is caught by its own rule and by no other."""
+package is a row and every row's function is one, each row says what it catches with an example,
+and each row's example is caught by its own rule and by no other."""
 
 from __future__ import annotations
 
 import inspect
-from dataclasses import fields
 
 import pytest
 
 from rag.offline.check import DEFAULT, check
 from rag.offline.rules import counts, held, order, ranks, roles
-from rag.offline.rules.table import GROUPS, NOT_READ_OFF, RULES, SETS, Rule
+from rag.offline.rules.table import RULES, Rule
 from rag.questions.read import read_question
 
 FAMILIES = (held, order, ranks, roles, counts)
@@ -41,12 +40,8 @@ def test_every_rule_function_is_a_row_and_every_row_one() -> None:
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
 def test_each_row_has_its_fields(rule: Rule) -> None:
-    assert rule.name and rule.catches and rule.example.question and rule.example.quote.text
-    assert rule.read_off and set(rule.read_off) <= set(GROUPS)
-    assert {e.on for e in rule.effects} <= {*SETS, NOT_READ_OFF}
-    assert len({e.on for e in rule.effects}) == len(rule.effects)
-    for effect in rule.effects:
-        assert any(getattr(effect, f.name) for f in fields(effect) if f.name != "on"), effect
+    assert rule.name and rule.example.question and rule.example.quote.text
+    assert rule.catches and "\n" not in rule.catches
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)

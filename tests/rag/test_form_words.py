@@ -4,11 +4,14 @@ officers' certifications, the cover) would otherwise outrank the page that answe
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rag.questions.periods import read_filing_asked
+from rag.questions.read import read_question
 from rag.retrieval.lexical import without_written
-from tests.rag.conftest import OpenLibrary, first_evidence
+from tests.rag.conftest import OpenLibrary, acme_report, first_evidence
 
 CERTIFICATION = (
     "Exhibit 31.1 Certification. I have reviewed this Annual Report on Form 10-K of Acme Corporation. "
@@ -28,15 +31,16 @@ def test_a_question_names_its_form_in_these_words() -> None:
     assert read_filing_asked("Does Acme face any litigation?").form_words == ""
 
 
-@pytest.mark.parametrize("on", [False, True])
 def test_the_page_that_answers_comes_before_the_pages_that_print_the_form(
-    open_backend_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch, on: bool
+    open_backend_library: OpenLibrary,
 ) -> None:
-    question = "Does Acme face any material litigation, per its FY2022 10-K?"
-    found = first_evidence(
-        open_backend_library(), [CERTIFICATION, LEGAL], monkeypatch, "FORM_NAMES_DOCUMENT", on, question
-    )
-    assert ("patent lawsuit" in found) is on
+    library = acme_report(open_backend_library(), [CERTIFICATION, LEGAL])
+    question = read_question("Does Acme face any material litigation, per its FY2022 10-K?")
+    assert "patent lawsuit" in first_evidence(library, question)
+    # Read as naming no form, the same question keeps "10-K annual report form" (its shorthand
+    # spelled out) in the search, and the certification that prints them three times comes first.
+    unnamed = replace(question, filing=replace(question.filing, form=""))
+    assert "patent lawsuit" not in first_evidence(library, unnamed)
 
 
 def test_the_form_leaves_the_search_as_written_not_every_word_of_its_stem() -> None:
@@ -64,9 +68,7 @@ def test_a_word_that_shares_the_forms_stem_is_still_searched(
         return page_order(library, index, question, query, *args, **kwargs)
 
     monkeypatch.setattr(retrieve, "page_order", spy)
-    question = "What are Acme's reportable segments in its FY2022 10-K?"
-    found = first_evidence(
-        open_backend_library(), [LEGAL], monkeypatch, "FORM_NAMES_DOCUMENT", True, question
-    )
+    question = read_question("What are Acme's reportable segments in its FY2022 10-K?")
+    found = first_evidence(acme_report(open_backend_library(), [LEGAL]), question)
     assert found and searched
     assert all("reportable" in query and "10-K" not in query and "annual" not in query for query in searched)
