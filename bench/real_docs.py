@@ -282,6 +282,8 @@ def run_docs_dev(
     }
 
 
+# bench.eval's figures that say nothing here: the question's document is the only one searched.
+FILINGS_ONLY = frozenset({"doc_share", "sibling_share", "stranger_share"})
 COLUMNS = [
     ("hit_at_k", "gold page retrieved"),
     ("gold_page_cited", "gold page cited"),
@@ -291,7 +293,10 @@ COLUMNS = [
 
 
 def render_docs_dev(result: dict[str, Any]) -> str:
-    """Markdown: which PDFs the library holds, then per set a table of kinds, ours / dense."""
+    """Markdown: which PDFs the library holds, then per set a table of kinds, ours / dense, and
+    bench.eval's figures over every question."""
+    from bench.eval import LABELS
+
     verb = "built by this run" if result["built"] else "reused"
     lines = [
         f"{result['added']} of {result['pdfs']} PDFs in the library ({verb}: {result['documents']} "
@@ -316,6 +321,13 @@ def render_docs_dev(result: dict[str, Any]) -> str:
             other = (found["baseline_by_kind"] or {}).get(kind, {})
             cells = " | ".join(f"{_cell(row.get(key))} / {_cell(other.get(key))}" for key, _ in COLUMNS)
             lines.append(f"| {kind} | {row['questions']} | {row['on_pdf_not_added']} | {cells} |")
+        every, dense = found["ours_by_kind"]["all"], (found["baseline_by_kind"] or {}).get("all", {})
+        lines += ["", f"| {name}, every question | ours | dense |", "|---|---:|---:|"]
+        lines += [
+            f"| {label} | {_cell(every.get(key))} | {_cell(dense.get(key))} |"
+            for key, label in LABELS
+            if key not in FILINGS_ONLY
+        ]
     return "\n".join(lines)
 
 

@@ -237,6 +237,8 @@ def test_render_names_each_pdf_not_added_and_gives_both_retrievers() -> None:
     assert "- b.pdf: EmbeddingFailed: b.pdf: could not be embedded" in text
     assert "| fact | 1 | 0 | 1.0 / - | 0.0 / - | 1.0 / - | - / - |" in text
     assert "| unanswerable | 1 | 0 | - / - | - / - | - / - | 1.0 / - |" in text
+    assert "| mmlongbench-doc, every question | ours | dense |" in text
+    assert "right document" not in text and "another company" not in text
 
 
 SMALL = ("a4f3ced0696009fec3179f493e4f28c4.pdf", "2310.07609v1.pdf")  # 17 and 10 pages
