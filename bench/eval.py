@@ -130,9 +130,10 @@ def judge(
 ) -> dict[str, Any]:
     """One question's outcome. A gold page is a page of the question's own file (page 7 of another
     report is not it). With gold_values (filings) the answer must hold every one of them (as
-    ``holds`` reads a gold string in the answer's text); with SQuAD's answers, any one. With each file's company, the shares of evidence from another filing
-    of the question's company and from another company's filings (both excluded by a question that
-    names one company and one period, as every filings-dev question does)."""
+    ``holds`` reads a gold string in the answer's text); with SQuAD's answers, any one. With each
+    file's company, the shares of evidence from another filing of the question's company and from
+    another company's filings (both excluded by a question that names one company and one period,
+    as every filings-dev question does)."""
     gold = set(question["gold_page_indexes"])
     doc_name = Path(question["doc_file"]).name
 
