@@ -1,5 +1,5 @@
 """`python -m bench all|NAME [--quick] [--million]`, `python -m bench jobs --first-answer [N]`, and
-`python -m bench eval --qa PATH.jsonl|--filings [...]`.
+`python -m bench eval --qa PATH.jsonl|--filings|--filings-dev|--docs-dev [...]`.
 
 Full runs save bench/results/NAME.json and rewrite bench/README.md from every saved result;
 --quick runs tiny inputs, prints the sections and writes nothing; so does --first-answer (only
@@ -80,7 +80,7 @@ def run_names(
 def main(argv: list[str] | None = None) -> int:
     """Run what was asked; exit 1 when a benchmark failed (missing ones are not failures)."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["eval"] and any(a.startswith(("--qa", "--filings")) for a in argv[1:]):
+    if argv[:1] == ["eval"] and any(a.startswith(("--qa", "--filings", "--docs-dev")) for a in argv[1:]):
         return run_eval_command(argv[1:])
     args = parse_args(argv)
     names = [b.name for b in BENCHMARKS] if args.name == "all" else [args.name]

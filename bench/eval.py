@@ -86,14 +86,15 @@ def open_team_library() -> Any:
     return library_class(settings).open_reader(settings.data_dir, embeddings, embedding_name=name)
 
 
-def langchain_retriever(library: Any, k: int) -> Retriever:
-    """The plain recipe: a LangChain vector store over the library's chunks, as_retriever(k).
+def langchain_retriever(library: Any, k: int, doc_ids: Sequence[str] | None = None) -> Retriever:
+    """The plain recipe: a LangChain vector store over the library's chunks (only those of
+    doc_ids, when given: a user chatting with one document), as_retriever(k).
 
     langchain-core's InMemoryVectorStore ranks by exact cosine similarity, as an exact FAISS index
     does on these unit-length vectors, so it needs no package beyond langchain-core."""
     from langchain_core.vectorstores import InMemoryVectorStore
 
-    chunks = library.chunks()
+    chunks = library.chunks(doc_ids)
     store = InMemoryVectorStore(library.embeddings)
     store.add_texts([c.text for c in chunks], metadatas=[{"chunk_id": c.chunk_id} for c in chunks])
     retriever = store.as_retriever(search_kwargs={"k": k})
@@ -115,14 +116,24 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def holds_text(gold: str, text: str) -> bool:
+    """Whether text holds the gold string, both lower-cased with whitespace collapsed."""
+    return _norm(gold) in _norm(text)
+
+
 def judge(
-    question: dict[str, Any], retrieval: Retrieval, answer: Answer, companies: dict[str, str] | None = None
+    question: dict[str, Any],
+    retrieval: Retrieval,
+    answer: Answer,
+    companies: dict[str, str] | None = None,
+    holds: Callable[[str, str], bool] = holds_text,
 ) -> dict[str, Any]:
     """One question's outcome. A gold page is a page of the question's own file (page 7 of another
-    report is not it). With gold_values (filings) the answer must hold every one of them; with
-    SQuAD's answers, any one. With each file's company, the shares of evidence from another filing
-    of the question's company and from another company's filings (both excluded by a question that
-    names one company and one period, as every filings-dev question does)."""
+    report is not it). With gold_values (filings) the answer must hold every one of them (as
+    ``holds`` reads a gold string in the answer's text); with SQuAD's answers, any one. With each
+    file's company, the shares of evidence from another filing of the question's company and from
+    another company's filings (both excluded by a question that names one company and one period,
+    as every filings-dev question does)."""
     gold = set(question["gold_page_indexes"])
     doc_name = Path(question["doc_file"]).name
 
@@ -133,7 +144,7 @@ def judge(
     text = _norm(answer.text)
     contains: bool | None = None  # no gold text to look for (a computed figure): not counted
     if question.get("gold_values"):
-        contains = all(_norm(v) in text for v in question["gold_values"])
+        contains = all(holds(v, answer.text) for v in question["gold_values"])
     elif question.get("answers"):
         contains = any(g and g in text for g in (_norm(a["text"]) for a in question["answers"]))
     companies = companies or {}
@@ -168,9 +179,10 @@ def answer_all(
     gate: bool,
     embeddings: Any = None,
     companies: dict[str, str] | None = None,
+    holds: Callable[[str, str], bool] = holds_text,
 ) -> list[dict[str, Any]]:
     """Retrieve and answer every question with the extractive model (ranking sentences with these
-    embeddings too, when given); one judged row each."""
+    embeddings too, when given); one judged row each (gold strings read by ``holds``)."""
     model = ExtractiveChatModel(embeddings=embeddings)
     rows = []
     for question in questions:
@@ -184,7 +196,7 @@ def answer_all(
             check_relevance=gate,
         )
         answer = next(e.answer for e in events if isinstance(e, Done))
-        rows.append(judge(question, retrieval, answer, companies))
+        rows.append(judge(question, retrieval, answer, companies, holds))
     return rows
 
 
@@ -457,7 +469,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--filings-dev", action="store_true", help="the real filings of ../shared/corpus/filings-dev"
     )
     parser.add_argument(
-        "--data-dir", type=Path, help="with --filings-dev: a library of the 24 filings to reuse"
+        "--docs-dev",
+        action="store_true",
+        help="the real PDFs of ../shared/corpus/docs-dev, each question asked of its own document",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="with --filings-dev: a library of the 24 filings to reuse; with --docs-dev: the library "
+        "of the 26 PDFs, reused when the folder holds anything, else built there",
     )
     parser.add_argument(
         "--team",
@@ -473,6 +493,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
+    if args.docs_dev:
+        from bench.real_docs import render_docs_dev, run_docs_dev
+
+        docs = run_docs_dev(k=args.k, data_dir=args.data_dir, baseline=not args.no_baseline)
+        print(json.dumps(docs, indent=2) if args.json else render_docs_dev(docs))
+        return 0
     if args.filings_dev:
         from bench.real_filings import run_filings_dev
 

@@ -8,6 +8,9 @@ commit, one at the change, on the same libraries, and compare. The libraries are
     python -m bench.snapshot build --set filings-dev --data-dir /tmp/libs/fd24
     python -m bench.snapshot take --set filings-dev --data-dir /tmp/libs/fd24 --out base.jsonl
     python -m bench.snapshot compare base.jsonl head.jsonl
+
+docs-dev's questions are each asked of their own document (`rag ask --doc`); a PDF the library
+could not add is named when it is built, and its questions' replies say it is not in the library.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from bench.common import CORPUS, ROOT
 SQUAD = CORPUS / "squad-dev"
 FILINGS_DEV = CORPUS / "filings-dev"
 GENERATED = ROOT / "bench" / "out" / "snapshot-filings"
-SETS = ("filings-dev", "squad-dev", "generated")
+SETS = ("filings-dev", "squad-dev", "generated", "docs-dev")
 # Figures that vary from run to run and say nothing about the answer.
 VOLATILE = frozenset({"score"})
 
@@ -40,6 +43,10 @@ def set_questions(name: str) -> list[dict[str, Any]]:
         return rows
     if name == "squad-dev":
         return [json.loads(line) for line in (SQUAD / "questions.jsonl").read_text().splitlines() if line]
+    if name == "docs-dev":
+        from bench import real_docs
+
+        return [q for questions in real_docs.question_sets().values() for q in questions]
     if name == "generated":
         from bench.filings import COMPANIES, generate
 
@@ -55,6 +62,10 @@ def set_pdfs(name: str) -> list[Path]:
         return sorted((FILINGS_DEV / "pdfs").glob("*.pdf"))
     if name == "squad-dev":
         return sorted((SQUAD / "pdfs").glob("*.pdf"))
+    if name == "docs-dev":
+        from bench.real_docs import pdf_paths
+
+        return pdf_paths()
     from bench.filings import COMPANIES, generate
 
     return list(generate(GENERATED, COMPANIES).pdfs)
@@ -68,8 +79,22 @@ def open_library(data_dir: Path) -> Any:
     return cli_open(load_settings(data_dir=data_dir))
 
 
-def answers(questions: Sequence[dict[str, Any]], data_dir: Path) -> Iterator[dict[str, Any]]:
-    """Each question's --json object, answered as `python -m rag ask --json` answers it."""
+def set_scope(name: str) -> dict[str, str] | None:
+    """For a set whose questions are each asked of their own document (docs-dev): each PDF's
+    file name -> its document id; None for a set asked of the whole library."""
+    if name != "docs-dev":
+        return None
+    from bench.real_docs import doc_ids
+
+    return doc_ids(set_pdfs(name))
+
+
+def answers(
+    questions: Sequence[dict[str, Any]], data_dir: Path, scope: dict[str, str] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Each question's --json object, answered as `python -m rag ask --json` answers it (with
+    scope, as `rag ask --doc` does: only from the document its doc_file names; a document not in
+    the library gives no answer, and the reply says so)."""
     from rag.__main__ import answer_json
     from rag.answering.answer import answer_stream
     from rag.answering.events import Done
@@ -80,12 +105,18 @@ def answers(questions: Sequence[dict[str, Any]], data_dir: Path) -> Iterator[dic
     library = open_library(data_dir)
     model, label = make_chat_model(settings, library.embeddings)
     for row in questions:
+        doc_ids = None if scope is None else [scope[row["doc_file"]]]
+        if doc_ids is not None and library.document(doc_ids[0]) is None:
+            missing = {"not_in_library": row["doc_file"]}
+            yield {"id": row["id"], "question": row["question"], "reply": missing}
+            continue
         events = answer_stream(
             row["question"],
             library=library,
             chat_model=model,
             provider_label=label,
             k=settings.retrieval_k,
+            doc_ids=doc_ids,
             **stream_options(settings),
         )
         done = next(e for e in events if isinstance(e, Done))
@@ -146,14 +177,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.verb == "build":
         from bench.eval import open_corpus_library
 
-        open_corpus_library(set_pdfs(args.set), args.data_dir)
+        if args.set != "docs-dev":
+            open_corpus_library(set_pdfs(args.set), args.data_dir)
+            return 0
+        from bench.real_docs import add_pdfs
+
+        pdfs = set_pdfs(args.set)
+        failed = add_pdfs(open_corpus_library([], args.data_dir), pdfs)
+        print(f"{len(pdfs) - len(failed)} of {len(pdfs)} PDFs added", file=sys.stderr)
         return 0
     questions = set_questions(args.set)
     if args.ids:
         wanted = set(args.ids.split(","))
         questions = [q for q in questions if q["id"] in wanted]
     with args.out.open("w", encoding="utf-8") as out:
-        for line in answers(questions[: args.limit], args.data_dir):
+        for line in answers(questions[: args.limit], args.data_dir, set_scope(args.set)):
             out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
     return 0
 
