@@ -1,22 +1,21 @@
 """Check bench/docs_dev's questions against the PDFs: `python -m bench.docs_dev.check [FILE]`.
 
 Every doc_file must be a PDF of ../shared/corpus/docs-dev, every gold page a page of it, and every
-gold value must appear, normalised (``normalise``), in both pypdf's and pypdfium2's text of one of
+gold value must appear, normalised (``bench.real_docs.normalize``), in both pypdf's and pypdfium2's text of one of
 its gold pages. Prints each problem and exits 1 if there is any.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sys
-import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from bench.common import CORPUS
+from bench.real_docs import normalize
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.jsonl"
 PDFS = CORPUS / "docs-dev" / "pdfs"
@@ -32,17 +31,6 @@ FIELDS = (
     "answer",
     "note",
 )
-_QUOTES = str.maketrans(
-    {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"'}
-)
-_DASHES = re.compile("[\u2010-\u2015\u2212\u2043\ufe58\ufe63\uff0d]")
-
-
-def normalise(text: str) -> str:
-    """How gold text is compared (docs-dev's README): NFKC, lower case, straight quotes, every dash
-    a hyphen, white space collapsed."""
-    text = unicodedata.normalize("NFKC", text).lower().translate(_QUOTES)
-    return " ".join(_DASHES.sub("-", text).split())
 
 
 def load_questions(path: Path = QUESTIONS) -> list[dict]:
@@ -64,10 +52,10 @@ def schema_problems(rows: Iterable[dict]) -> list[str]:
             continue
         if rid in ids:
             problems.append(f"{rid}: duplicate id")
-        if normalise(row["question"]) in questions:
+        if normalize(row["question"]) in questions:
             problems.append(f"{rid}: duplicate question")
         ids.add(rid)
-        questions.add(normalise(row["question"]))
+        questions.add(normalize(row["question"]))
         if row["kind"] not in KINDS:
             problems.append(f"{rid}: unknown kind {row['kind']!r}")
         if row["answerable"] != (row["kind"] != "unanswerable"):
@@ -78,7 +66,7 @@ def schema_problems(rows: Iterable[dict]) -> list[str]:
         if row["answerable"] and not (row["gold_page_indexes"] and row["gold_values"]):
             problems.append(f"{rid}: no gold page or value")
         for value in row["gold_values"]:
-            flat = normalise(value)
+            flat = normalize(value)
             if len(flat) < 3:  # a bare "6" or "no" would be found by accident
                 problems.append(f"{rid}: gold value {value!r} is too short to be told apart")
     return problems
@@ -104,7 +92,7 @@ def page_texts(doc_file: str, index: int) -> tuple[str, str]:
     """One page's normalised text as pypdf and as pypdfium2 extract it."""
     by_pypdf, by_pdfium = _open(doc_file)
     raw = by_pdfium[index].get_textpage().get_text_range().replace("\r", "")
-    return normalise(by_pypdf.pages[index].extract_text() or ""), normalise(
+    return normalize(by_pypdf.pages[index].extract_text() or ""), normalize(
         raw.translate({0xFFFE: None, 2: None})
     )
 
@@ -123,7 +111,7 @@ def gold_problems(rows: Iterable[dict]) -> list[str]:
         if len(pages) != len(row["gold_page_indexes"]):
             problems.append(f"{rid}: a gold page is not a page of {row['doc_file']}")
         for value in row["gold_values"]:
-            flat = normalise(value)
+            flat = normalize(value)
             if not any(all(flat in text for text in page_texts(row["doc_file"], i)) for i in pages):
                 problems.append(f"{rid}: {value!r} is on none of its gold pages")
     return problems

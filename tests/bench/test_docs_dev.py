@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.docs_dev.check import gold_problems, load_questions, normalise, schema_problems
+from bench.docs_dev.check import gold_problems, load_questions, schema_problems
+from bench.real_docs import normalize
 
 ROWS = load_questions()
 
@@ -43,15 +44,11 @@ def test_the_schema_check_reports_a_broken_row(change: dict, expected: str) -> N
     assert any(expected in p for p in problems), problems
 
 
-def test_normalise_makes_quotes_dashes_and_spacing_alike() -> None:
-    assert normalise("The \u201cFive\u201d\u2013Star  \n Rule\u2019s") == 'the "five"-star rule\'s'
-
-
 @pytest.mark.corpus
 def test_no_question_repeats_a_docs_dev_question(corpus: Path) -> None:
     lines = (corpus / "docs-dev" / "questions.jsonl").read_text(encoding="utf-8").splitlines()
-    theirs = {normalise(json.loads(line)["question"]) for line in lines if line.strip()}
-    assert not theirs & {normalise(r["question"]) for r in ROWS}
+    theirs = {normalize(json.loads(line)["question"]) for line in lines if line.strip()}
+    assert not theirs & {normalize(r["question"]) for r in ROWS}
     assert {r["doc_file"] for r in ROWS} <= {p.name for p in (corpus / "docs-dev" / "pdfs").glob("*.pdf")}
 
 
