@@ -78,7 +78,7 @@ def _focused(question: Question, operand: Operand, year: int) -> Question:
     statements = (
         (STATEMENT_KINDS[operand.statement],) if operand.statement in STATEMENT_KINDS else question.statements
     )
-    search = replace(question.search, text=words, core=words, words=words, inputs=(), statements=statements)
+    search = replace(question.search, text=words, words=words, inputs=(), statements=statements)
     return replace(question, search=search)
 
 
