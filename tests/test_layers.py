@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Lowest first. A module belongs to the longest prefix that names it; it may import its own
 # layer and any layer before it. Entry points (__main__, app.py, pages) sit above everything.
 LAYERS = (
-    ("ingest.types", "ingest.errors", "ingest.ids", "ingest.rows"),
+    ("ingest.types", "ingest.errors", "ingest.ids", "ingest.rows", "ingest.text"),
     ("ingest.pdf",),
     ("ingest.minilm", "ingest.embeddings"),
     ("ingest.prepare", "ingest.jobs"),

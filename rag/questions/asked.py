@@ -8,7 +8,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rag.questions.shorthand import SHORTHAND, fiscal_periods, synonym_groups
+from rag.questions.periods import PERIOD_CODE, read_periods, without
+from rag.questions.shorthand import SHORTHAND, synonym_groups
 from rag.text import tokenize, words
 
 # Questions whose answer is an amount, a count or a duration; a question naming a fiscal period
@@ -26,13 +27,7 @@ _FRAMING = re.compile(
 )
 YES_NO = re.compile(r"^\s*(?:has|have|had|did|does|do|is|are|was|were|can|could|will|would|should)\b", re.I)
 _SHORTHAND_TOKEN = re.compile(r"(?<![\w&-])[A-Za-z0-9][\w&-]*(?![\w&])")
-_PERIOD_WORD = re.compile(r"^(fy\d*|q[1-4]|[1-4]q\d*|fiscal|year|end|ended|ending)$")
-# "the fiscal year ended December 31, 2022": the year is the period asked for, the day is no figure.
-_DATE_YEAR = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+"
-    r"((?:19|20)\d\d)\b",
-    re.IGNORECASE,
-)
+_PERIOD_WORD = re.compile(rf"^(?:{PERIOD_CODE}|fy|fiscal|year|end|ended|ending)$")
 
 
 def without_framing(text: str) -> str:
@@ -101,9 +96,10 @@ def read_concepts(text: str) -> Concepts:
         if not any(words_out in g for g in groups):
             bag = frozenset(tokenize(words_out))
             concepts.append(Concept(((bag, min(2, len(bag))), (frozenset(tokenize(key)), 1))))
-    dated = [int(m.group(1)) for m in _DATE_YEAR.finditer(text)]
-    text = _DATE_YEAR.sub(" ", text)
-    years = tuple(dict.fromkeys([p.year for p in fiscal_periods(text)] + dated))
+    # "the fiscal year ended December 31, 2022": the year is the period asked for, the day is no figure.
+    days = read_periods(text).dated()
+    text = without(text, days)
+    years = tuple(dict.fromkeys([p.year for p in read_periods(text).fiscal] + [m.period.year for m in days]))
     if years:
         taken.update(t for w in words(text) if _PERIOD_WORD.match(w) for t in tokenize(w))
         taken.update(str(y) for y in years)

@@ -21,8 +21,7 @@ from dataclasses import dataclass, replace
 from rag.questions.asked import Concept, read_concepts
 from rag.questions.figure_text import FigureText, find_figure_text
 from rag.questions.formula import Expr, Term, show
-from rag.questions.metrics import FILING as _FILING
-from rag.questions.shorthand import Period, fiscal_periods
+from rag.questions.periods import Periods, read_periods, without_filing
 from rag.questions.vocabulary import load_vocabulary
 
 # Rounding when the question asks none (issue 39): ratios to two decimals, percentages to one.
@@ -34,14 +33,11 @@ _WHOLE = re.compile(
 )
 _SCALE = re.compile(r"\b(?:usd|us\$|\$|dollars?|in)\s*(thousands|millions|billions)\b", re.I)
 _PERCENT = re.compile(r"%|\bper\s*cent(?:age)?s?\b|\bpercent(?:age)?s?\b", re.I)
-_HALF = re.compile(r"\b(?:first\s+half|six\s+months|h1|1h)\b", re.I)
-_NINE = re.compile(r"\b(?:nine\s+months|first\s+three\s+quarters)\b", re.I)
 # A question asking more than the figure: why it moved, how it trended, what drove it.
 _MORE = re.compile(
     r"\b(?:why|explain|explains|drove|drivers?|driven|trend|trended|trending|reasons?|caused?|how\s+(?:did|has|have|is|does))\b",
     re.I,
 )
-_PLAIN_YEAR = re.compile(r"(?<![\d$,.])((?:19|20)\d\d)(?![\d%]|,\d)")
 
 
 @dataclass(frozen=True)
@@ -107,7 +103,7 @@ class Figure:
         )
 
 
-def read_figure(text: str, core: str, periods: tuple[Period, ...]) -> Figure | None:
+def read_figure(text: str, core: str, periods: Periods) -> Figure | None:
     """The figure the question asks for (see the module docstring), or None."""
     found = find_figure_text(text, core)
     if found is None:
@@ -193,28 +189,25 @@ def _unit(text: str, found: FigureText) -> str:
 def _filing(text: str, core: str) -> int | None:
     """The year of a filing the question names ("in its FY2017 10-K"), when it names the asked
     period too ("the FY2021 balance sheet" alone is the asked year's)."""
-    found = _FILING.search(text)
-    if found is None:
+    year = read_periods(text).filing_year
+    if year is None:
         return None
-    rest = _FILING.sub(" ", core)
-    return int(found.group(1)) if fiscal_periods(rest) or _PLAIN_YEAR.search(rest) else None
+    return year if read_periods(without_filing(core)).years else None
 
 
-def _period(text: str, core: str, periods: tuple[Period, ...]) -> tuple[int | None, int | None, str]:
+def _period(text: str, core: str, periods: Periods) -> tuple[int | None, int | None, str]:
     """(the asked fiscal year, its quarter, its span): the latest period the question names,
     a filing it names aside ("for 2019 in its 2020 annual report" asks for 2019)."""
     if _filing(text, core) is not None:
-        text, core = _FILING.sub(" ", text), _FILING.sub(" ", core)
-        periods = fiscal_periods(text)
-    years = [p.year for p in periods] + [int(y) for y in _PLAIN_YEAR.findall(core)]
+        text, core = without_filing(text), without_filing(core)
+        periods = read_periods(text)
+    years = [p.year for p in periods.fiscal] + list(read_periods(core).years)
     if not years:
         return None, None, ""
     year = max(years)
-    quarter = next((p.quarter for p in periods if p.year == year and p.quarter), None)
+    quarter = next((p.quarter for p in periods.fiscal if p.year == year and p.quarter), None)
     if quarter:
         return year, quarter, "3m"
-    if _HALF.search(text):
-        return year, None, "6m"
-    if _NINE.search(text):
-        return year, None, "9m"
+    if periods.span:
+        return year, None, periods.span
     return year, None, ""

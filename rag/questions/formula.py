@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from rag.questions.periods import WRITTEN_YEAR
+
 
 @dataclass(frozen=True)
 class Ref:
@@ -54,11 +56,11 @@ class Term:
     back: int = 0
 
 
-_YEAR = r"(?:fy\s*'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)"
 _YEARS_PAIR = re.compile(
-    rf"(?:between|from|for|of)?\s*\(?\s*{_YEAR}\s+(?:and|to|-)\s+{_YEAR}\s*(?:year[- ]?ends?)?\s*\)?", re.I
+    rf"(?:between|from|for|of)?\s*\(?\s*{WRITTEN_YEAR}\s+(?:and|to|-)\s+{WRITTEN_YEAR}\s*(?:year[- ]?ends?)?\s*\)?",
+    re.I,
 )
-_ONE_YEAR = re.compile(rf"\b{_YEAR}\b(?:\s+year[- ]?end)?", re.I)
+_ONE_YEAR = re.compile(rf"\b{WRITTEN_YEAR}\b(?:\s+year[- ]?end)?", re.I)
 _AVERAGE = re.compile(r"^(?:the\s+)?(?:average|avg\.?|mean)\s+(?:of\s+(?:the\s+)?)?", re.I)
 _CHANGE = re.compile(r"^(?:the\s+)?(?:change|increase|decrease)\s+in\s+", re.I)
 _PRIOR = re.compile(

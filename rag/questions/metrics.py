@@ -14,16 +14,12 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from rag.questions.formula import Expr, Num, Op, Ref, Term
+from rag.questions.periods import FILING, PERIOD_WORDS, WRITTEN_RANGE, WRITTEN_YEAR
 from rag.questions.vocabulary import FUNCTIONS, LineItem, Metric, load_vocabulary, phrase_words
 
 _OWNER = re.compile(r"^.*(?:'s|’s|s'|s’)\s+", re.I)  # noqa: RUF001 (curly apostrophes)
 _ASKING = re.compile(
     r"^(?:what(?:'s|\s+(?:is|was|were|are))?|how\s+much|compute|calculate|the|its|their|a|an|unadjusted)\s+",
-    re.I,
-)
-_PERIOD_WORDS = re.compile(
-    r"\b(?:fy\s*'?\d{2,4}|q[1-4]\s*(?:fy)?\s*'?\d{0,4}|fiscal(?:\s+year)?\s+(?:19|20)\d\d|(?:19|20)\d\d|"
-    r"year[- ]?end|at\s+the\s+end\s+of|end\s+of|the\s+end)\b",
     re.I,
 )
 # A metric qualified so that its standard formula is not what is asked ("operating margin before
@@ -53,17 +49,16 @@ def item_words(phrase: str) -> str:
     """A line item's words as a question writes them around it, without its owner ("Adobe's"),
     its period ("FY2019", "Q2 2023") and the asking words."""
     words = _OWNER.sub("", " ".join(phrase.split()))
-    words = _PERIOD_WORDS.sub(" ", words)
+    words = PERIOD_WORDS.sub(" ", words)
     previous = None
     while previous != words:
         previous, words = words, _ASKING.sub("", words.strip(" ,"))
     return " ".join(words.split()).strip(" ,.?")
 
 
-YEAR_WORDS = r"(?:fy\s*'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)"
 _GROWTH = [
     re.compile(
-        rf"\b(?:year[- ]over[- ]year|yoy|y/y)\s+(?:change|growth|increase|decrease)\s+in\s+(?P<item>.+?)\s+from\s+{YEAR_WORDS}\s+to\s+{YEAR_WORDS}",
+        rf"\b(?:year[- ]over[- ]year|yoy|y/y)\s+(?:change|growth|increase|decrease)\s+in\s+(?P<item>.+?)\s+from\s+{WRITTEN_YEAR}\s+to\s+{WRITTEN_YEAR}",
         re.I,
     ),
     re.compile(
@@ -76,11 +71,12 @@ _GROWTH = [
     ),
 ]
 _CAGR = re.compile(
-    rf"\b(?P<n>\d+|two|three|four|five)[- ]year\s+(?P<item>.+?)\s+cagr\s+from\s+{YEAR_WORDS}\s+to\s+{YEAR_WORDS}",
+    rf"\b(?P<n>\d+|two|three|four|five)[- ]year\s+(?P<item>.+?)\s+cagr\s+from\s+{WRITTEN_YEAR}\s+to\s+{WRITTEN_YEAR}",
     re.I,
 )
 _POINTS = re.compile(
-    rf"\bpercentage\s+points?\s+did\s+(?P<item>.+?)\s+change\s+from\s+{YEAR_WORDS}\s+to\s+{YEAR_WORDS}", re.I
+    rf"\bpercentage\s+points?\s+did\s+(?P<item>.+?)\s+change\s+from\s+{WRITTEN_YEAR}\s+to\s+{WRITTEN_YEAR}",
+    re.I,
 )
 _N = {"two": 2, "three": 3, "four": 4, "five": 5}
 
@@ -176,13 +172,6 @@ def _metric_expr(formula: str, year: int | None, offset: int = 0) -> tuple[Expr,
     return walk(ast.parse(formula, mode="eval")), tuple(terms)
 
 
-# "in its FY2017 10-K", "per its Q2 2023 earnings release": the filing a figure is read from.
-FILING = re.compile(
-    r"\b(?:its|the|their)\s+(?:fy\s*'?|fiscal\s+(?:year\s+)?|q[1-4]\s*)?((?:19|20)\d\d)\s+"
-    r"(?:10-?k|10-?q|8-?k|annual\s+report|quarterly\s+report|earnings(?:\s+release)?|report|filing|"
-    r"income\s+statement|balance\s+sheet|cash\s+flow\s+statement|statement)",
-    re.I,
-)
 # What a question asking for one printed figure may hold besides the line item: how it asks, the
 # period, the company's name (capitalised), where to read it and the unit.
 _ASKS_AMOUNT = re.compile(r"^\s*(?:what|how\s+much)\b", re.I)
@@ -202,7 +191,7 @@ def item_text(core: str, names: frozenset[str] = frozenset()) -> FigureText | No
     company's name) or the unit: "casino revenue" asks for another row than revenue."""
     if not _ASKS_AMOUNT.match(core):
         return None
-    words = list(phrase_words(_OWNER_WORD.sub(" ", _PERIOD_WORDS.sub(" ", FILING.sub(" ", core)))))
+    words = list(phrase_words(_OWNER_WORD.sub(" ", PERIOD_WORDS.sub(" ", FILING.sub(" ", core)))))
     item, run = _longest_item(words)
     if item is None:
         return None
@@ -230,10 +219,11 @@ def _longest_item(words: list[str]) -> tuple[LineItem | None, tuple[int, int]]:
     return best
 
 
-_RANGE = rf"{YEAR_WORDS}\s*[-\u2013]\s*{YEAR_WORDS}"
 _AVERAGE_OVER = [
-    re.compile(rf"{_RANGE}\s+\d+[- ]year\s+average\s+of\s+(?P<what>.+?)(?:\s+for\b|\?|$)", re.I),
-    re.compile(rf"\baverage\s+(?:annual\s+)?(?P<what>.+?)\s+(?:over|for|from|between)\s+{_RANGE}", re.I),
+    re.compile(rf"{WRITTEN_RANGE}\s+\d+[- ]year\s+average\s+of\s+(?P<what>.+?)(?:\s+for\b|\?|$)", re.I),
+    re.compile(
+        rf"\baverage\s+(?:annual\s+)?(?P<what>.+?)\s+(?:over|for|from|between)\s+{WRITTEN_RANGE}", re.I
+    ),
 ]
 
 

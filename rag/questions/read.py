@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 from rag.questions.asked import Concept, Concepts, read_concepts, without_framing
 from rag.questions.figure import Figure, read_figure
 from rag.questions.judgement import Judgement, read_judgement
-from rag.questions.periods import FilingAsked, read_filing_asked
+from rag.questions.periods import Periods, read_periods
 from rag.questions.request import Request, read_request
-from rag.questions.shorthand import Period, expand_question, fiscal_periods
+from rag.questions.shorthand import expand_question
 from rag.questions.terms import Asked, names_in, read_asked, written_names
 from rag.text import stem, tokenize, words
 
@@ -78,10 +78,9 @@ class Question:
     instructions: tuple[str, ...]  # the sentences and clauses set aside: how to answer, where to look
     statements: tuple[str, ...]  # the financial statements it names (request.STATEMENTS kinds), in order
     inputs: tuple[Input, ...]  # the line items of a metric it defines or writes out, in order
-    periods: tuple[Period, ...]  # the fiscal periods it names anywhere, in order
-    filing: (
-        FilingAsked  # the periods and form of filing it asks about, instructions too (rag.questions.periods)
-    )
+    # every period it names, instructions too, and the form of filing (rag.questions.periods): the
+    # fiscal periods it is about (periods.fiscal), those a filing is picked by (periods.asked)
+    periods: Periods
     concepts: Concepts  # of the core: concepts with shorthand spelled out, years, numbers, amount
     asked: Asked  # of the question proper: what it asks for, names, numbers, qualifiers, negation
     words: frozenset[str]  # stems of every word of the core with shorthand spelled out (stopwords too)
@@ -97,14 +96,14 @@ def read_question(text: str, previous: str | None = None) -> Question:
     request = read_request(text)
     inputs = _inputs(request.inputs)
     asked = read_asked(request.core)
-    filing = read_filing_asked(text)
-    periods = fiscal_periods(text)
+    periods = read_periods(text)
     figure = read_figure(text, request.core, periods)
     if previous is not None and len(tokenize(text)) < SHORT_FOLLOW_UP:
         searched = f"{previous} {text}"
         found = read_request(searched)
         search = _search(searched, found, _inputs(found.inputs), names_in(found.core))
-        filing = filing if filing.periods else read_filing_asked(searched)
+        if not periods.asked:  # "and the year before?" asks about the periods asked before
+            periods = read_periods(searched)
     else:
         search = _search(text, request, inputs, asked.names)
     if figure is not None:  # the rows of the figure's operands are searched for too
@@ -118,7 +117,6 @@ def read_question(text: str, previous: str | None = None) -> Question:
         statements=request.statements,
         inputs=inputs,
         periods=periods,
-        filing=filing,
         concepts=read_concepts(request.core),
         asked=asked,
         words=frozenset(stem(w) for w in words(expand_question(request.core))),

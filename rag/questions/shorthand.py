@@ -2,8 +2,8 @@
 
 ``expand_question("What was the FY2018 capex?")`` returns the question followed by
 ``fiscal 2018 capital expenditures purchases of property and equipment``, so that word matching
-(BM25, the offline answerer) finds the statement line, and ``fiscal_periods`` says which fiscal
-year (and quarter) a question is about, so a table's year column can be picked.
+(BM25, the offline answerer) finds the statement line; the fiscal periods come from the one period
+reader (rag.questions.periods).
 
 The table holds only general accounting abbreviations as SEC filings and annual reports spell
 them out (no company, data set or year in it). Ambiguous ones are left out: "CFO" (officer or
@@ -19,8 +19,8 @@ added once), and holding one phrase whole is holding the concept (rag.questions.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from rag.questions.periods import read_periods
 from rag.text import tokenize
 
 SHORTHAND: dict[str, str] = {
@@ -50,56 +50,8 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
         "additions to property and equipment",
     ),
 )
-_QUARTER_WORDS = ("first", "second", "third", "fourth")
 # "capex", "D&A", "PP&E": whole tokens only (letters, digits, & and -), case-insensitive.
 _TOKEN = re.compile(r"(?<![\w&-])[A-Za-z0-9][\w&-]*(?![\w&])")
-_YEAR = r"((?:19|20)\d\d|'?\d\d)"
-_PERIODS = [
-    # Q2 FY24, Q2 FY2024, Q2 2024, Q2 fiscal 2024
-    (re.compile(rf"\bQ([1-4])\s*(?:FY|fiscal(?:\s+year)?)?\s*{_YEAR}\b", re.IGNORECASE), True),
-    # 2Q24, 2Q 2024
-    (re.compile(rf"\b([1-4])Q\s*{_YEAR}\b", re.IGNORECASE), True),
-    # FY2018, FY 18, FY'18, fiscal 2018, fiscal year 2018
-    (re.compile(rf"\b(?:FY|fiscal(?:\s+year)?)\s*{_YEAR}\b", re.IGNORECASE), False),
-]
-
-
-@dataclass(frozen=True)
-class Period:
-    """A fiscal year, and the quarter (1-4) when the question names one."""
-
-    year: int
-    quarter: int | None = None
-
-    def words(self) -> str:
-        """How filings write it: "fiscal 2018 2018", "second quarter Q2 fiscal 2024 2024"."""
-        base = f"fiscal {self.year} {self.year}"
-        if self.quarter is None:
-            return base
-        return f"{_QUARTER_WORDS[self.quarter - 1]} quarter Q{self.quarter} {base}"
-
-
-def year_of(raw: str) -> int:
-    """A year as a question writes it: "2024", "24" or "'24" (this century)."""
-    digits = raw.lstrip("'")
-    return int(digits) if len(digits) == 4 else 2000 + int(digits)
-
-
-def fiscal_periods(text: str) -> tuple[Period, ...]:
-    """The fiscal periods a question names, in order of appearance, without repeats."""
-    found: list[tuple[int, Period]] = []
-    taken: list[range] = []
-    for pattern, has_quarter in _PERIODS:
-        for match in pattern.finditer(text):
-            if any(match.start() in r for r in taken):
-                continue
-            taken.append(range(match.start(), match.end()))
-            if has_quarter:
-                period = Period(year_of(match.group(2)), int(match.group(1)))
-            else:
-                period = Period(year_of(match.group(1)))
-            found.append((match.start(), period))
-    return tuple(dict.fromkeys(p for _, p in sorted(found, key=lambda item: item[0])))
 
 
 def _holds_run(terms: list[str], phrase: list[str]) -> bool:
@@ -122,7 +74,7 @@ def expansions(text: str, periods: bool = True) -> list[str]:
     for group in synonym_groups(" ".join([text, *out])):
         out += [p for p in group if p not in out]
     if periods:
-        out += [p.words() for p in fiscal_periods(text)]
+        out += [p.search_words() for p in read_periods(text).fiscal]
     return list(dict.fromkeys(out))
 
 

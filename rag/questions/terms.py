@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 
 from rag.questions.asked import Concept, read_concepts, without_framing
-from rag.questions.shorthand import SHORTHAND, fiscal_periods
+from rag.questions.periods import PERIOD_CODE, YEAR_TOKEN, read_periods, without
+from rag.questions.shorthand import SHORTHAND
 from rag.text import STOPWORDS, split_sentences, words
 
 _WANTS = (
@@ -71,14 +72,8 @@ DATE = re.compile(
     re.I,
 )
 _NUM = re.compile(r"\d+(?:[.,]\d+)*")
-_YEAR = re.compile(r"^(19|20)\d\d$")
-_QUARTER_WORDS = ["first", "second", "third", "fourth"]
-_QUARTER = re.compile(
-    r"\b(first|second|third|fourth)[\s-]+(?:fiscal\s+)?quarter|\bQ([1-4])\b|\b([1-4])Q(?:\d\d)?\b", re.I
-)
-# Fiscal periods (FY2018, Q2, 2Q24) are read by rag.questions.asked; a row answers for them by its column.
-_PERIOD = re.compile(r"^(fy\d+|q[1-4]|[1-4]q\d*)$", re.I)
-_DAY = re.compile(r"\b(" + _MONTHS.replace(" ", "|") + r")\s+\d{1,2},?\s+(19|20)\d\d\b", re.I)
+# Fiscal periods (FY2018, Q2, 2Q24) are read by rag.questions.periods; a row answers for them by its column.
+_PERIOD_CODE = re.compile(rf"^(?:{PERIOD_CODE})$", re.I)
 TOKEN = re.compile(r"[A-Za-z0-9][\w&'.-]*[\w&]|[A-Za-z0-9]")
 _QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d')
 
@@ -115,7 +110,7 @@ def _is_name(token: str, first: bool, following: str) -> bool:
     low = token.lower()
     if low in STOPWORDS or low in UNITS or low in SHORTHAND or low in _MONTHS.split():
         return False
-    if token.isdigit() or _PERIOD.match(token):
+    if token.isdigit() or _PERIOD_CODE.match(token):
         return False
     if len(token) > 1 and token.isupper():
         return True
@@ -181,18 +176,20 @@ def read_asked(text: str) -> Asked:
     kept = [
         t
         for t in text.split()
-        if not _PERIOD.match(t.strip("?,.()")) and t.strip("?,.()'s").lower() not in SHORTHAND
+        if not _PERIOD_CODE.match(t.strip("?,.()")) and t.strip("?,.()'s").lower() not in SHORTHAND
     ]
-    undated = _DAY.sub(" ", " ".join(kept))
-    years = {str(p.year) for p in fiscal_periods(text)}
+    joined = " ".join(kept)
+    undated = without(joined, read_periods(joined).dated())
+    periods = read_periods(text)
+    years = {str(p.year) for p in periods.fiscal}
     names = list(dict.fromkeys(_names(text)))
     return Asked(
         text,
         wants,
         tuple(n for n, _ in names),
         tuple(sorted(numbers(undated) - years)),
-        tuple(dict.fromkeys(_qualifiers(words(_QUARTER.sub(" ", text))))),
-        frozenset(quarters(text)),
+        tuple(dict.fromkeys(_qualifiers(words(without(text, [m for m in periods.mentions if m.quarter]))))),
+        periods.quarters,
         negated(text),
         frozenset(n for n, caps in names if caps),
         tuple(dict.fromkeys(p for m in _QUOTED.finditer(text) if (p := (m.group(1) or m.group(2)).strip()))),
@@ -217,13 +214,5 @@ def negated(text: str) -> bool:
 
 def amounts(text: str) -> set[str]:
     """The numbers of text that are neither dates nor years (December 31, 2018 and 2017 are none)."""
-    return {n for n in numbers(_DAY.sub(" ", text)) if not _YEAR.match(n)}
-
-
-def quarters(text: str) -> set[int]:
-    """The quarters text names: "Q2", "2Q24", "second quarter", "second fiscal quarter"."""
-    found = set()
-    for match in _QUARTER.finditer(text):
-        word, digit = match.group(1), match.group(2) or match.group(3)
-        found.add(_QUARTER_WORDS.index(word.lower()) + 1 if word else int(digit))
-    return found
+    undated = without(text, read_periods(text).dated())
+    return {n for n in numbers(undated) if not YEAR_TOKEN.match(n)}

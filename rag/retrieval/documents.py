@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ingest.types import LibraryReader
-from rag.questions.periods import PeriodAsked
+from rag.questions.periods import Period
 from rag.questions.read import Question
 from rag.questions.shorthand import SHORTHAND
 from rag.retrieval.filings.companies import abbreviates, brand_companies
@@ -59,7 +59,7 @@ class DocumentPick:
 
     doc_ids: tuple[str, ...]
     words: tuple[str, ...]
-    missing: PeriodAsked | None = None
+    missing: Period | None = None
 
 
 def pick_documents(
@@ -84,7 +84,7 @@ def pick_documents(
         missing = None
         for group in _alike(named, found):  # companies named by the same words are read as one
             together = [i for company in group for i in members[company]]
-            choice = choose(_filings(profiles, together), question.filing)
+            choice = choose(_filings(profiles, together), question.periods)
             chosen += choice.doc_ids if choice else []
             undated += [] if choice else together
             missing = missing or (choice.missing if choice else None)
@@ -94,7 +94,7 @@ def pick_documents(
     found = [
         d
         for company in members.values()
-        if (choice := choose(_filings(profiles, company), question.filing, fallback=False))
+        if (choice := choose(_filings(profiles, company), question.periods, fallback=False))
         for d in choice.doc_ids
     ]
     if 0 < len(found) <= MAX_PICKED:  # no company named: the filings of the asked period

@@ -182,7 +182,7 @@ def search_evidence(
     # for, it favours the pages that print it most (the cover, the officers' certifications, the
     # exhibit index). Its words leave as written, not by stem: "reportable segments" keeps
     # "reportable" (without_written).
-    form = question.filing.form_words
+    form = question.periods.form_words
     if naming or form:  # the question without the words that named its documents
         text = without_written(without_words(expanded, naming), form)
         rest = (text, library.embeddings.embed_query(text) if vector is not None else None)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rag.offline.check import DEFAULT, OFF, Quote, check, support, unnamed_label
+from rag.questions.periods import quarters_in
 from rag.questions.read import read_question
-from rag.questions.terms import quarters, question_proper, read_asked
+from rag.questions.terms import question_proper, read_asked
 
 
 @pytest.mark.parametrize(
@@ -63,7 +64,7 @@ def test_instructions_around_the_question_are_not_read() -> None:
 
 
 def test_quarters_are_read_in_every_spelling() -> None:
-    assert quarters("the second quarter of 2021, Q3 and 4Q23") == {2, 3, 4}
+    assert quarters_in("the second quarter of 2021, Q3 and 4Q23") == {2, 3, 4}
     assert read_asked("How much did JPMorgan earn in the second fiscal quarter of 2021?").quarters == {2}
 
 

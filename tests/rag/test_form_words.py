@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from rag.questions.periods import read_filing_asked
+from rag.questions.periods import read_periods
 from rag.questions.read import read_question
 from rag.retrieval.lexical import without_written
 from tests.rag.conftest import OpenLibrary, acme_report, first_evidence
@@ -26,9 +26,9 @@ LEGAL = (
 
 
 def test_a_question_names_its_form_in_these_words() -> None:
-    assert read_filing_asked("Any litigation, per its FY2022 10-K?").form_words == "10-K annual report form"
-    assert read_filing_asked("What did the Q2 earnings release say?").form_words == "release"
-    assert read_filing_asked("Does Acme face any litigation?").form_words == ""
+    assert read_periods("Any litigation, per its FY2022 10-K?").form_words == "10-K annual report form"
+    assert read_periods("What did the Q2 earnings release say?").form_words == "release"
+    assert read_periods("Does Acme face any litigation?").form_words == ""
 
 
 def test_the_page_that_answers_comes_before_the_pages_that_print_the_form(
@@ -39,7 +39,7 @@ def test_the_page_that_answers_comes_before_the_pages_that_print_the_form(
     assert "patent lawsuit" in first_evidence(library, question)
     # Read as naming no form, the same question keeps "10-K annual report form" (its shorthand
     # spelled out) in the search, and the certification that prints them three times comes first.
-    unnamed = replace(question, filing=replace(question.filing, form=""))
+    unnamed = replace(question, periods=replace(question.periods, form=""))
     assert "patent lawsuit" not in first_evidence(library, unnamed)
 
 

@@ -11,8 +11,8 @@ from rag.answering.answer import answer_stream
 from rag.answering.events import Done
 from rag.offline import extractive as extractive_module
 from rag.offline.extractive import ExtractiveChatModel
+from rag.questions.periods import Period
 from rag.questions.read import Question, read_question
-from rag.questions.shorthand import Period
 from rag.retrieval import retriever as retriever_module
 from rag.text import stem
 
@@ -29,7 +29,7 @@ def test_one_reading_holds_every_part_of_an_analysts_question() -> None:
     assert question.core == "What is the FY2021 capex for PepsiCo?"
     assert question.instructions[0] == "Assume that you are an investment analyst."
     assert question.statements == ("cash_flows",)
-    assert question.periods == (Period(2021),)
+    assert question.periods.fiscal == (Period(2021),)
     assert [i.text for i in question.inputs] == ["cash from operations", "total current liabilities"]
     assert question.concepts.years == (2021,) and question.concepts.amount
     assert question.asked.text == question.core and question.asked.names == ("pepsico",)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.questions.shorthand import Period, expand_question, expansions, fiscal_periods
+from rag.questions.periods import Period, read_periods
+from rag.questions.shorthand import expand_question, expansions
 from rag.retrieval.lexical import tokenize
 
 PERIODS = [
@@ -23,7 +24,7 @@ PERIODS = [
 
 @pytest.mark.parametrize(("question", "expected"), PERIODS)
 def test_fiscal_periods(question: str, expected: tuple[Period, ...]) -> None:
-    assert fiscal_periods(question) == expected
+    assert read_periods(question).fiscal == expected
 
 
 EXPANSIONS = [

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from rag.offline.rules.quote import Quote
 from rag.offline.rules.words import fold_words
+from rag.questions.periods import quarters_in
 from rag.questions.read import Question
-from rag.questions.terms import DATE, TOKEN, amounts, negated, numbers, quarters
+from rag.questions.terms import DATE, TOKEN, amounts, negated, numbers
 from rag.text import STOPWORDS, acronyms, stem, tokenize, words
 
 __all__ = [
@@ -96,7 +97,7 @@ def specific(question: Question, quote: Quote) -> str:
     replaced = [n for n in asked.numbers if n not in said]
     if replaced and said and not quote.row:
         return "replaced " + ", ".join(replaced)
-    in_quote = quarters(quote.text)
+    in_quote = quarters_in(quote.text)
     if asked.quarters and in_quote and not asked.quarters & in_quote:
         return f"replaced quarter {min(asked.quarters)}"
     return ""

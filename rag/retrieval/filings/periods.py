@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.questions.periods import FilingAsked, PeriodAsked
+from rag.questions.periods import Period, Periods
 from rag.retrieval.filings.covers import Cover
 
 DECEMBER = 11  # 0-based month: a company with no annual cover in the library is taken as calendar
@@ -58,7 +58,7 @@ class PeriodChoice:
     period, that period (the answer names it and the filing used instead)."""
 
     doc_ids: tuple[str, ...]
-    missing: PeriodAsked | None = None
+    missing: Period | None = None
 
 
 def _rounded(year: int, month: int, day: int) -> int:
@@ -88,7 +88,7 @@ def filing_span(cover: Cover, fy_end: int) -> Span | None:
     return Span(last - 11 if cover.form == "10-K" else last - 2, last)
 
 
-def asked_span(period: PeriodAsked, fy_end: int) -> Span:
+def asked_span(period: Period, fy_end: int) -> Span:
     """The months an asked period covers for a company whose year ends in month fy_end."""
     if period.month:
         month = period.year * 12 + period.month - 1
@@ -151,15 +151,15 @@ def nearest(span: Span, filings: Sequence[Filing]) -> list[Filing]:
     return [f for f, _ in ranked[:1]]
 
 
-def choose(filings: Sequence[Filing], filing: FilingAsked, fallback: bool = True) -> PeriodChoice | None:
+def choose(filings: Sequence[Filing], filing: Periods, fallback: bool = True) -> PeriodChoice | None:
     """The company's filings the question asks for (see the module docstring), or None when it
     names no period or form. Without fallback only a filing of an asked period itself is chosen."""
     formed = bool(filing.form) and any(f.form == filing.form for f in filings)
     pool = [f for f in filings if f.form == filing.form] if formed else list(filings)
-    if not filing.periods:
+    if not filing.asked:
         return PeriodChoice(tuple(f.doc_id for f in pool)) if formed else None
     fy_end = year_end([f.cover for f in filings])
-    spans = sorted(((asked_span(p, fy_end), p) for p in filing.periods), key=lambda sp: -sp[0].last)
+    spans = sorted(((asked_span(p, fy_end), p) for p in filing.asked), key=lambda sp: -sp[0].last)
     for n, (span, _) in enumerate(spans):
         anchor = own(span, pool)
         if anchor:
@@ -187,7 +187,7 @@ def period_words(cover: Cover) -> str:
     return f"{'quarter' if cover.form == '10-Q' else 'fiscal year'} ended {date}"
 
 
-def missing_line(missing: PeriodAsked, used: Sequence[tuple[str, Cover]]) -> str:
+def missing_line(missing: Period, used: Sequence[tuple[str, Cover]]) -> str:
     """The answer's line when the library holds no filing of the asked period: which filing the
     evidence comes from instead, and its own period."""
     named = "; ".join(f"{name} ({words})" if (words := period_words(cover)) else name for name, cover in used)
