@@ -70,9 +70,9 @@ def open_library(data_dir: Path) -> Any:
 
 def answers(questions: Sequence[dict[str, Any]], data_dir: Path) -> Iterator[dict[str, Any]]:
     """Each question's --json object, answered as `python -m rag ask --json` answers it."""
-    from rag.__main__ import answer_json
     from rag.answering.answer import answer_stream
     from rag.answering.events import Done
+    from rag.answering.json_report import answer_json
     from settings import load_settings
     from wiring import make_chat_model, stream_options
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from rag.__main__ import answer_json
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
+from rag.answering.json_report import answer_json
 from rag.answering.scripted import ScriptedChatModel
 from rag.audit.records import turn_records
 from rag.compute.present import BLOCK_HEAD, NOT_COMPUTED
