@@ -42,20 +42,12 @@ def app_process(url: str, users: list[list[str]], provider: str = "local") -> di
     """Child-process body: open the library as the app does, warm up, wait for "go" on stdin,
     then one thread per user asks its questions; every answer's timestamps (time.time())."""
     from bench.answer import time_answer
-    from ingest.backend import library_class
     from settings import load_settings
-    from wiring import make_chat_model, make_embeddings
+    from wiring import make_chat_model, open_reader
 
     settings = load_settings(embedding_provider=provider, llm_provider="extractive", database_url=url)
-    embeddings, name = make_embeddings(settings)
-    library = library_class(settings).open_reader(
-        settings.data_dir,
-        embeddings,
-        embedding_name=name,
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-    )
-    model, label = make_chat_model(settings, embeddings)
+    library = open_reader(settings)
+    model, label = make_chat_model(settings, library.embeddings)
     time_answer(users[0][0], library, model, label)  # warm-up, not timed
     answers: list[dict[str, Any]] = []
     lock = threading.Lock()

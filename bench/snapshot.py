@@ -62,10 +62,13 @@ def set_pdfs(name: str) -> list[Path]:
 
 def open_library(data_dir: Path) -> Any:
     """The library in data_dir, read-only, with the settings' embeddings (as `rag ask` opens it)."""
-    from rag.__main__ import open_library as cli_open
     from settings import load_settings
+    from wiring import open_reader
 
-    return cli_open(load_settings(data_dir=data_dir))
+    library = open_reader(load_settings(data_dir=data_dir))
+    for line in library.open_report:
+        print(f"note: {line}", file=sys.stderr)
+    return library
 
 
 def answers(questions: Sequence[dict[str, Any]], data_dir: Path) -> Iterator[dict[str, Any]]:

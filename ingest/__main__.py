@@ -94,23 +94,16 @@ def _settings(data_dir: Path | None):
 
 
 def _library_options(settings) -> tuple:
-    from wiring import make_embeddings, ocr_options
+    """The embeddings and the one LibrarySettings (wiring.library_settings) every opener is given."""
+    from wiring import library_options, library_settings, make_embeddings
 
     embeddings, name = make_embeddings(settings)
-    return embeddings, dict(
-        embedding_name=name,
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-        max_file_mb=settings.max_file_mb,
-        max_pages=settings.max_pages,
-        batch_size=settings.embed_batch_size,
-        ocr=ocr_options(settings),
-    )
+    return embeddings, library_settings(library_options(settings), name)
 
 
 def _open_library(library_cls: type, args: argparse.Namespace, settings):
-    embeddings, options = _library_options(settings)
-    options["lock_timeout"] = args.lock_timeout
+    embeddings, config = _library_options(settings)
+    options = {"config": config, "lock_timeout": args.lock_timeout}
     try:
         if args.reindex:
             library = library_cls.rebuild(settings.data_dir, embeddings, **options)
@@ -138,41 +131,32 @@ def _open_library(library_cls: type, args: argparse.Namespace, settings):
 def _open_for_jobs(settings, *, read_only: bool):
     """The library for ``worker`` (a writer), ``jobs`` and ``cancel``; raises IngestError."""
     from ingest.backend import library_class
+    from wiring import open_reader
 
-    embeddings, options = _library_options(settings)
-    opener = library_class(settings)
     if read_only:
-        return opener.open_reader(
-            settings.data_dir,
-            embeddings,
-            embedding_name=options["embedding_name"],
-            chunk_size=options["chunk_size"],
-            chunk_overlap=options["chunk_overlap"],
-        )
-    library = opener.open(settings.data_dir, embeddings, **options)
+        return open_reader(settings)
+    embeddings, config = _library_options(settings)
+    library = library_class(settings).open(settings.data_dir, embeddings, config=config)
     for line in library.open_report:
         print(f"note: {line}", file=sys.stderr)
     return library
 
 
 def _recover(settings, args: argparse.Namespace) -> int:
-    from ingest.local.library import Library, LibrarySettings
+    from ingest.local.library import Library
     from ingest.local.recovery import recover
 
-    embeddings, options = _library_options(settings)
+    embeddings, config = _library_options(settings)
     try:
         with ProgressBar("recover") as report:
             if settings.database_url is not None:  # re-derives incomplete documents (ingest.team.recovery)
                 from ingest.backend import library_class
 
                 opener = library_class(settings)
-                result = opener.open(None, embeddings, **options, lock_timeout=args.lock_timeout).recover(
-                    report
-                )
+                library = opener.open(None, embeddings, config=config, lock_timeout=args.lock_timeout)
+                result = library.recover(report)
             else:
-                library = Library(
-                    settings.data_dir, embeddings, LibrarySettings(**options), lock_timeout=args.lock_timeout
-                )
+                library = Library(settings.data_dir, embeddings, config, lock_timeout=args.lock_timeout)
                 result = recover(library, report)
     except FolderNotWritable as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -195,9 +179,9 @@ def _sections(argv: list[str]) -> int:
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
     try:
         settings = _settings(args.data_dir)
-        embeddings, options = _library_options(settings)
+        embeddings, config = _library_options(settings)
         library = library_class(settings).open(
-            settings.data_dir, embeddings, **options, lock_timeout=args.lock_timeout
+            settings.data_dir, embeddings, config=config, lock_timeout=args.lock_timeout
         )
         done = backfill(library, every=args.all, progress=_said)
     except (UsageError, FolderNotWritable) as exc:

@@ -58,21 +58,13 @@ def print_sources(answer: Answer, out: TextIO) -> None:
 
 
 def open_library(settings: Any, err: TextIO = sys.stderr) -> LibraryReader:
-    """The library the settings point at, read-only (no lock, never created or repaired), with
-    its embeddings; what a writer would repair is printed as a note, and answers use the rest."""
-    from ingest.backend import library_class
+    """The library the settings point at, read-only (wiring.open_reader); what a writer would repair
+    is printed as a note, and answers use the rest."""
     from ingest.errors import IngestError
-    from wiring import make_embeddings
+    from wiring import open_reader
 
-    embeddings, name = make_embeddings(settings)
     try:
-        library = library_class(settings).open_reader(
-            Path(settings.data_dir),
-            embeddings,
-            embedding_name=name,
-            chunk_size=settings.chunk_size,
-            chunk_overlap=settings.chunk_overlap,
-        )
+        library = open_reader(settings)
     except IngestError as exc:
         raise CliError(str(exc)) from exc
     for line in library.open_report:
