@@ -144,14 +144,20 @@ def make_embeddings(settings: Settings) -> tuple[Embeddings, str]:
     return build(**asdict(embedding_options(settings)))
 
 
+def library_inputs(settings: Settings) -> tuple[Embeddings, LibrarySettings]:
+    """The embeddings and the LibrarySettings a library is opened with (``library_class(settings)``
+    opens it: ``.open(settings.data_dir, embeddings, config=config)``)."""
+    embeddings, name = make_embeddings(settings)
+    return embeddings, library_settings(library_options(settings), name)
+
+
 def open_reader(settings: Settings) -> LibraryReader:
     """The library the settings point at, read-only (no lock, never created or repaired), with its
     embeddings, as the command line and bench answer from it; IngestError when there is none to
     read. What a writer would repair is in its ``open_report``."""
     from ingest.backend import library_class
 
-    embeddings, name = make_embeddings(settings)
-    config = library_settings(library_options(settings), name)
+    embeddings, config = library_inputs(settings)
     return library_class(settings).open_reader(settings.data_dir, embeddings, config=config)
 
 

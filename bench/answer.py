@@ -111,11 +111,10 @@ def open_library(data_dir: Path) -> tuple[Any, Any]:
     those settings."""
     from ingest.local.library import Library
     from settings import load_settings
-    from wiring import library_options, library_settings, make_embeddings
+    from wiring import library_inputs
 
     settings = load_settings(embedding_provider="local", llm_provider="extractive", data_dir=data_dir)
-    embeddings, name = make_embeddings(settings)
-    config = library_settings(library_options(settings), name)
+    embeddings, config = library_inputs(settings)
     return (lambda: Library.open(data_dir, embeddings, config=config)), settings
 
 
