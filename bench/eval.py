@@ -461,7 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--team",
         action="store_true",
         help="with --filings-dev: the filings already in PostgreSQL at FOOTNOTE_DATABASE_URL (team mode; "
-        "`python -m ingest migrate --to URL` copies a local library there)",
+        "`python -m cli.ingest migrate --to URL` copies a local library there)",
     )
     parser.add_argument(
         "--no-baseline", action="store_true", help="skip the dense baseline (it embeds every chunk again)"

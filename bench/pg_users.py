@@ -13,7 +13,7 @@ run 4 each. Each process answers one question first (not timed: model warm-up, d
 profiles), then says it is ready; all start together when every process is ready.
 
 The library: the generated 10-K-style filings of bench/filings (synthetic), ingested once through
-``python -m ingest`` into the database; the questions: their analysts' questions, each user a
+``python -m cli.ingest`` into the database; the questions: their analysts' questions, each user a
 different slice. Configurations alternate over the rounds; answers per second is the round's
 answers over the time from the common start to the last answer; figures are medians over rounds.
 """
@@ -231,6 +231,6 @@ def render(r: dict[str, Any]) -> str:
         f"server, PostgreSQL {r.get('postgresql')} + pgvector {r.get('pgvector')} (pgserver, unix socket), on "
         "the same 2 cores as the app processes. Library: "
         f"{r['documents']} generated 10-K-style filings (synthetic, `bench/filings`), {r['chunks']:,} chunks, "
-        f"ingested once with `python -m ingest` ({r['ingest_s']} s); questions: their analysts' questions, a "
+        f"ingested once with `python -m cli.ingest` ({r['ingest_s']} s); questions: their analysts' questions, a "
         "different slice per user."
     )

@@ -1,4 +1,4 @@
-"""`python -m bench.snapshot`: every dev question's answer as `python -m rag ask --json` prints it,
+"""`python -m bench.snapshot`: every dev question's answer as `python -m cli.rag ask --json` prints it,
 one JSON line each, and a question-by-question comparison of two such files.
 
 A refactor that must not change answers is checked this way: take a snapshot at the baseline
@@ -61,7 +61,7 @@ def set_pdfs(name: str) -> list[Path]:
 
 
 def open_library(data_dir: Path) -> Any:
-    """The library in data_dir, read-only, with the settings' embeddings (as `rag ask` opens it)."""
+    """The library in data_dir, read-only, with the settings' embeddings (as `python -m cli.rag ask` opens it)."""
     from settings import load_settings
     from wiring import open_reader
 
@@ -72,7 +72,7 @@ def open_library(data_dir: Path) -> Any:
 
 
 def answers(questions: Sequence[dict[str, Any]], data_dir: Path) -> Iterator[dict[str, Any]]:
-    """Each question's --json object, answered as `python -m rag ask --json` answers it."""
+    """Each question's --json object, answered as `python -m cli.rag ask --json` answers it."""
     from rag.answering.answer import answer_stream
     from rag.answering.events import Done
     from rag.answering.json_report import answer_json

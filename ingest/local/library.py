@@ -179,7 +179,7 @@ class Library(LibraryReads):
         return True
 
     def set_sections(self, doc_id: str, pages: Sequence[Page], chunks: dict[str, tuple[str, ...]]) -> bool:
-        """Record a stored document's sections (its pages' and its chunks' by id: ingest.cli.backfill);
+        """Record a stored document's sections (its pages' and its chunks' by id: ingest.backfill);
         nothing else changes, vectors and the generation included. False when it is gone."""
         with self._write_lock(), store.connect(self.db_path) as conn:
             if queries.document(conn, doc_id) is None:

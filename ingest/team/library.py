@@ -235,7 +235,7 @@ class PgLibrary(PgLibraryReads):
         return True
 
     def set_sections(self, doc_id: str, pages: Sequence[Page], chunks: dict[str, tuple[str, ...]]) -> bool:
-        """Record a stored document's sections (its pages' and its chunks' by id: ingest.cli.backfill);
+        """Record a stored document's sections (its pages' and its chunks' by id: ingest.backfill);
         nothing else changes, vectors and the generation included. False when it is gone."""
         self._writable()
         with self._write_transaction() as conn:
@@ -253,7 +253,7 @@ class PgLibrary(PgLibraryReads):
         return rebuild_incomplete(self, progress).lines()
 
     def recover(self, progress: ProgressFn | None = None):
-        """``python -m ingest recover`` here: ingest.team.recovery.recover."""
+        """``python -m cli.ingest recover`` here: ingest.team.recovery.recover."""
         from ingest.team.recovery import recover
 
         self._writable()

@@ -1,4 +1,4 @@
-"""`python -m rag ask QUESTION`: answer from the library on a terminal, or as one JSON object."""
+"""`python -m cli.rag ask QUESTION`: answer from the library on a terminal, or as one JSON object."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from cli.output import print_notes
 from ingest.types import LibraryReader
 from rag.answering.events import Cited, Done, Failed, TextDelta
 from rag.answering.json_report import answer_json
@@ -67,8 +68,7 @@ def open_library(settings: Any, err: TextIO = sys.stderr) -> LibraryReader:
         library = open_reader(settings)
     except IngestError as exc:
         raise CliError(str(exc)) from exc
-    for line in library.open_report:
-        print(f"note: {line}", file=err)
+    print_notes(library, err)
     return library
 
 
@@ -149,7 +149,7 @@ def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m rag", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m cli.rag", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     ask_cmd = commands.add_parser("ask", help="answer a question from the library, with sources")
     ask_cmd.add_argument("--data-dir", type=Path, default=None, help="library folder (FOOTNOTE_DATA_DIR)")
@@ -165,7 +165,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
     args = build_parser().parse_args(argv)
     if not " ".join(args.question).strip():
         print(
-            'error: the question is empty; ask one, for example: python -m rag ask "Who wrote it?"', file=err
+            'error: the question is empty; ask one, for example: python -m cli.rag ask "Who wrote it?"',
+            file=err,
         )
         return EXIT_BAD_INPUT
     try:
@@ -177,6 +178,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
 
 if __name__ == "__main__":
     # What needs the user is said in the notes; log records (a FAISS error's C++ text, say) are for
-    # a log, not the terminal, as in `python -m ingest`.
+    # a log, not the terminal, as in `python -m cli.ingest`.
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
     sys.exit(main())

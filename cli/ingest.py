@@ -1,13 +1,14 @@
-"""Command line: ``python -m ingest [--data-dir DIR] [--password PW] [--json] [--queue] PATH...``
+"""``python -m cli.ingest [--data-dir DIR] [--password PW] [--json] [--queue] PATH...``
 
 One line per file (ok / skipped / error), or one JSON object per file with ``--json``; synchronous
 unless ``--queue``, which stores the files as jobs and returns (``worker``, ``jobs`` and ``cancel``
-are ingest.cli.queue's).
-``--check`` repairs a readable library (re-embeds missing vectors); ``python -m ingest recover
-[--data-dir DIR]`` rebuilds a lost or damaged database from the stored PDFs (on PostgreSQL: the
-documents whose rows are incomplete, see ingest.team.recovery); ``python -m ingest sections
-[--data-dir DIR] [--all]`` reads the sections of documents added before sections were read, from
-their stored PDFs, without re-embedding (ingest.cli.backfill).
+are cli.jobs').
+``--check`` repairs a readable library (re-embeds missing vectors); ``recover [--data-dir DIR]``
+rebuilds a lost or damaged database from the stored PDFs (on PostgreSQL: the documents whose rows
+are incomplete, see ingest.team.recovery); ``sections [--data-dir DIR] [--all]`` reads the
+sections of documents added before sections were read, from their stored PDFs, without
+re-embedding (ingest.backfill); ``migrate [--to URL]`` copies a local library into PostgreSQL
+(rag.stores.migrate).
 Exit status: 0 when every file was added or already present, 1 when any failed (or the library
 is busy or damaged, which stops the run, or no PDF was found), 2 on usage errors (including bad
 settings, and a data folder that cannot be written or created).
@@ -18,10 +19,17 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from pathlib import Path
 
-from ingest.cli.args import UsageError, find_pdfs, parse_args, parse_recover_args
-from ingest.cli.output import ProgressBar, ingest_one, print_record
+from cli.arguments import (
+    UsageError,
+    find_pdfs,
+    migrate_parser,
+    parse_args,
+    parse_recover_args,
+    parse_sections_args,
+    settings_for,
+)
+from cli.output import ProgressBar, ingest_one, print_notes, print_record
 from ingest.errors import FolderNotWritable, IngestError, LibraryError
 
 
@@ -32,15 +40,15 @@ def main(argv: list[str] | None = None) -> int:
         return _migrate(argv[1:])
     if argv[:1] == ["sections"]:
         return _sections(argv[1:])
-    from ingest.cli import queue as queue_cli
+    from cli import jobs
 
-    if argv[:1] and argv[0] in queue_cli.COMMANDS:  # worker, jobs, cancel
-        return queue_cli.main(argv, _settings, _open_for_jobs)
+    if argv[:1] and argv[0] in jobs.COMMANDS:  # worker, jobs, cancel
+        return jobs.main(argv)
     recovering = argv[:1] == ["recover"]
     args = parse_recover_args(argv[1:]) if recovering else parse_args(argv)
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
     try:
-        settings = _settings(args.data_dir)
+        settings = settings_for(args.data_dir)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -50,17 +58,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.paths and not pdfs:
         print(f"error: no PDFs found in {', '.join(map(str, args.paths))}", file=sys.stderr)
         return 1
-    from ingest.backend import library_class  # imported after argument checks: --help stays fast
-
     try:
-        library = _open_library(library_class(settings), args, settings)
+        library = _open_library(args, settings)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if library is None:
         return 1
     if args.queue:
-        return queue_cli.queue_files(library, pdfs, args.password, args.json)
+        return jobs.queue_files(library, pdfs, args.password, args.json)
     failed = 0
     for path in pdfs:
         try:
@@ -73,43 +79,20 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failed else 0
 
 
-def _settings(data_dir: Path | None):
-    """The settings, or UsageError naming the bad FOOTNOTE_* value or the --data-dir that is a file."""
-    from settings import load_settings
+def _open_library(args: argparse.Namespace, settings):
+    """The writer library (re-indexed or repaired first when asked); None after printing an
+    IngestError, UsageError for a folder that cannot be written."""
+    from ingest.backend import library_class  # imported after argument checks: --help stays fast
+    from wiring import library_inputs
 
-    try:
-        settings = load_settings(data_dir=data_dir)
-    except ValueError as exc:  # pydantic's ValidationError
-        errors = getattr(exc, "errors", lambda: [])()
-        parts = [
-            f"FOOTNOTE_{'_'.join(map(str, e['loc'])).upper()}={e.get('input')!r}: {e['msg']}" for e in errors
-        ]
-        raise UsageError("bad setting " + ("; ".join(parts) or str(exc))) from exc
-    folder = Path(settings.data_dir)
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(
-            f"the data folder {folder} is a file, not a folder (check --data-dir or FOOTNOTE_DATA_DIR)"
-        )
-    return settings
-
-
-def _library_options(settings) -> tuple:
-    """The embeddings and the one LibrarySettings (wiring.library_settings) every opener is given."""
-    from wiring import library_options, library_settings, make_embeddings
-
-    embeddings, name = make_embeddings(settings)
-    return embeddings, library_settings(library_options(settings), name)
-
-
-def _open_library(library_cls: type, args: argparse.Namespace, settings):
-    embeddings, config = _library_options(settings)
-    options = {"config": config, "lock_timeout": args.lock_timeout}
+    embeddings, config = library_inputs(settings)
+    opener, options = library_class(settings), {"config": config, "lock_timeout": args.lock_timeout}
     try:
         if args.reindex:
-            library = library_cls.rebuild(settings.data_dir, embeddings, **options)
+            library = opener.rebuild(settings.data_dir, embeddings, **options)
             print(f"re-indexed {library.chunk_count()} chunks in {settings.data_dir}", file=sys.stderr)
         else:
-            library = library_cls.open(settings.data_dir, embeddings, **options, repair=not args.check)
+            library = opener.open(settings.data_dir, embeddings, **options, repair=not args.check)
             if args.check:
                 with ProgressBar("repair") as report:
                     library.open_report += library.check(report)
@@ -118,8 +101,7 @@ def _open_library(library_cls: type, args: argparse.Namespace, settings):
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return None
-    for line in library.open_report:
-        print(f"note: {line}", file=sys.stderr)
+    print_notes(library)
     if args.check:
         print(
             f"checked {settings.data_dir}: {len(library.documents())} documents, {library.chunk_count()} chunks",
@@ -128,25 +110,12 @@ def _open_library(library_cls: type, args: argparse.Namespace, settings):
     return library
 
 
-def _open_for_jobs(settings, *, read_only: bool):
-    """The library for ``worker`` (a writer), ``jobs`` and ``cancel``; raises IngestError."""
-    from ingest.backend import library_class
-    from wiring import open_reader
-
-    if read_only:
-        return open_reader(settings)
-    embeddings, config = _library_options(settings)
-    library = library_class(settings).open(settings.data_dir, embeddings, config=config)
-    for line in library.open_report:
-        print(f"note: {line}", file=sys.stderr)
-    return library
-
-
 def _recover(settings, args: argparse.Namespace) -> int:
     from ingest.local.library import Library
     from ingest.local.recovery import recover
+    from wiring import library_inputs
 
-    embeddings, config = _library_options(settings)
+    embeddings, config = library_inputs(settings)
     try:
         with ProgressBar("recover") as report:
             if settings.database_url is not None:  # re-derives incomplete documents (ingest.team.recovery)
@@ -170,16 +139,16 @@ def _recover(settings, args: argparse.Namespace) -> int:
 
 
 def _sections(argv: list[str]) -> int:
-    """``python -m ingest sections``: the sections of the documents already in the library."""
+    """``sections``: the sections of the documents already in the library."""
     from ingest.backend import library_class
-    from ingest.cli.args import parse_sections_args
-    from ingest.cli.backfill import backfill
+    from ingest.backfill import backfill
+    from wiring import library_inputs
 
     args = parse_sections_args(argv)
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
     try:
-        settings = _settings(args.data_dir)
-        embeddings, config = _library_options(settings)
+        settings = settings_for(args.data_dir)
+        embeddings, config = library_inputs(settings)
         library = library_class(settings).open(
             settings.data_dir, embeddings, config=config, lock_timeout=args.lock_timeout
         )
@@ -200,23 +169,11 @@ def _said(name: str, done: int, total: int) -> None:
 
 
 def _migrate(argv: list[str]) -> int:
-    """``python -m ingest migrate``: copy the local library and chats into PostgreSQL."""
-    parser = argparse.ArgumentParser(
-        prog="python -m ingest migrate",
-        description=(
-            "Copy a local library (PDFs, chunks, vectors, conversations, verdicts) into PostgreSQL without re-embedding."
-        ),
-    )
-    parser.add_argument(
-        "--to",
-        metavar="URL",
-        help="postgresql://... (default: FOOTNOTE_DATABASE_URL; a password "
-        "given here is visible to other users of this machine)",
-    )
-    parser.add_argument("--data-dir", type=Path, help="library folder (default: FOOTNOTE_DATA_DIR or ./data)")
+    """``migrate``: copy the local library and chats into PostgreSQL."""
+    parser = migrate_parser()
     args = parser.parse_args(argv)
     try:
-        settings = _settings(args.data_dir)
+        settings = settings_for(args.data_dir)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
