@@ -18,7 +18,7 @@ test: $(DEV_STAMP) browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(DEV_STAMP)
-	$(PY) -m compileall -q app.py settings.py wiring.py pages components ingest rag bench
+	$(PY) -m compileall -q app.py settings.py wiring.py cli pages components ingest rag bench
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 

@@ -19,7 +19,7 @@ SECRETS_TABLE = "footnote"
 
 def secrets_files() -> list[Path]:
     """Where Streamlit looks for secrets.toml by default, later files winning: the user's, then the
-    project's (relative to the working directory, as `streamlit run` and `python -m rag` see it)."""
+    project's (relative to the working directory, as `streamlit run` and `python -m cli.rag` see it)."""
     return [Path.home() / ".streamlit" / "secrets.toml", Path(".streamlit") / "secrets.toml"]
 
 
@@ -94,13 +94,13 @@ class Settings(BaseSettings):
         "auto",
         description="Whether the app runs an ingest worker in a thread (one per server process) that "
         "takes the queued uploads: auto is on with a local library and off in team mode "
-        "(FOOTNOTE_DATABASE_URL), where `python -m ingest worker` processes embed; on or off to choose.",
+        "(FOOTNOTE_DATABASE_URL), where `python -m cli.ingest worker` processes embed; on or off to choose.",
     )
     worker_jobs: int = Field(
         2,
         ge=1,
         le=8,
-        description="Jobs one ingest worker (the app's, or `python -m ingest worker`) runs at once, each in a "
+        description="Jobs one ingest worker (the app's, or `python -m cli.ingest worker`) runs at once, each in a "
         "loop of its own: with 2, an upload queued behind a long scan is added while the scan is read by "
         "OCR (on one core); 1 runs the queue strictly one job at a time.",
     )

@@ -12,7 +12,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-from ingest.types import OCR_OFF, OcrOptions
+from ingest.types import OCR_OFF, LibraryReader, LibrarySettings, OcrOptions
 from settings import Settings
 
 
@@ -102,6 +102,21 @@ def library_options(settings: Settings) -> LibraryOptions:
     )
 
 
+def library_settings(options: LibraryOptions, embedding_name: str) -> LibrarySettings:
+    """The one value every opener of the library is given (``Library.open(..., config=...)``, its
+    reader and its rebuild, local or team): what the index records, with the name of the embeddings
+    built from the same settings, and the limits, batch size and OCR of what it ingests."""
+    return LibrarySettings(
+        embedding_name=embedding_name,
+        chunk_size=options.chunk_size,
+        chunk_overlap=options.chunk_overlap,
+        max_file_mb=options.max_file_mb,
+        max_pages=options.max_pages,
+        batch_size=options.batch_size,
+        ocr=options.ocr,
+    )
+
+
 def ocr_options(settings: Settings) -> OcrOptions:
     """Whether and how pages without a usable text layer are read by OCR."""
     data_dir = str(settings.ocr_data_dir) if settings.ocr_data_dir else None
@@ -127,6 +142,23 @@ def make_embeddings(settings: Settings) -> tuple[Embeddings, str]:
     from ingest.embeddings import make_embeddings as build
 
     return build(**asdict(embedding_options(settings)))
+
+
+def library_inputs(settings: Settings) -> tuple[Embeddings, LibrarySettings]:
+    """The embeddings and the LibrarySettings a library is opened with (``library_class(settings)``
+    opens it: ``.open(settings.data_dir, embeddings, config=config)``)."""
+    embeddings, name = make_embeddings(settings)
+    return embeddings, library_settings(library_options(settings), name)
+
+
+def open_reader(settings: Settings) -> LibraryReader:
+    """The library the settings point at, read-only (no lock, never created or repaired), with its
+    embeddings, as the command line and bench answer from it; IngestError when there is none to
+    read. What a writer would repair is in its ``open_report``."""
+    from ingest.backend import library_class
+
+    embeddings, config = library_inputs(settings)
+    return library_class(settings).open_reader(settings.data_dir, embeddings, config=config)
 
 
 def make_chat_model(settings: Settings, embeddings: Embeddings | None = None) -> tuple[BaseChatModel, str]:

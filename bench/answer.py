@@ -111,16 +111,11 @@ def open_library(data_dir: Path) -> tuple[Any, Any]:
     those settings."""
     from ingest.local.library import Library
     from settings import load_settings
-    from wiring import make_embeddings
+    from wiring import library_inputs
 
     settings = load_settings(embedding_provider="local", llm_provider="extractive", data_dir=data_dir)
-    embeddings, name = make_embeddings(settings)
-    options = {
-        "embedding_name": name,
-        "chunk_size": settings.chunk_size,
-        "chunk_overlap": settings.chunk_overlap,
-    }
-    return (lambda: Library.open(data_dir, embeddings, **options)), settings
+    embeddings, config = library_inputs(settings)
+    return (lambda: Library.open(data_dir, embeddings, config=config)), settings
 
 
 def build_base(data_dir: str, pdfs: list[str] | None = None) -> dict[str, Any]:

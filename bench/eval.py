@@ -75,15 +75,13 @@ def open_corpus_library(
 
 def open_team_library() -> Any:
     """The team library at FOOTNOTE_DATABASE_URL, read-only, with the settings' embeddings."""
-    from ingest.backend import library_class
     from settings import load_settings
-    from wiring import make_embeddings
+    from wiring import open_reader
 
     settings = load_settings()
     if settings.database_url is None:
         raise SystemExit("error: --team reads the library at FOOTNOTE_DATABASE_URL, which is not set")
-    embeddings, name = make_embeddings(settings)
-    return library_class(settings).open_reader(settings.data_dir, embeddings, embedding_name=name)
+    return open_reader(settings)
 
 
 def langchain_retriever(library: Any, k: int, doc_ids: Sequence[str] | None = None) -> Retriever:
@@ -483,7 +481,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--team",
         action="store_true",
         help="with --filings-dev: the filings already in PostgreSQL at FOOTNOTE_DATABASE_URL (team mode; "
-        "`python -m ingest migrate --to URL` copies a local library there)",
+        "`python -m cli.ingest migrate --to URL` copies a local library there)",
     )
     parser.add_argument(
         "--no-baseline", action="store_true", help="skip the dense baseline (it embeds every chunk again)"

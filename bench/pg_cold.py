@@ -54,17 +54,12 @@ def copy_to_postgres(local: Any, url: str, name: str, settings: Any) -> dict[str
 def _open_and_ask(open_reader: Any, settings: Any, models: tuple[Any, str], question: str) -> dict[str, Any]:
     """Seconds to open the library, and to the first text delta / final event of one question."""
     from bench.answer import time_answer
-    from wiring import make_chat_model
+    from wiring import library_options, library_settings, make_chat_model
 
     embeddings, name = models
+    config = library_settings(library_options(settings), name)
     start = time.perf_counter()
-    library = open_reader(
-        settings.data_dir,
-        embeddings,
-        embedding_name=name,
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-    )
+    library = open_reader(settings.data_dir, embeddings, config=config)
     opened = time.perf_counter() - start
     model, label = make_chat_model(settings, embeddings)
     answer = time_answer(question, library, model, label)

@@ -1,7 +1,7 @@
 """Team mode, ingestion: two ingest workers into one PostgreSQL database against one worker, the
 same PDFs: wall-time ratio.
 
-What runs: the product's command line, ``python -m ingest --json PDF...`` with
+What runs: the product's command line, ``python -m cli.ingest --json PDF...`` with
 FOOTNOTE_DATABASE_URL set, the default local embeddings (all-MiniLM-L6-v2 int8, ONNX) and
 chunk settings, as an operator starts workers by hand. One worker gets every PDF; two workers
 each get half of them (split by file size, largest first, to the lighter worker), started at
@@ -50,12 +50,12 @@ def worker_env(url: str, provider: str = "local") -> dict[str, str]:
 
 
 def run_workers(url: str, groups: list[list[Path]], provider: str = "local") -> dict[str, Any]:
-    """Start one `python -m ingest --json` per group at once; seconds until the last exits, and
+    """Start one `python -m cli.ingest --json` per group at once; seconds until the last exits, and
     the status of every file."""
     started = time.perf_counter()
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "ingest", "--json", *map(str, group)],
+            [sys.executable, "-m", "cli.ingest", "--json", *map(str, group)],
             cwd=ROOT,
             env=worker_env(url, provider),
             stdout=subprocess.PIPE,
@@ -151,7 +151,7 @@ def render(r: dict[str, Any]) -> str:
         f"**{r['ratio_one_over_two']:.2f}x** |\n\n"
         f"{r['pdfs']} generated 10-K-style filings (synthetic, `bench/filings`), {r['chunks']:,} chunks, into "
         f"PostgreSQL {r.get('postgresql')} + pgvector {r.get('pgvector')} (pgserver, one server, a fresh "
-        "database per run), through the product's command line `python -m ingest --json PDF...` with "
+        "database per run), through the product's command line `python -m cli.ingest --json PDF...` with "
         "FOOTNOTE_DATABASE_URL set and the default local embeddings (all-MiniLM-L6-v2 int8). One worker "
         f"takes every file; two workers, started at once, take {sizes} of them (split by file size). Wall "
         "time runs from starting the processes to the last exit (imports and model load included, as a "

@@ -2,8 +2,8 @@
 files, wall-time ratio, and that no job ran twice.
 
 What runs: the product's command line with FOOTNOTE_DATABASE_URL set, as an operator runs it:
-``python -m ingest --queue PDF...`` stores every file and its job in the database, then one or two
-``python -m ingest worker --until-idle`` processes, started at once, take the jobs (SELECT ... FOR
+``python -m cli.ingest --queue PDF...`` stores every file and its job in the database, then one or two
+``python -m cli.ingest worker --until-idle`` processes, started at once, take the jobs (SELECT ... FOR
 UPDATE SKIP LOCKED) until none is left. Wall time runs from starting the workers to the last exit
 (imports and model load included). Each configuration uses a fresh database of one server
 (PostgreSQL 16 + pgvector, pgserver), alternating which goes first. Afterwards every job must be
@@ -31,9 +31,9 @@ TIMEOUT_S = 1800
 
 
 def enqueue(url: str, pdfs: list[Path]) -> None:
-    """``python -m ingest --queue`` every file (one process, as an operator would)."""
+    """``python -m cli.ingest --queue`` every file (one process, as an operator would)."""
     done = subprocess.run(
-        [sys.executable, "-m", "ingest", "--queue", "--json", *map(str, pdfs)],
+        [sys.executable, "-m", "cli.ingest", "--queue", "--json", *map(str, pdfs)],
         cwd=ROOT,
         env=worker_env(url),
         capture_output=True,
@@ -49,7 +49,7 @@ def run_workers(url: str, count: int) -> float:
     started = time.perf_counter()
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "ingest", "worker", "--until-idle", "--json"],
+            [sys.executable, "-m", "cli.ingest", "worker", "--until-idle", "--json"],
             cwd=ROOT,
             env=worker_env(url),
             stdout=subprocess.PIPE,
@@ -129,7 +129,7 @@ def render(r: dict[str, Any]) -> str:
         f"| 2 | {r['two_workers_s']:.1f} s | {', '.join(f'{w:.1f}' for w in r['two_workers_runs_s'])} | "
         f"**{r['ratio_one_over_two']:.2f}x** |\n\n"
         f"{r['pdfs']} generated 10-K-style filings (synthetic, `bench/filings`), {r['chunks']:,} chunks, "
-        f"queued with `python -m ingest --queue` into PostgreSQL {r.get('postgresql')} + pgvector "
+        f"queued with `python -m cli.ingest --queue` into PostgreSQL {r.get('postgresql')} + pgvector "
         f"{r.get('pgvector')} (pgserver, a fresh database per run), then taken by one or two `python -m "
         "ingest worker --until-idle` processes started at once (default local embeddings). No job ran "
         "twice: every job of every run was done after exactly one attempt and every file stored once "

@@ -13,7 +13,7 @@ run 4 each. Each process answers one question first (not timed: model warm-up, d
 profiles), then says it is ready; all start together when every process is ready.
 
 The library: the generated 10-K-style filings of bench/filings (synthetic), ingested once through
-``python -m ingest`` into the database; the questions: their analysts' questions, each user a
+``python -m cli.ingest`` into the database; the questions: their analysts' questions, each user a
 different slice. Configurations alternate over the rounds; answers per second is the round's
 answers over the time from the common start to the last answer; figures are medians over rounds.
 """
@@ -42,20 +42,12 @@ def app_process(url: str, users: list[list[str]], provider: str = "local") -> di
     """Child-process body: open the library as the app does, warm up, wait for "go" on stdin,
     then one thread per user asks its questions; every answer's timestamps (time.time())."""
     from bench.answer import time_answer
-    from ingest.backend import library_class
     from settings import load_settings
-    from wiring import make_chat_model, make_embeddings
+    from wiring import make_chat_model, open_reader
 
     settings = load_settings(embedding_provider=provider, llm_provider="extractive", database_url=url)
-    embeddings, name = make_embeddings(settings)
-    library = library_class(settings).open_reader(
-        settings.data_dir,
-        embeddings,
-        embedding_name=name,
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-    )
-    model, label = make_chat_model(settings, embeddings)
+    library = open_reader(settings)
+    model, label = make_chat_model(settings, library.embeddings)
     time_answer(users[0][0], library, model, label)  # warm-up, not timed
     answers: list[dict[str, Any]] = []
     lock = threading.Lock()
@@ -239,6 +231,6 @@ def render(r: dict[str, Any]) -> str:
         f"server, PostgreSQL {r.get('postgresql')} + pgvector {r.get('pgvector')} (pgserver, unix socket), on "
         "the same 2 cores as the app processes. Library: "
         f"{r['documents']} generated 10-K-style filings (synthetic, `bench/filings`), {r['chunks']:,} chunks, "
-        f"ingested once with `python -m ingest` ({r['ingest_s']} s); questions: their analysts' questions, a "
+        f"ingested once with `python -m cli.ingest` ({r['ingest_s']} s); questions: their analysts' questions, a "
         "different slice per user."
     )

@@ -3,7 +3,7 @@
 MMLongBench-Doc's 100 checked questions on 26 papers, manuals, reports, brochures and court
 opinions, and our own questions in bench/docs_dev/questions.jsonl when that file is there, scored
 as a second set. Each question is asked of its own document only, as a user chatting with one
-paper does (`python -m rag ask --doc`): our retrieval is given that document's id, the dense
+paper does (`python -m cli.rag ask --doc`): our retrieval is given that document's id, the dense
 baseline holds that document's chunks only. A PDF the library could not add is named with its
 error, and its questions are asked of nothing: they count, they are not skipped. The corpus's
 PDFs are test data only: read from ../shared, never copied here.

@@ -33,15 +33,10 @@ RUNS, QUICK_RUNS = 3, 2
 def _reader(data_dir: Path, settings: Any, models: tuple[Any, str]) -> Any:
     """The library opened as the app opens it for answering (embedding model already loaded)."""
     from ingest.local.library import Library
+    from wiring import library_options, library_settings
 
     embeddings, name = models
-    return Library.open_reader(
-        data_dir,
-        embeddings,
-        embedding_name=name,
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-    )
+    return Library.open_reader(data_dir, embeddings, config=library_settings(library_options(settings), name))
 
 
 def _open_and_ask(data_dir: Path, settings: Any, models: tuple[Any, str], question: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""`python -m bench.snapshot`: every dev question's answer as `python -m rag ask --json` prints it,
+"""`python -m bench.snapshot`: every dev question's answer as `python -m cli.rag ask --json` prints it,
 one JSON line each, and a question-by-question comparison of two such files.
 
 A refactor that must not change answers is checked this way: take a snapshot at the baseline
@@ -72,11 +72,14 @@ def set_pdfs(name: str) -> list[Path]:
 
 
 def open_library(data_dir: Path) -> Any:
-    """The library in data_dir, read-only, with the settings' embeddings (as `rag ask` opens it)."""
-    from rag.__main__ import open_library as cli_open
+    """The library in data_dir, read-only, with the settings' embeddings (as `python -m cli.rag ask` opens it)."""
     from settings import load_settings
+    from wiring import open_reader
 
-    return cli_open(load_settings(data_dir=data_dir))
+    library = open_reader(load_settings(data_dir=data_dir))
+    for line in library.open_report:
+        print(f"note: {line}", file=sys.stderr)
+    return library
 
 
 def set_scope(name: str) -> dict[str, str] | None:
@@ -92,12 +95,12 @@ def set_scope(name: str) -> dict[str, str] | None:
 def answers(
     questions: Sequence[dict[str, Any]], data_dir: Path, scope: dict[str, str] | None = None
 ) -> Iterator[dict[str, Any]]:
-    """Each question's --json object, answered as `python -m rag ask --json` answers it (with
-    scope, as `rag ask --doc` does: only from the document its doc_file names; a document not in
+    """Each question's --json object, answered as `python -m cli.rag ask --json` answers it
+    (with scope, as `cli.rag ask --doc` does: only from the document its doc_file names; a document not in
     the library gives no answer, and the reply says so)."""
-    from rag.__main__ import answer_json
     from rag.answering.answer import answer_stream
     from rag.answering.events import Done
+    from rag.answering.json_report import answer_json
     from settings import load_settings
     from wiring import make_chat_model, stream_options
 

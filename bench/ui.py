@@ -46,17 +46,11 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
     from rag.stores.conversations import ConversationStore
     from settings import load_settings
     from tests.e2e.documents import guide_pdf
-    from wiring import make_embeddings
+    from wiring import library_inputs
 
     settings = load_settings(data_dir=data_dir)
-    embeddings, name = make_embeddings(settings)
-    library = Library.open(
-        data_dir,
-        embeddings,
-        embedding_name=name,
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-    )
+    embeddings, config = library_inputs(settings)
+    library = Library.open(data_dir, embeddings, config=config)
     library.add_pdf(guide_pdf(), "guide.pdf")
     store = ConversationStore(data_dir / "conversations.sqlite3")
     model = ExtractiveChatModel()

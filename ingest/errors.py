@@ -22,7 +22,7 @@ Error policy
 - Never swallow an error silently, and never let one bad file stop the others (the CLI and the
   Library page catch ``IngestError`` per file).
 - **Library-wide** problems raise a ``LibraryError`` naming the folder or store file: a lost or
-  damaged database (``LibraryDamaged``, which names ``python -m ingest recover``; nothing is
+  damaged database (``LibraryDamaged``, which names ``python -m cli.ingest recover``; nothing is
   deleted), a busy write lock, a data folder that cannot be written or created
   (``FolderNotWritable``), no library where a reader looked, a schema too new or too old,
   and in team mode a PostgreSQL server that cannot be used or a database without pgvector.
@@ -109,7 +109,7 @@ class TooLarge(IngestError):
 class IndexMismatch(IngestError):
     """The library was built with another embedding model or other chunk settings."""
 
-    reason = "was built with different settings; re-index all documents (Library page or `python -m ingest --reindex`)"
+    reason = "was built with different settings; re-index all documents (Library page or `python -m cli.ingest --reindex`)"
 
 
 class UnreadableText(IngestError):
@@ -142,7 +142,7 @@ class LibraryDamaged(LibraryError):
         super().__init__(
             data_dir,
             f"{problem}; nothing was changed or deleted. Rebuild the database from "
-            f"the stored PDFs with `python -m ingest recover --data-dir {data_dir}`",
+            f"the stored PDFs with `python -m cli.ingest recover --data-dir {data_dir}`",
         )
 
 
@@ -153,7 +153,7 @@ class NoLibrary(LibraryError):
         super().__init__(
             data_dir,
             f"no library at {data_dir} (check --data-dir or FOOTNOTE_DATA_DIR; "
-            "`python -m ingest --data-dir DIR PDF...` creates one)",
+            "`python -m cli.ingest --data-dir DIR PDF...` creates one)",
         )
 
 
@@ -164,7 +164,7 @@ class NoPgLibrary(NoLibrary):
         Exception.__init__(
             self,
             f"no Footnote library in the database at {where} "
-            "(`python -m ingest PDF...` with FOOTNOTE_DATABASE_URL set creates one)",
+            "(`python -m cli.ingest PDF...` with FOOTNOTE_DATABASE_URL set creates one)",
         )
         self.file_name, self.detail = where, None
 
@@ -222,7 +222,7 @@ class SchemaTooOld(LibraryError):
         super().__init__(
             path,
             f"{path} has schema version {found} and needs upgrading to {known}: run "
-            f"`python -m ingest --check --data-dir {Path(path).parent}` once",
+            f"`python -m cli.ingest --check --data-dir {Path(path).parent}` once",
         )
 
 
@@ -235,6 +235,6 @@ class PgSchemaTooOld(SchemaTooOld):
             self,
             where,
             f"the Footnote library in the database at {where} was written by an older version: "
-            "open it once for writing (`python -m ingest sections` with FOOTNOTE_DATABASE_URL set "
+            "open it once for writing (`python -m cli.ingest sections` with FOOTNOTE_DATABASE_URL set "
             "also reads the sections of the documents it holds)",
         )

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # only named in annotations: the vocabulary imports no model code
     from langchain_core.embeddings import Embeddings
@@ -185,6 +185,14 @@ class LibrarySettings:
     max_pages: int = 3000
     batch_size: int = 64  # texts per embedding call, and so per progress report
     ocr: OcrOptions = OCR_OFF  # not recorded: reading scans by OCR or not never changes the index
+
+    @classmethod
+    def of(cls, config: LibrarySettings | None, **fields: Any) -> LibrarySettings:
+        """An opener's ``config`` (the one wiring.library_settings builds), or one made of its fields
+        given as keywords (as tests write them out); never both."""
+        if fields and config is not None:
+            raise TypeError(f"give config or its fields, not both ({', '.join(sorted(fields))})")
+        return cls(**fields) if config is None else config
 
     def recorded(self) -> dict[str, object]:
         """The settings a library records with its index and checks on every open and write."""

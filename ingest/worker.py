@@ -2,7 +2,7 @@
 runs each: read and chunk, store the words (searchable at once), embed, store the vectors.
 
 One worker per process serves a library: the app starts it in a thread once per server process
-(components/shared/resources.py), ``python -m ingest worker`` runs it in the foreground. A worker runs
+(components/shared/resources.py), ``python -m cli.ingest worker`` runs it in the foreground. A worker runs
 ``at_once`` jobs at a time, one loop each (the settings' worker_jobs, 2: a short upload queued
 behind a long scan is added while the scan is read; README.md says why a second loop and not a
 priority). Any number of workers may serve one library; the queue (ingest.local.jobs,

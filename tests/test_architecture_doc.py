@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "architecture.md"
-PACKAGES = ("ingest", "rag", "components", "pages")
+PACKAGES = ("ingest", "rag", "components", "pages", "cli")
 PATH = re.compile(r"\b(?:" + "|".join(PACKAGES) + r")/[\w/]*(?:\.py|/)")
 
 
@@ -33,7 +33,8 @@ def _paths() -> list[str]:
 def _dotted() -> list[str]:
     found = []
     for span in _code_spans():
-        found += re.findall(r"\b(?:ingest|rag|components)(?:\.\w+)+", span)
+        # not a file name inside a folder (cli/ingest.py is a path, not the name ingest.py)
+        found += re.findall(r"(?<!/)\b(?:ingest|rag|components|cli)(?:\.\w+)+", span)
     return found
 
 

@@ -130,7 +130,7 @@ def test_ingest_with_an_empty_database_url_uses_the_local_library(tmp_path) -> N
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
     env |= {"FOOTNOTE_DATABASE_URL": "", "FOOTNOTE_EMBEDDING_PROVIDER": "fake", "HOME": str(tmp_path)}
     done = subprocess.run(
-        [sys.executable, "-m", "ingest", "--data-dir", str(tmp_path / "data"), str(pdf)],
+        [sys.executable, "-m", "cli.ingest", "--data-dir", str(tmp_path / "data"), str(pdf)],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -86,7 +86,7 @@ def _ask(project: Path, data_dir: Path, **env: str) -> subprocess.CompletedProce
         [
             sys.executable,
             "-m",
-            "rag",
+            "cli.rag",
             "ask",
             "--data-dir",
             str(data_dir),

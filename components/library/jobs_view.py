@@ -26,7 +26,7 @@ def describe(job: Job, worker_running: bool = True) -> str:
         return (
             "Queued"
             if worker_running
-            else "Queued: waiting for a worker (this app runs none: `python -m ingest worker`)"
+            else "Queued: waiting for a worker (this app runs none: `python -m cli.ingest worker`)"
         )
     if job.stage == READING:
         return ("Reading pages by OCR" if job.message == BY_OCR else "Reading pages") + counted

@@ -36,6 +36,7 @@ from wiring import (
     chat_options,
     embedding_options,
     library_options,
+    library_settings,
 )
 
 log = logging.getLogger(__name__)
@@ -75,18 +76,8 @@ def _warm_up(embeddings: LocalEmbeddings) -> None:
 def _library(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) -> Library:
     embeddings, name = _embeddings_for(_embedding)
     opener = library_class(state.settings())  # Library, or PostgreSQL's (database_url is in the key)
-    return opener.open(
-        _options.data_dir,
-        embeddings,
-        embedding_name=name,
-        chunk_size=_options.chunk_size,
-        chunk_overlap=_options.chunk_overlap,
-        max_file_mb=_options.max_file_mb,
-        max_pages=_options.max_pages,
-        batch_size=_options.batch_size,
-        repair=False,
-        ocr=_options.ocr,
-    )  # the Library page offers the repair
+    config = library_settings(_options, name)
+    return opener.open(_options.data_dir, embeddings, config=config, repair=False)  # the Library page repairs
 
 
 def _open_library(options: LibraryOptions, embedding: EmbeddingOptions) -> Library:
@@ -156,13 +147,8 @@ def _reader(key: str, _options: LibraryOptions, _embedding: EmbeddingOptions) ->
     embeddings, name = _embeddings_for(_embedding)
 
     def open_reader() -> Library:
-        return library_class(state.settings()).open_reader(
-            _options.data_dir,
-            embeddings,
-            embedding_name=name,
-            chunk_size=_options.chunk_size,
-            chunk_overlap=_options.chunk_overlap,
-        )
+        config = library_settings(_options, name)
+        return library_class(state.settings()).open_reader(_options.data_dir, embeddings, config=config)
 
     try:
         return open_reader()
@@ -194,18 +180,8 @@ def rebuild_library(progress: Callable[[IngestProgress], None] | None = None) ->
     settings = state.settings()
     options = library_options(settings)
     embeddings, name = get_embeddings(settings)
-    library = library_class(settings).rebuild(
-        options.data_dir,
-        embeddings,
-        embedding_name=name,
-        progress=progress,
-        chunk_size=options.chunk_size,
-        chunk_overlap=options.chunk_overlap,
-        max_file_mb=options.max_file_mb,
-        max_pages=options.max_pages,
-        batch_size=options.batch_size,
-        ocr=options.ocr,
-    )
+    config = library_settings(options, name)
+    library = library_class(settings).rebuild(options.data_dir, embeddings, config=config, progress=progress)
     _library.clear()  # the next get_library() opens the re-indexed folder
     _worker.clear()  # and starts a worker on it, with the new settings
     return library.chunk_count()

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import faiss
 import numpy as np
@@ -43,13 +44,11 @@ from ingest.local.library_reads import LibraryReads
 from ingest.local.loaded_index import LoadedIndex
 from ingest.prepare import embed_chunks, prepare_pdf, skipped
 from ingest.types import (
-    OCR_OFF,
     Chunk,
     Document,
     IngestProgress,
     IngestResult,
     LibrarySettings,
-    OcrOptions,
     Page,
     ProgressFn,
 )
@@ -88,41 +87,29 @@ class Library(LibraryReads):
         data_dir: Path,
         embeddings: Embeddings,
         *,
-        embedding_name: str,
-        chunk_size: int = 1000,
-        chunk_overlap: int = 150,
-        max_file_mb: float = 100.0,
-        max_pages: int = 3000,
-        batch_size: int = 64,
+        config: LibrarySettings | None = None,
         lock_timeout: float = LOCK_TIMEOUT_S,
         repair: bool = True,
-        ocr: OcrOptions = OCR_OFF,
+        **fields: Any,
     ) -> Library:
-        """Open (or create) a library for writing; IndexMismatch when it was built with other
-        settings, LibraryDamaged when its database is lost, LibraryBusy when the lock stays taken.
-        Without ``repair``, chunks whose vectors are missing are reported, not re-embedded; with
-        ``ocr`` enabled, pages without a usable text layer are read by OCR."""
-        config = LibrarySettings(
-            embedding_name, chunk_size, chunk_overlap, max_file_mb, max_pages, batch_size, ocr
-        )
+        """Open (or create) a library for writing with ``config`` (or its fields as keywords:
+        embedding_name, chunk_size, ..., see LibrarySettings.of); IndexMismatch when it was built
+        with other settings, LibraryDamaged when its database is lost, LibraryBusy when the lock
+        stays taken. Without ``repair``, chunks whose vectors are missing are reported, not
+        re-embedded; with the config's ``ocr`` enabled, pages without a usable text layer are read
+        by OCR."""
+        config = LibrarySettings.of(config, **fields)
         library = cls(data_dir, embeddings, config, lock_timeout=lock_timeout)
         library._start(verify_settings=True, repair=repair)
         return library
 
     @classmethod
     def open_reader(
-        cls,
-        data_dir: Path,
-        embeddings: Embeddings,
-        *,
-        embedding_name: str,
-        chunk_size: int = 1000,
-        chunk_overlap: int = 150,
+        cls, data_dir: Path, embeddings: Embeddings, *, config: LibrarySettings | None = None, **fields: Any
     ) -> Library:
-        """Open an existing library read-only, without the lock; NoLibrary when there is none."""
-        library = cls(
-            data_dir, embeddings, LibrarySettings(embedding_name, chunk_size, chunk_overlap), read_only=True
-        )
+        """Open an existing library read-only, without the lock; NoLibrary when there is none.
+        Only the config's recorded settings count here: a reader never ingests."""
+        library = cls(data_dir, embeddings, LibrarySettings.of(config, **fields), read_only=True)
         if not maintenance.diagnose(library, thorough=False):
             raise NoLibrary(str(library.data_dir))
         with store.connect(library.db_path, read_only=True) as conn:
@@ -140,15 +127,13 @@ class Library(LibraryReads):
         data_dir: Path,
         embeddings: Embeddings,
         *,
-        embedding_name: str,
+        config: LibrarySettings | None = None,
         progress: ProgressFn | None = None,
         lock_timeout: float = LOCK_TIMEOUT_S,
-        **limits: float,
+        **fields: Any,
     ) -> Library:
-        """Re-chunk and re-embed every document with these settings (the way out of IndexMismatch)."""
-        library = cls(
-            data_dir, embeddings, LibrarySettings(embedding_name, **limits), lock_timeout=lock_timeout
-        )
+        """Re-chunk and re-embed every document with ``config`` (the way out of IndexMismatch)."""
+        library = cls(data_dir, embeddings, LibrarySettings.of(config, **fields), lock_timeout=lock_timeout)
         library._start(verify_settings=False)
         library.reindex_all(progress)
         return library
@@ -194,7 +179,7 @@ class Library(LibraryReads):
         return True
 
     def set_sections(self, doc_id: str, pages: Sequence[Page], chunks: dict[str, tuple[str, ...]]) -> bool:
-        """Record a stored document's sections (its pages' and its chunks' by id: ingest.cli.backfill);
+        """Record a stored document's sections (its pages' and its chunks' by id: ingest.backfill);
         nothing else changes, vectors and the generation included. False when it is gone."""
         with self._write_lock(), store.connect(self.db_path) as conn:
             if queries.document(conn, doc_id) is None:

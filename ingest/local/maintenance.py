@@ -134,12 +134,12 @@ def survey(library: Repairable, conn) -> tuple[list[str], object, int]:
     if missing and index is None and library.index_path.exists():
         notes.append(
             f"{vectors.DAMAGED.capitalize()} ({library.index_path}), so answers are found by words only. "
-            f"Repair: `python -m ingest --check --data-dir {library.data_dir}` or the Library page."
+            f"Repair: `python -m cli.ingest --check --data-dir {library.data_dir}` or the Library page."
         )
     elif missing:
         notes.append(
             f"{missing} of {len(rows)} chunks have no vectors (after an interrupted re-index?), so only "
-            f"the rest are found by meaning. Repair: `python -m ingest --check --data-dir {library.data_dir}`"
+            f"the rest are found by meaning. Repair: `python -m cli.ingest --check --data-dir {library.data_dir}`"
             " or the Library page."
         )
     return notes, index, missing
@@ -183,7 +183,7 @@ def _check_vectors(
     if missing and not re_embed:
         actions.append(
             f"{len(missing)} chunks have no vectors, so only the rest are found by meaning; "
-            "re-embed them with `python -m ingest --check` or on the Library page."
+            "re-embed them with `python -m cli.ingest --check` or on the Library page."
         )
         missing = []
     if missing:

@@ -1,6 +1,6 @@
 """Rebuilding a lost library database from what is left: the stored PDFs and the vector index.
 
-``recover`` is the way out of LibraryDamaged (``python -m ingest recover``). Under the write
+``recover`` is the way out of LibraryDamaged (``python -m cli.ingest recover``). Under the write
 lock it sets the old database aside as ``library.sqlite3.damaged-<timestamp>`` (never deleted),
 reads every ``files/<doc_id>.pdf`` again, re-chunks it with the current settings, reuses a
 vector from ``index.faiss`` when what can still be read of the old database ties it to the
@@ -91,7 +91,7 @@ def recover(library: Library, progress: ProgressFn | None = None) -> RecoveryRep
             raise LibraryError(
                 str(library.data_dir),
                 f"{library.data_dir} {state}: nothing to recover "
-                "(`python -m ingest --check` repairs a readable library)",
+                "(`python -m cli.ingest --check` repairs a readable library)",
             )
         # A re-index plan speaks of the database being replaced: never finish it on the new one.
         (library.data_dir / PLAN_FILE).unlink(missing_ok=True)

@@ -60,7 +60,7 @@ CREATE INDEX IF NOT EXISTS jobs_by_stage ON jobs (stage)
 """
 # Version 5: where each section path in force on a page begins (JSON, ingest/rows.py) and each chunk's
 # section paths (ingest/pdf/sections.py), empty for documents added before it until
-# `python -m ingest sections` reads them from their stored PDFs.
+# `python -m cli.ingest sections` reads them from their stored PDFs.
 SCHEMA_V5 = """
 ALTER TABLE pages ADD COLUMN sections TEXT NOT NULL DEFAULT '';
 ALTER TABLE chunks ADD COLUMN sections TEXT NOT NULL DEFAULT ''

@@ -166,6 +166,6 @@ def _register_vector(conn: psycopg.Connection, url: str, *, create: bool) -> Non
         raise NoVectorExtension(
             masked(url),
             f"the database at {masked(url)} has no pgvector extension "
-            "(no Footnote library is there yet; `python -m ingest PDF...` creates one)",
+            "(no Footnote library is there yet; `python -m cli.ingest PDF...` creates one)",
         )
     register_vector(conn)

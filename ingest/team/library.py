@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 import psycopg
@@ -67,14 +68,17 @@ class PgLibrary(PgLibraryReads):
         url: str,
         embeddings: Embeddings,
         *,
+        config: LibrarySettings | None = None,
         hnsw: HnswSettings = DEFAULT_HNSW,
         repair: bool = True,
         lock_timeout: float = LOCK_TIMEOUT_S,
-        **options,
+        **fields: Any,
     ) -> PgLibrary:
-        """Open (creating the tables if needed) for writing; IndexMismatch as the local library.
-        Writes wait up to ``lock_timeout`` seconds for another writer, then raise LibraryBusy."""
-        library = cls(url, embeddings, LibrarySettings(**options), hnsw, lock_timeout=lock_timeout)
+        """Open (creating the tables if needed) for writing with ``config`` (or its fields, as
+        Library.open); IndexMismatch as the local library. Writes wait up to ``lock_timeout``
+        seconds for another writer, then raise LibraryBusy."""
+        config = LibrarySettings.of(config, **fields)
+        library = cls(url, embeddings, config, hnsw, lock_timeout=lock_timeout)
         with library._connect() as conn:
             pg_store.create_schema(conn)
             library._verify_settings(conn, None)
@@ -82,10 +86,16 @@ class PgLibrary(PgLibraryReads):
 
     @classmethod
     def open_reader(
-        cls, url: str, embeddings: Embeddings, *, hnsw: HnswSettings = DEFAULT_HNSW, **options
+        cls,
+        url: str,
+        embeddings: Embeddings,
+        *,
+        config: LibrarySettings | None = None,
+        hnsw: HnswSettings = DEFAULT_HNSW,
+        **fields: Any,
     ) -> PgLibrary:
         """Open read-only (the server refuses writes on its connections); NoLibrary when empty."""
-        library = cls(url, embeddings, LibrarySettings(**options), hnsw, read_only=True)
+        library = cls(url, embeddings, LibrarySettings.of(config, **fields), hnsw, read_only=True)
         with library._connect() as conn:
             if not pg_store.has_schema(conn):
                 raise NoPgLibrary(library.data_dir)
@@ -100,13 +110,15 @@ class PgLibrary(PgLibraryReads):
         url: str,
         embeddings: Embeddings,
         *,
+        config: LibrarySettings | None = None,
         hnsw: HnswSettings = DEFAULT_HNSW,
         progress: ProgressFn | None = None,
         lock_timeout: float = LOCK_TIMEOUT_S,
-        **options,
+        **fields: Any,
     ) -> PgLibrary:
-        """Re-chunk and re-embed every document with these settings (the way out of IndexMismatch)."""
-        library = cls(url, embeddings, LibrarySettings(**options), hnsw, lock_timeout=lock_timeout)
+        """Re-chunk and re-embed every document with ``config`` (the way out of IndexMismatch)."""
+        config = LibrarySettings.of(config, **fields)
+        library = cls(url, embeddings, config, hnsw, lock_timeout=lock_timeout)
         with library._connect() as conn:
             pg_store.create_schema(conn)
         library.reindex_all(progress)
@@ -223,7 +235,7 @@ class PgLibrary(PgLibraryReads):
         return True
 
     def set_sections(self, doc_id: str, pages: Sequence[Page], chunks: dict[str, tuple[str, ...]]) -> bool:
-        """Record a stored document's sections (its pages' and its chunks' by id: ingest.cli.backfill);
+        """Record a stored document's sections (its pages' and its chunks' by id: ingest.backfill);
         nothing else changes, vectors and the generation included. False when it is gone."""
         self._writable()
         with self._write_transaction() as conn:
@@ -241,7 +253,7 @@ class PgLibrary(PgLibraryReads):
         return rebuild_incomplete(self, progress).lines()
 
     def recover(self, progress: ProgressFn | None = None):
-        """``python -m ingest recover`` here: ingest.team.recovery.recover."""
+        """``python -m cli.ingest recover`` here: ingest.team.recovery.recover."""
         from ingest.team.recovery import recover
 
         self._writable()

@@ -1,4 +1,4 @@
-"""``python -m ingest recover`` (and ``--check``) on PostgreSQL: re-derive incomplete documents.
+"""``python -m cli.ingest recover`` (and ``--check``) on PostgreSQL: re-derive incomplete documents.
 
 The database is the source of truth there and every document is committed whole, so there is
 no half-written state of ours to repair, and a lost or damaged database is the server's to
@@ -91,7 +91,7 @@ def rebuild_incomplete(library: PgRepairable, progress: ProgressFn | None = None
 
 
 def recover(library: PgRepairable, progress: ProgressFn | None = None) -> PgRecoveryReport:
-    """``python -m ingest recover`` on PostgreSQL; LibraryError ("nothing to recover", as the local
+    """``python -m cli.ingest recover`` on PostgreSQL; LibraryError ("nothing to recover", as the local
     command says of a readable library) when every document is complete."""
     if not library.incomplete_documents():
         raise LibraryError(

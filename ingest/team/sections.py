@@ -1,5 +1,5 @@
 """The sections of a team library's stored documents (ingest.pdf.sections): whether its tables have
-them yet, which a reader checks, and the backfill's write of them (ingest.cli.backfill), inside the
+them yet, which a reader checks, and the backfill's write of them (ingest.backfill), inside the
 caller's transaction."""
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""The answer stream (a question in, deltas, citation events and one Answer out), chat models by provider, the model stream's limits, failures in a user's words, the scripted fake, and what is measured after the answer (attribution of uncited sentences, citation quality)."""
+"""The answer stream (a question in, deltas, citation events and one Answer out), chat models by provider, the model stream's limits, failures in a user's words, the scripted fake, what is measured after the answer (attribution of uncited sentences, citation quality), and an answer as one JSON object."""

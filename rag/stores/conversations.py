@@ -67,7 +67,7 @@ class ConversationStore:
         return view
 
     def users(self) -> list[str]:
-        """Everyone who has a conversation here (``python -m ingest migrate`` copies them all)."""
+        """Everyone who has a conversation here (``python -m cli.ingest migrate`` copies them all)."""
         with transaction(self.path) as db:
             rows = db.execute("SELECT DISTINCT user_id FROM conversations ORDER BY user_id").fetchall()
         return [user for (user,) in rows]

@@ -1,4 +1,4 @@
-"""``python -m ingest migrate --to URL``: copy a local library into PostgreSQL without re-embedding.
+"""``python -m cli.ingest migrate --to URL``: copy a local library into PostgreSQL without re-embedding.
 
 Documents (with their PDFs, pages, chunks and the very vectors in the FAISS index),
 conversations (same ids, so old ``?conv=`` links and their footnotes still open) and audit
@@ -52,7 +52,7 @@ def migrate_library(local: Library, target: PgLibrary) -> tuple[int, int, int]:
         with store.connect(local.db_path, read_only=True) as conn:
             rows = queries.ready_chunks(conn, [doc.doc_id])
         if index is None or not rows:
-            continue  # no vectors to copy: `python -m ingest --check` on the local library first
+            continue  # no vectors to copy: `python -m cli.ingest --check` on the local library first
         matrix = np.vstack([index.reconstruct(int(vec_id)) for vec_id, _ in rows]).astype(np.float32)
         stored = target.store_document(
             doc, local.pages(doc.doc_id), [c for _, c in rows], matrix, local.pdf_bytes(doc.doc_id)
@@ -100,7 +100,7 @@ def migrate(data_dir: Path, url: str, embeddings) -> Migrated:
         raise LibraryError(
             str(data_dir),
             f"{local.missing_vectors} chunks in {data_dir} have no vectors to copy; "
-            f"repair them first with `python -m ingest --check --data-dir {data_dir}`",
+            f"repair them first with `python -m cli.ingest --check --data-dir {data_dir}`",
         )
     target = PgLibrary.open(url, embeddings, **options)
     copied, present, chunks = migrate_library(local, target)

@@ -124,7 +124,7 @@ class PgConversationStore(PgStore):
             )
 
     def import_conversation(self, info: ConversationInfo, turns: list[Turn]) -> bool:
-        """Copy a conversation of this user with its ids and times (``python -m ingest migrate``);
+        """Copy a conversation of this user with its ids and times (``python -m cli.ingest migrate``);
         False when a conversation with that id is already here (then nothing is written)."""
         with self._connect() as db, db.transaction():
             done = db.execute(

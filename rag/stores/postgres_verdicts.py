@@ -91,7 +91,7 @@ class PgVerdictStore(PgStore):
             )
 
     def import_verdicts(self, verdicts: Iterable[Verdict]) -> int:
-        """Copy verdicts of this user as they are (``python -m ingest migrate``), keeping any
+        """Copy verdicts of this user as they are (``python -m cli.ingest migrate``), keeping any
         already here; returns how many were added."""
         added = 0
         with self._connect() as db, db.transaction():

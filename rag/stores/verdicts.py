@@ -89,7 +89,7 @@ class VerdictStore:
         return view
 
     def users(self) -> list[str]:
-        """Everyone who has filed a verdict here (``python -m ingest migrate`` copies them all)."""
+        """Everyone who has filed a verdict here (``python -m cli.ingest migrate`` copies them all)."""
         with transaction(self.path) as db:
             rows = db.execute("SELECT DISTINCT user_id FROM audit_verdicts ORDER BY user_id").fetchall()
         return [user for (user,) in rows]

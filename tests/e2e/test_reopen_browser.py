@@ -1,5 +1,5 @@
 """Fast reopen in a real browser: the app answers from the BM25 index and document profiles that an
-earlier process (`python -m rag ask`) saved with the library, and builds neither again.
+earlier process (`python -m cli.rag ask`) saved with the library, and builds neither again.
 
 The proof is what the product leaves behind, not a timing: the app's process memory-maps the saved
 index's arrays (rag/retrieval/lexical_store.py loads them with mmap), and the saved files are the very same
@@ -62,7 +62,7 @@ def _mapped_by_a_process(path: Path) -> bool:
 
 @pytest.fixture(scope="module")
 def saved_library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, int]]:
-    """A library whose BM25 index and profiles a `python -m rag ask` run saved before the app starts."""
+    """A library whose BM25 index and profiles a `python -m cli.rag ask` run saved before the app starts."""
     root = tmp_path_factory.mktemp("reopen_e2e")
     data_dir = root / "data"
     library = build_library(
@@ -71,7 +71,7 @@ def saved_library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Pa
     generation = library.generation
     assert not (data_dir / lexical_store.FOLDER).exists() and not (data_dir / profile_store.FOLDER).exists()
     earlier = subprocess.run(
-        [sys.executable, "-m", "rag", "ask", "--data-dir", str(data_dir), "--json", GUIDE_QUESTION],
+        [sys.executable, "-m", "cli.rag", "ask", "--data-dir", str(data_dir), "--json", GUIDE_QUESTION],
         cwd=ROOT,
         env={**os.environ, **ENV, "FOOTNOTE_DATA_DIR": str(data_dir)},
         capture_output=True,

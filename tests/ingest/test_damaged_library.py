@@ -75,7 +75,7 @@ def test_a_lost_database_deletes_nothing_and_says_how_to_recover(tmp_path: Path,
             opener(tmp_path)
         message = str(caught.value)
         assert "\n" not in message and "Traceback" not in message
-        assert f"python -m ingest recover --data-dir {tmp_path}" in message
+        assert f"python -m cli.ingest recover --data-dir {tmp_path}" in message
         assert "nothing was changed or deleted" in message
     assert _snapshot(tmp_path) == before
 
@@ -179,7 +179,7 @@ def test_a_cut_index_is_named_in_our_words_and_faiss_s_detail_only_logged(
     )
     assert reader.open_report == [
         f"The vector index is damaged or incomplete ({index}), so answers are found by words only. "
-        f"Repair: `python -m ingest --check --data-dir {tmp_path}` or the Library page."
+        f"Repair: `python -m cli.ingest --check --data-dir {tmp_path}` or the Library page."
     ]
     assert "faiss::" in caplog.text and "the vector index is damaged or incomplete" in caplog.text
     writer = open_library(tmp_path)
@@ -207,7 +207,7 @@ def test_rag_ask_on_a_cut_index_says_so_once_in_our_words(tmp_path: Path) -> Non
         [
             sys.executable,
             "-m",
-            "rag",
+            "cli.rag",
             "ask",
             "--data-dir",
             str(tmp_path),
@@ -223,6 +223,6 @@ def test_rag_ask_on_a_cut_index_says_so_once_in_our_words(tmp_path: Path) -> Non
     assert "coal" in done.stdout  # still answered, by words
     assert [line for line in done.stderr.splitlines() if "vector index" in line] == [
         f"note: The vector index is damaged or incomplete ({index}), so answers are found by words only. "
-        f"Repair: `python -m ingest --check --data-dir {tmp_path}` or the Library page."
+        f"Repair: `python -m cli.ingest --check --data-dir {tmp_path}` or the Library page."
     ]
     assert not any(word in done.stderr for word in FAISS_WORDS), done.stderr

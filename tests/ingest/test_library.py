@@ -12,6 +12,7 @@ from ingest.errors import IndexMismatch, NoTextLayer
 from ingest.local.library import Library
 from ingest.local.vectors import index_ids, load_index, save_index
 from ingest.pdf.chunking import locator_text, visible_length
+from ingest.types import LibrarySettings
 from tests.ingest.pdfs import PARAGRAPH, make_image_pdf, make_pdf
 
 NAME = "fake:hash:384"
@@ -140,6 +141,18 @@ def test_other_settings_are_refused_until_reindexed(tmp_path: Path) -> None:
 def test_an_empty_library_takes_new_settings(tmp_path: Path) -> None:
     open_library(tmp_path)
     assert open_library(tmp_path, chunk_size=700).config.chunk_size == 700
+
+
+def test_one_config_opens_writer_reader_and_rebuild_as_its_fields_do(tmp_path: Path) -> None:
+    config = LibrarySettings(NAME, chunk_size=300, chunk_overlap=30, batch_size=4)
+    Library.open(tmp_path, HashEmbeddings(), config=config).add_pdf(FOG, "fog.pdf")
+    assert open_library(tmp_path).config == config  # the same library as its fields open
+    reader = Library.open_reader(tmp_path, HashEmbeddings(), config=config)
+    assert reader.config == config and len(reader.documents()) == 1
+    wider = LibrarySettings(NAME, chunk_size=500, chunk_overlap=30)
+    assert Library.rebuild(tmp_path, HashEmbeddings(), config=wider).config.chunk_size == 500
+    with pytest.raises(TypeError, match="not both"):
+        Library.open(tmp_path, HashEmbeddings(), config=wider, chunk_size=500)
 
 
 def test_a_second_instance_sees_changes(tmp_path: Path) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from cli.jobs import job_line
 from components.library.jobs_view import describe
-from ingest.cli.queue import job_line
 from ingest.jobs import BY_OCR, DONE, READING
 from ingest.types import OcrOptions
 from ingest.worker import Worker

@@ -156,7 +156,7 @@ def test_a_reindex_killed_after_saving_its_vectors_is_finished_without_re_embedd
     reader = open_reader(tmp_path)  # readers report and change nothing
     assert len(reader.open_report) == 1 and "have no vectors" in reader.open_report[0]
     assert reader.missing_vectors == reader.chunk_count() > 0
-    assert f"python -m ingest --check --data-dir {tmp_path}" in reader.open_report[0]
+    assert f"python -m cli.ingest --check --data-dir {tmp_path}" in reader.open_report[0]
     assert reader.search_vector(reader.embeddings.embed_query("relief keeper coal"), 3) == []
     assert (tmp_path / PLAN_FILE).is_file()
 
@@ -178,7 +178,7 @@ def test_a_reindex_killed_after_saving_its_vectors_is_finished_without_re_embedd
 
 
 def test_ingest_check_finishes_a_killed_reindex_of_the_same_settings(tmp_path: Path) -> None:
-    """The way a user meets it: `python -m ingest --check` after a re-index was killed."""
+    """The way a user meets it: `python -m cli.ingest --check` after a re-index was killed."""
     _killed_reindex(tmp_path, "--reindex-same")
     index_before = (tmp_path / "index.faiss").read_bytes()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
@@ -188,7 +188,7 @@ def test_ingest_check_finishes_a_killed_reindex_of_the_same_settings(tmp_path: P
         "FOOTNOTE_CHUNK_OVERLAP": "30",
     }
     done = subprocess.run(
-        [sys.executable, "-m", "ingest", "--check", "--data-dir", str(tmp_path)],
+        [sys.executable, "-m", "cli.ingest", "--check", "--data-dir", str(tmp_path)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -212,7 +212,7 @@ def test_an_interrupted_reindex_whose_index_changed_since_is_repaired_by_re_embe
     save_index(index, tmp_path / "index.faiss")  # not the index the plan names: not trusted
     writer = open_library(tmp_path, repair=False)  # the old rows and settings still stand
     assert writer.open_report[-1].endswith(
-        "re-embed them with `python -m ingest --check` or on the Library page."
+        "re-embed them with `python -m cli.ingest --check` or on the Library page."
     )
     assert writer.missing_vectors == writer.chunk_count() > 0 and not (tmp_path / PLAN_FILE).exists()
     assert any("Re-embedded" in line for line in writer.check())
@@ -323,7 +323,7 @@ def test_ingest_into_a_folder_it_cannot_write_says_so_in_one_sentence(
     env |= {"FOOTNOTE_EMBEDDING_PROVIDER": "fake", "HOME": str(outer)}
     args = [*command, "--data-dir", str(outer / where)] + ([] if command else [str(pdf)])
     done = subprocess.run(
-        [*prefix, sys.executable, "-m", "ingest", *args],
+        [*prefix, sys.executable, "-m", "cli.ingest", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -372,7 +372,7 @@ def test_rag_ask_answers_while_another_process_holds_the_write_lock(tmp_path: Pa
             [
                 sys.executable,
                 "-m",
-                "rag",
+                "cli.rag",
                 "ask",
                 "--data-dir",
                 str(tmp_path),

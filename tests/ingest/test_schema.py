@@ -121,7 +121,7 @@ def test_a_reader_never_migrates_and_refuses_newer_and_older_libraries(tmp_path:
     path = _library(tmp_path)
     _make_version_0(path, "library")
     before = path.read_bytes()
-    with pytest.raises(SchemaTooOld, match="python -m ingest --check"):
+    with pytest.raises(SchemaTooOld, match=r"python -m cli\.ingest --check"):
         open_reader(tmp_path)
     assert path.read_bytes() == before  # a reader writes nothing, not even a migration
     assert len(open_library(tmp_path).documents()) == 1 and _version(path) == store.SCHEMA_VERSION

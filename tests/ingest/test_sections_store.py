@@ -1,5 +1,5 @@
 """Both backends keep each page's and chunk's sections beside the text (never in what is embedded),
-and `python -m ingest sections` (ingest.cli.backfill) gives documents stored before sections theirs
+and `python -m cli.ingest sections` (ingest.backfill) gives documents stored before sections theirs
 from their stored PDFs without re-chunking or re-embedding anything."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ingest.cli.backfill import backfill
+from ingest.backfill import backfill
 from ingest.embeddings import HashEmbeddings
 from ingest.local.library import Library
 from ingest.pdf.reader import read_pdf
@@ -75,7 +75,7 @@ def test_a_stored_pdf_the_backfill_cannot_read_is_named_with_the_reason(tmp_path
 def test_the_sections_command_reads_a_library_made_before_sections(tmp_path: Path) -> None:
     import sqlite3
 
-    from tests.ingest.test_cli import run
+    from tests.cli.test_ingest import run
 
     data = tmp_path / "data"
     (tmp_path / "report.pdf").write_bytes(make_report(REPORT))
@@ -105,7 +105,7 @@ def test_a_team_reader_of_a_database_from_before_sections_says_what_to_run(pg_ur
         conn.execute("ALTER TABLE footnote_chunks DROP COLUMN sections")
         conn.execute("ALTER TABLE footnote_pages DROP COLUMN sections")
         conn.execute("UPDATE footnote_meta SET value = 'older' WHERE key = 'schema_version'")
-    with pytest.raises(PgSchemaTooOld, match="python -m ingest sections"):
+    with pytest.raises(PgSchemaTooOld, match=r"python -m cli\.ingest sections"):
         PgLibrary.open_reader(pg_url, HashEmbeddings(384), **options)
     # the app's reader (components.shared.resources._reader) opens a writer on a SchemaTooOld
     with pytest.raises(SchemaTooOld):

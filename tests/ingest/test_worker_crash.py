@@ -20,7 +20,7 @@ OTHER = make_pdf(long_pages(3, words="Bees dance to tell the hive where the clov
 
 
 def _worker(data_dir: Path, gate: Path) -> subprocess.Popen:
-    """``python -m ingest worker`` on the test library's settings, its embedding held at ``gate``,
+    """``python -m cli.ingest worker`` on the test library's settings, its embedding held at ``gate``,
     one job at a time (so the second job is still queued when the first is killed)."""
     env = os.environ | {
         "FOOTNOTE_DATA_DIR": str(data_dir),
@@ -31,7 +31,7 @@ def _worker(data_dir: Path, gate: Path) -> subprocess.Popen:
         "FOOTNOTE_EMBED_BATCH_SIZE": "4",
     }
     return subprocess.Popen(
-        [sys.executable, "-m", "ingest", "worker", "--until-idle", "--jobs", "1"],
+        [sys.executable, "-m", "cli.ingest", "worker", "--until-idle", "--jobs", "1"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -36,12 +36,13 @@ def pdfs(tmp_path: Path) -> Path:
     return folder
 
 
-def run(module: str, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+def run(command: str, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """``python -m cli.<command> ARGS...`` (command: "ingest" or "rag") with the fake embeddings."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
     environ.update(FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400", FOOTNOTE_CHUNK_OVERLAP="60")
     environ.update(env)
     return subprocess.run(
-        [sys.executable, "-m", module, *args],
+        [sys.executable, "-m", f"cli.{command}", *args],
         check=False,
         cwd=ROOT,
         env=environ,

@@ -1,4 +1,4 @@
-"""`python -m ingest migrate --to URL`: a local library, its chats and verdicts in PostgreSQL,
+"""`python -m cli.ingest migrate --to URL`: a local library, its chats and verdicts in PostgreSQL,
 vectors copied as stored (not re-embedded), old conversations opening their footnotes."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def migrate(data_dir: Path, url: str) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_"))}
     environ.update(FOOTNOTE_EMBEDDING_PROVIDER="fake")
     return subprocess.run(
-        [sys.executable, "-m", "ingest", "migrate", "--to", url, "--data-dir", str(data_dir)],
+        [sys.executable, "-m", "cli.ingest", "migrate", "--to", url, "--data-dir", str(data_dir)],
         check=False,
         cwd=ROOT,
         env=environ,

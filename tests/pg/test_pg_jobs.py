@@ -52,7 +52,7 @@ def _worker(url: str, *extra: str, gate: Path | None = None) -> subprocess.Popen
     if gate is not None:
         env["FOOTNOTE_FAKE_EMBED_GATE"] = str(gate)
     return subprocess.Popen(
-        [sys.executable, "-m", "ingest", "worker", "--until-idle", "--json", *extra],
+        [sys.executable, "-m", "cli.ingest", "worker", "--until-idle", "--json", *extra],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -1,4 +1,4 @@
-"""``python -m ingest recover`` on PostgreSQL: documents left incomplete by a change from outside
+"""``python -m cli.ingest recover`` on PostgreSQL: documents left incomplete by a change from outside
 (a partial restore, rows deleted by hand) are re-derived from their stored PDFs; a complete
 library has nothing to recover, in one sentence."""
 

@@ -2,7 +2,7 @@
 own cell; a refusal says which operand failed and quotes the closest passages; a model is given
 the figure and its cells as one block, and whatever it writes, the answer opens with the line
 (a scripted model, then the real ChatOpenAI path against the loopback server); the figure is
-kept with saved answers, listed by `rag ask --json`, and its operands are the audit's citations."""
+kept with saved answers, listed by `python -m cli.rag ask --json`, and its operands are the audit's citations."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from rag.__main__ import answer_json
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
+from rag.answering.json_report import answer_json
 from rag.answering.scripted import ScriptedChatModel
 from rag.audit.records import turn_records
 from rag.compute.present import BLOCK_HEAD, NOT_COMPUTED
@@ -24,9 +24,9 @@ from rag.retrieval.retrieve import Retrieval
 from rag.stores.serialize import answer_from_dict, answer_to_dict
 from rag.types import Answer, Turn
 from settings import load_settings
+from tests.cli.test_rag import run_cli
 from tests.openai_server import ScriptedOpenAIServer, stream
 from tests.rag.conftest import make_pdf, open_hash_library
-from tests.rag.test_cli import run_cli
 from tests.rag.test_compute import BALANCE, INCOME, evidence
 from wiring import make_chat_model
 

@@ -1,4 +1,4 @@
-"""`python -m rag ask QUESTION`: answer from the library on a terminal, or as one JSON object."""
+"""`python -m cli.rag ask QUESTION`: answer from the library on a terminal, or as one JSON object."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from cli.output import print_notes
 from ingest.types import LibraryReader
 from rag.answering.events import Cited, Done, Failed, TextDelta
-from rag.retrieval.documents import drew_on
-from rag.types import Answer, Evidence, Footnote
+from rag.answering.json_report import answer_json
+from rag.types import Answer
 
 EXIT_MODEL_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -24,70 +24,6 @@ EXIT_BAD_INPUT = 2
 
 class CliError(Exception):
     """Something the user must fix; the message says what."""
-
-
-def evidence_json(item: Evidence) -> dict[str, Any]:
-    """The per-source fields the CLI prints."""
-    return {
-        "short_id": item.short_id,
-        "doc_id": item.doc_id,
-        "file": item.file_name,
-        "title": item.title,
-        "page_index": item.page_index,
-        "page_label": item.page_label,
-        "page_end_index": item.page_end_index,
-        "char_start": item.char_start,
-        "char_end": item.char_end,
-        "text": item.text,
-        "score": item.score,
-        "ocr_confidence": item.ocr_confidence,  # None unless a page of it was read by OCR
-        "sections": list(item.sections),  # the section paths of its chunk, the first where it starts
-        **({"cell": asdict(item.cell)} if item.cell is not None else {}),  # an operand's cell of a chunk
-    }
-
-
-def footnote_json(footnote: Footnote, text: str) -> dict[str, Any]:
-    """One footnote: its number, kind ("cited" by the model or only "matched" by Footnote), the
-    sentences Footnote matched to it, and its source."""
-    matched = [{"sentence": text[m.start : m.end], "score": m.score} for m in footnote.matches]
-    return {
-        "n": footnote.number,
-        "kind": footnote.kind,
-        "matched": matched,
-        **evidence_json(footnote.evidence),
-    }
-
-
-def computed_json(answer: Answer) -> dict[str, Any]:
-    """The figure the answer computed: formula, operands (each with its footnote's number), result, unit."""
-    assert answer.computed is not None
-    numbers = {f.short_id: f.number for f in answer.footnotes}
-    data = answer.computed.to_dict()
-    data["operands"] = [{**o, "footnote": numbers.get(o["short_id"])} for o in data["operands"]]
-    return data
-
-
-def answer_json(answer: Answer) -> dict[str, Any]:
-    """The --json object (`computed` only when the answer gives a computed figure)."""
-    computed = {"computed": computed_json(answer)} if answer.computed is not None else {}
-    return {
-        "answer": answer.text,
-        "unsupported": answer.unsupported,
-        "closest": answer.closest,
-        "footnotes": [footnote_json(f, answer.text) for f in answer.footnotes],
-        "flagged": [
-            {"sentence": answer.text[g.start : g.end], "footnotes": list(g.numbers), "score": g.score}
-            for g in answer.flags
-        ],
-        "unresolved": list(answer.unresolved),
-        "retrieved": [evidence_json(e) for e in answer.evidence],
-        "documents": [{"doc_id": doc_id, "title": title} for doc_id, title in drew_on(answer)],
-        "metrics": answer.metrics.to_dict(),
-        "interrupted": answer.interrupted,
-        "error": answer.error,
-        "words_only": list(answer.words_only),
-        **computed,
-    }
 
 
 def print_sources(answer: Answer, out: TextIO) -> None:
@@ -123,25 +59,16 @@ def print_sources(answer: Answer, out: TextIO) -> None:
 
 
 def open_library(settings: Any, err: TextIO = sys.stderr) -> LibraryReader:
-    """The library the settings point at, read-only (no lock, never created or repaired), with
-    its embeddings; what a writer would repair is printed as a note, and answers use the rest."""
-    from ingest.backend import library_class
+    """The library the settings point at, read-only (wiring.open_reader); what a writer would repair
+    is printed as a note, and answers use the rest."""
     from ingest.errors import IngestError
-    from wiring import make_embeddings
+    from wiring import open_reader
 
-    embeddings, name = make_embeddings(settings)
     try:
-        library = library_class(settings).open_reader(
-            Path(settings.data_dir),
-            embeddings,
-            embedding_name=name,
-            chunk_size=settings.chunk_size,
-            chunk_overlap=settings.chunk_overlap,
-        )
+        library = open_reader(settings)
     except IngestError as exc:
         raise CliError(str(exc)) from exc
-    for line in library.open_report:
-        print(f"note: {line}", file=err)
+    print_notes(library, err)
     return library
 
 
@@ -222,7 +149,7 @@ def ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m rag", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m cli.rag", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     ask_cmd = commands.add_parser("ask", help="answer a question from the library, with sources")
     ask_cmd.add_argument("--data-dir", type=Path, default=None, help="library folder (FOOTNOTE_DATA_DIR)")
@@ -238,7 +165,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
     args = build_parser().parse_args(argv)
     if not " ".join(args.question).strip():
         print(
-            'error: the question is empty; ask one, for example: python -m rag ask "Who wrote it?"', file=err
+            'error: the question is empty; ask one, for example: python -m cli.rag ask "Who wrote it?"',
+            file=err,
         )
         return EXIT_BAD_INPUT
     try:
@@ -250,6 +178,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
 
 if __name__ == "__main__":
     # What needs the user is said in the notes; log records (a FAISS error's C++ text, say) are for
-    # a log, not the terminal, as in `python -m ingest`.
+    # a log, not the terminal, as in `python -m cli.ingest`.
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
     sys.exit(main())

@@ -1,11 +1,13 @@
-"""What ``python -m ingest`` does per file and shows: one file added (a record, never an exception
-for the file's own faults), the progress bar on a terminal, and one line or JSON object per file."""
+"""What ``python -m cli.ingest`` does per file and shows: one file added (a record, never an exception
+for the file's own faults), the progress bar on a terminal, one line or JSON object per file, and
+the notes an opened library reports."""
 
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
+from typing import Any, TextIO
 
 from ingest.errors import IngestError, LibraryError
 
@@ -84,3 +86,9 @@ def print_record(record: dict, as_json: bool) -> None:
         if record.get("warnings"):
             detail += "; " + "; ".join(record["warnings"])
     print(f"{status:<8} {record['file']}  ({detail})", flush=True)
+
+
+def print_notes(library: Any, err: TextIO | None = None) -> None:
+    """What opening the library found (a repair made, or one a writer would make), one note a line."""
+    for line in library.open_report:
+        print(f"note: {line}", file=err or sys.stderr)

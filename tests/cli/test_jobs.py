@@ -1,13 +1,13 @@
-"""python -m ingest --queue, worker, jobs and cancel: lines and JSON objects scripts can read, exit
-statuses, and the synchronous default left as it was (tests/ingest/test_cli.py)."""
+"""python -m cli.ingest --queue, worker, jobs and cancel: lines and JSON objects scripts can read, exit
+statuses, and the synchronous default left as it was (tests/cli/test_ingest.py)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from tests.cli.test_ingest import run
 from tests.ingest.pdfs import PARAGRAPH, make_image_pdf, make_pdf
-from tests.ingest.test_cli import run
 
 
 def test_queue_then_a_worker_then_the_job_list(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
-"""Sections for documents already in a library (`python -m ingest sections`): each stored PDF is
-read again (its text layer, no OCR) for its outline and layout headings (ingest.pdf.sections),
-and its stored pages and chunks are given their section paths. Nothing is chunked or embedded
-again: the chunks keep their ids, texts and vectors, and the library its generation.
+"""Sections for documents already in a library, local or team (``python -m cli.ingest sections``): each
+stored PDF is read again (its text layer, no OCR) for its outline and layout headings
+(ingest.pdf.sections), and its stored pages and chunks are given their section paths. Nothing is
+chunked or embedded again: the chunks keep their ids, texts and vectors, and the library its
+generation.
 
 A stored page whose text the new reading does not give back (a page OCR read, or a PDF that
 pdfium now reads otherwise) keeps only the path it starts in: no heading offset lands on it.

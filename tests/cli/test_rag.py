@@ -1,4 +1,4 @@
-"""`python -m rag ask` end to end in a subprocess, on a real library; model choice from settings."""
+"""`python -m cli.rag ask` end to end in a subprocess, on a real library; model choice from settings."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.__main__ import main
+from cli.rag import main
 from rag.answering.scripted import ScriptedChatModel
 from rag.offline.extractive import ExtractiveChatModel
 from settings import load_settings
@@ -46,7 +46,7 @@ def run_cli(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProce
         FOOTNOTE_EMBEDDING_PROVIDER="fake", FOOTNOTE_CHUNK_SIZE="400", FOOTNOTE_CHUNK_OVERLAP="60", **env
     )
     return subprocess.run(
-        [sys.executable, "-m", "rag", "ask", "--data-dir", str(data_dir), *args],
+        [sys.executable, "-m", "cli.rag", "ask", "--data-dir", str(data_dir), *args],
         cwd=ROOT,
         env=environ,
         capture_output=True,

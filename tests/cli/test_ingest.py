@@ -1,4 +1,4 @@
-"""python -m ingest: one line or JSON object per file, and the exit statuses."""
+"""python -m cli.ingest: one line or JSON object per file, and the exit statuses."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     environ = os.environ | {"FOOTNOTE_EMBEDDING_PROVIDER": "fake"} | (env or {})
     return subprocess.run(
-        [sys.executable, "-m", "ingest", *args],
+        [sys.executable, "-m", "cli.ingest", *args],
         cwd=ROOT,
         env=environ,
         capture_output=True,
@@ -137,7 +137,8 @@ def test_a_lost_database_is_one_sentence_and_recover_brings_it_back(tmp_path: Pa
     (data / "library.sqlite3").unlink()
     line = _one_line_error(run("--data-dir", str(data), str(folder)), 1)
     assert (
-        f"python -m ingest recover --data-dir {data}" in line and len(list((data / "files").iterdir())) == 2
+        f"python -m cli.ingest recover --data-dir {data}" in line
+        and len(list((data / "files").iterdir())) == 2
     )
     recovered = run("recover", "--data-dir", str(data))
     assert recovered.returncode == 0, recovered.stderr

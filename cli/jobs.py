@@ -1,7 +1,7 @@
-"""The command line of ingestion jobs: ``python -m ingest --queue PATH...`` (enqueue and return),
-``python -m ingest worker`` (take jobs until stopped), ``python -m ingest jobs`` (list them) and
-``python -m ingest cancel JOB_ID``. ingest/__main__.py dispatches here and passes its settings and
-library openers, so that both commands read the same settings the same way.
+"""The command line of ingestion jobs: ``python -m cli.ingest --queue PATH...`` (enqueue and
+return), ``python -m cli.ingest worker`` (take jobs until stopped), ``python -m cli.ingest jobs``
+(list them) and ``python -m cli.ingest cancel JOB_ID``. cli.ingest dispatches here; both read the
+settings the same way (cli.arguments.settings_for).
 
 Exit status: 0 when done, 1 when a file could not be queued (or the library cannot be used),
 2 on usage errors.
@@ -14,10 +14,11 @@ import json
 import logging
 import signal
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cli.arguments import PROG, UsageError, settings_for
+from cli.output import print_notes
 from ingest.errors import IngestError
 from ingest.jobs import DONE, FAILED, Job
 
@@ -75,7 +76,7 @@ def queue_files(library: Any, pdfs: list[Path], password: str | None, as_json: b
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """Arguments of ``worker``, ``jobs`` and ``cancel``."""
-    parser = argparse.ArgumentParser(prog="python -m ingest", description="Ingestion jobs.")
+    parser = argparse.ArgumentParser(prog=PROG, description="Ingestion jobs.")
     commands = parser.add_subparsers(dest="command", required=True)
     worker = commands.add_parser("worker", help="take queued jobs and run them until stopped (Ctrl-C)")
     worker.add_argument("--until-idle", action="store_true", help="exit once no job is queued or running")
@@ -93,20 +94,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(
-    argv: list[str], settings_for: Callable[[Path | None], Any], open_library: Callable[..., Any]
-) -> int:
-    """Run ``worker``, ``jobs`` or ``cancel``; settings_for(data_dir) gives the settings (UsageError:
-    exit 2), open_library(settings, read_only=...) the library (IngestError: exit 1)."""
+def main(argv: list[str]) -> int:
+    """Run ``worker``, ``jobs`` or ``cancel``: exit 2 on a bad setting or folder, 1 when the
+    library cannot be opened."""
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     try:
         settings = settings_for(args.data_dir)
-    except Exception as exc:  # ingest.cli.args.UsageError: a bad setting or folder
+    except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        library = open_library(settings, read_only=args.command == "jobs")
+        library = _open(settings, read_only=args.command == "jobs")
         if args.command == "worker":
             return _work(
                 library, args, args.lease_seconds or settings.job_lease_s, args.jobs or settings.worker_jobs
@@ -119,6 +118,19 @@ def main(
     for job in library.jobs.list(args.limit):
         print(json.dumps(job_record(job), ensure_ascii=False) if args.json else job_line(job))
     return 0
+
+
+def _open(settings: Any, *, read_only: bool) -> Any:
+    """The library for ``worker`` (a writer), ``jobs`` and ``cancel``; raises IngestError."""
+    from ingest.backend import library_class
+    from wiring import library_inputs, open_reader
+
+    if read_only:
+        return open_reader(settings)
+    embeddings, config = library_inputs(settings)
+    library = library_class(settings).open(settings.data_dir, embeddings, config=config)
+    print_notes(library)
+    return library
 
 
 def _work(library: Any, args: argparse.Namespace, lease_s: float, at_once: int) -> int:
