@@ -81,6 +81,32 @@ def test_the_outline_is_the_documents_own_word_when_it_has_one() -> None:
     assert read.pages[1].text[legal.char_start :].startswith("Item 3. Legal Proceedings")
 
 
+def test_bookmarks_without_the_printed_numbering_start_where_their_titles_are_printed() -> None:
+    paper = [
+        [
+            ("title", "4 Evaluation Metrics"),
+            ("text", PARAGRAPH),
+            ("heading", "4.1 Text Evaluation"),
+            ("text", PARAGRAPH),
+            ("heading", "4.2 Citation Evaluation"),
+            ("text", PARAGRAPH),
+        ],
+        [("text", PARAGRAPH), ("heading", "4.3 Alignment"), ("text", PARAGRAPH)],
+    ]
+    unnumbered = {
+        title: title.split(" ", 1)[1] for blocks in paper for kind, title in blocks if kind != "text"
+    }
+    read = read_pdf(make_report(paper, outline=True, bookmarks=unnumbered), "paper.pdf")
+    assert [h.title for h in read.outline] == list(unnumbered)  # the numbering as printed
+    first = read.pages[0]
+    assert [path for _, path in first.sections] == [
+        "4 Evaluation Metrics",
+        "4 Evaluation Metrics > 4.1 Text Evaluation",
+        "4 Evaluation Metrics > 4.2 Citation Evaluation",
+    ]  # each where its title is printed, none lost at the page's top
+    assert all(first.text[start:].startswith(path.split(" > ")[-1]) for start, path in first.sections)
+
+
 def test_a_title_wrapped_over_two_lines_is_one_heading_and_two_short_ones_are_two() -> None:
     long_title = (
         "Management's Discussion and Analysis of Financial Condition and Results of Operations Overview"
