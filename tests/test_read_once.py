@@ -32,7 +32,6 @@ SEARCHES = frozenset(
         "rag.retrieval.retrieve._OwnLexical.scores",
         "rag.retrieval.retrieve._rankings",
         "rag.retrieval.page_stage.page_order",
-        "rag.retrieval.sections.chunk_scores",
         "ingest.types.LibraryReader.lexical_search",
         "ingest.local.library_reads.LibraryReads.lexical_search",
         "ingest.team.library_reads.PgLibraryReads.lexical_search",
@@ -44,7 +43,7 @@ SEARCHES = frozenset(
 # question only when a caller gives it messages alone, not the answer stream's Question).
 PART_READERS = frozenset(
     "read_request read_concepts read_asked names_in question_proper without_framing expand_question "
-    "expansions synonym_groups read_periods written_names".split()
+    "expansions synonym_groups read_periods written_names read_section".split()
 )
 READ_AT = frozenset({"rag.answering.answer", "rag.retrieval.retriever", "rag.offline.extractive"})
 
