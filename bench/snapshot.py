@@ -40,7 +40,8 @@ def set_questions(name: str) -> list[dict[str, Any]]:
         rows = real_filings.questions() + real_filings.our_questions(real_filings.WORDING)
         extra = ROOT / "bench" / "filings_dev" / "analyst_questions.jsonl"
         rows += real_filings.our_questions(extra)
-        return rows
+        # real_filings.questions() already holds the analyst questions: each id once
+        return list({row["id"]: row for row in rows}.values())
     if name == "squad-dev":
         return [json.loads(line) for line in (SQUAD / "questions.jsonl").read_text().splitlines() if line]
     if name == "docs-dev":

@@ -43,7 +43,7 @@ SEARCHES = frozenset(
 # question only when a caller gives it messages alone, not the answer stream's Question).
 PART_READERS = frozenset(
     "read_request read_concepts read_asked names_in question_proper without_framing expand_question "
-    "expansions synonym_groups read_periods written_names read_section".split()
+    "expansions synonym_groups read_periods written_names read_written read_section".split()
 )
 READ_AT = frozenset({"rag.answering.answer", "rag.retrieval.retriever", "rag.offline.extractive"})
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from rag.questions.asked import Concept, read_concepts
 from rag.questions.figure_text import FigureText, find_figure_text
-from rag.questions.formula import Expr, Term, show
+from rag.questions.formula import Expr, Term, Written, show
 from rag.questions.periods import Periods, read_periods, without_filing
 from rag.questions.vocabulary import load_vocabulary
 
@@ -103,9 +103,10 @@ class Figure:
         )
 
 
-def read_figure(text: str, core: str, periods: Periods) -> Figure | None:
-    """The figure the question asks for (see the module docstring), or None."""
-    found = find_figure_text(text, core)
+def read_figure(text: str, core: str, periods: Periods, written: tuple[Written, ...]) -> Figure | None:
+    """The figure the question asks for (see the module docstring), or None. written: the formulas
+    the question writes (rag.questions.request.Request.written)."""
+    found = find_figure_text(text, core, written)
     if found is None:
         return None
     figure = _figure(text, found, _period(text, core, periods))

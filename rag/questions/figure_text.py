@@ -1,11 +1,12 @@
-"""Where a question's words give a figure's formula (rag.questions.figure): a definition or a
-formula written out, a share, a change, a growth rate or an average over years, or a standard
-metric's name. Each finder returns a FigureText: the formula over terms as rag.questions.formula
-reads it, the figure's name and the unit its kind implies.
+"""Where a question's words give a figure's formula (rag.questions.figure): a formula it writes
+(after "defined as", "i.e.", in brackets, "A as a % of B": read once by
+rag.questions.formula.read_written, for the request's inputs too), a share, a change, a growth rate
+or an average over years, or a standard metric's name. Each finder returns a FigureText: the
+formula over terms, the figure's name and the unit its kind implies.
 
-These are ways English writes a computation ("defined as", "taken as", "i.e.", "as a % of",
-"share of X came from Y", "by how much did X grow"), not phrases of one question set; the words
-between them are left to the formula reader and the vocabulary.
+These are ways English writes a computation ("share of X came from Y", "how many times did A cover
+B", "by how much did X grow"), not phrases of one question set; the words between them are left to
+the formula reader and the vocabulary.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from rag.questions.asked import YES_NO
-from rag.questions.formula import Expr, NotAFormula, Num, Op, Ref, Term, parse_formula, refs
+from rag.questions.formula import Expr, Num, Op, Ref, Term, Written, refs
 from rag.questions.metrics import (
     FigureText,
     average_text,
@@ -26,50 +27,25 @@ from rag.questions.metrics import (
     metric_text,
     named_metric,
 )
-from rag.questions.request import sentences
 from rag.questions.vocabulary import load_vocabulary, phrase_words
 
-# Words after which a question writes its formula out.
-_TRIGGERS = [
-    re.compile(r"\b(?:is|are)\s+(?:here\s+)?(?:defined|calculated|computed|measured)\s+as\b:?", re.I),
-    re.compile(r"\bdefined\s+as\b:?", re.I),
-    re.compile(r"^\s*define\s+(?P<name>.+?)\s+as\b:?", re.I),
-    re.compile(
-        r"\b(?:compute|calculate|taking|take|taken|treating|treat|measure|measured|counting)\b(?P<name>[^.?:]*?)\bas\b:?",
-        re.I,
-    ),
-    re.compile(r"\b(?:i\.e\.|ie\.|that\s+is)[,:]?", re.I),
-    re.compile(r"\busing\b:?", re.I),
-    re.compile(r"\bgive\b", re.I),
-    re.compile(r"\bcounting\b", re.I),
-    re.compile(r"(?<=\w):", re.I),
-]
+# The Written kinds _defined takes a figure's formula from; "A + B" written out in the sentence
+# only names a metric's inputs (rag.questions.request), "A as a % of B" is _written's.
+_DEFINED = ("defines", "after", "list", "bracket")
 PERCENT = re.compile(r"%|\bper\s*cent(?:age)?s?\b|\bpercent(?:age)?s?\b|\brate\b", re.I)
-# Where a written-out formula ends: the unit, the rounding, a gloss.
-_STOP = re.compile(
-    r"\?|;|,?\s*\b(?:in\s+(?:usd|us\$|units|percent)|usd\b|answer\b|round(?:ed)?\b|percent\b|percentage\b|"
-    r"(?:to\s+)?(?:one|two|three|zero|\d)\s+decimals?|expressed\b|i\.e\.|e\.g\.|excluding\b|including\b|"
-    r"leave\b|leaving\b|where\b|which\b|respond\b|give\b|for\s+(?:the\s+)?(?:fy|fiscal|19|20|q[1-4])|"
-    r"in\s+(?:fy|q[1-4]|fiscal|(?:19|20)\d\d)|for\s+[A-Z]|and\s+capital\b|with\s+debt\b)",
-    re.I,
-)
-_GLOSS = re.compile(
-    r"\((?:[^()]*\b(?:percent|decimal|usd|millions|billions|leave|excluding|i\.e\.|e\.g\.)\b[^()]*)\)", re.I
-)
-# Words no line item's name holds: an operand with one is a clause, not a line item.
-_NOT_ITEM = re.compile(r"\b(?:what|which|how|who|they|them|it|we|you|did|does|paid\s+\w+)\b", re.I)
 
 
-def find_figure_text(text: str, core: str) -> FigureText | None:
+def find_figure_text(text: str, core: str, written: tuple[Written, ...]) -> FigureText | None:
     """The first formula the question gives (rag.questions.figure's order), or None; a question
-    asked yes or no gets one only from a formula it writes out."""
+    asked yes or no gets one only from a formula it writes out. written: the formulas its
+    sentences write (rag.questions.formula.read_written), in order."""
     if YES_NO.match(core):  # a yes/no question asks whether, not how much
-        return _defined(text, core)
+        return _defined(written, core)
     finders: list[Callable[[], FigureText | None]] = [
-        lambda: _defined(text, core),
-        lambda: average_text(core, lambda words: _written(words) or metric_text(words)),
+        lambda: _defined(written, core),
+        lambda: average_text(core, lambda words: _written(written, words) or metric_text(words)),
         lambda: change_text(core, bool(PERCENT.search(text))),
-        lambda: _written(core),
+        lambda: _written(written, core),
         lambda: metric_text(core),
         lambda: item_text(core, _names(text)),
     ]
@@ -106,77 +82,22 @@ def _has_number(expr: Expr, value: Decimal) -> bool:
     return isinstance(expr, Op) and (_has_number(expr.left, value) or _has_number(expr.right, value))
 
 
-def _formula(words: str) -> tuple[Expr, tuple[Term, ...]] | None:
-    """The formula in words, when it has two operands or more."""
-    try:
-        expr, terms = parse_formula(_GLOSS.sub(" ", words))
-    except NotAFormula:
-        return None
-    if len(refs(expr)) < 2 or any(len(t.words.split()) > 10 or _NOT_ITEM.search(t.words) for t in terms):
-        return None
-    return expr, terms
-
-
-def _defined(text: str, core: str) -> FigureText | None:
-    """A formula the question writes after a trigger ("defined as", "i.e.") or in brackets."""
-    for sentence in (_GLOSS.sub(" ", s) for s in sentences(text)):
-        for trigger in _TRIGGERS:
-            for match in trigger.finditer(sentence):
-                rest = sentence[match.end() :]
-                stop = _STOP.search(rest)
-                words = rest[: stop.start()] if stop else rest
-                if trigger.pattern == r"\bcounting\b":
-                    words = _as_sum(words)
-                found = _formula(words)
-                if found:
-                    name = _name(match.groupdict().get("name") or sentence[: match.start()], core)
-                    return FigureText(name, *_with_unit(found, name), "defined")
-        for inside in _brackets(sentence):
-            at = sentence.find(inside) - 1  # its opening bracket
-            rest = sentence[at:]
-            stop = _STOP.search(rest)
-            # "(a + b) / c": the formula runs on past the bracket; "ratio (a / b)": the bracket is it
-            found = _formula(rest[: stop.start()] if stop else rest) or _formula(inside)
-            if found:
-                name = _name(sentence[:at], core)
-                return FigureText(name, *_with_unit(found, name), "defined")
+def _defined(written: tuple[Written, ...], core: str) -> FigureText | None:
+    """The first formula of two operands or more the question writes after a trigger ("defined
+    as", "i.e.") or in brackets."""
+    for found in written:
+        if found.kind in _DEFINED and len(refs(found.formula)) >= 2:
+            name = _name(found.name, core)
+            expr, unit = _unit_of(found.formula, name)
+            return FigureText(name, expr, found.terms, unit, "defined")
     return None
 
 
-def _with_unit(found: tuple[Expr, tuple[Term, ...]], name: str) -> tuple[Expr, tuple[Term, ...], str]:
-    expr, unit = _unit_of(found[0], name)
-    return expr, found[1], unit
-
-
-def _as_sum(words: str) -> str:
-    """ "A, B and C" as "A + B + C" (a list the question counts)."""
-    words = _GLOSS.sub(" ", re.sub(r"\([^()]*\)", " ", words))
-    head, _, last = words.rpartition(" and ")
-    parts = [*head.split(","), last] if head else words.split(",")
-    return " + ".join(p.strip() for p in parts if p.strip())
-
-
-def _brackets(sentence: str) -> list[str]:
-    """What each outermost pair of brackets holds."""
-    found, depth, start = [], 0, 0
-    for i, ch in enumerate(sentence):
-        if ch == "(":
-            depth += 1
-            if depth == 1:
-                start = i + 1
-        elif ch == ")" and depth:
-            depth -= 1
-            if depth == 0:
-                found.append(sentence[start:i])
-    return found
-
-
-def _name(before: str, core: str) -> str:
-    """What the formula is called: the metric the question names, else the words before it."""
+def _name(naming: str, core: str) -> str:
+    """What the formula is called: the metric the question names, else the words naming it
+    (Written.name) without its owner, period and asking words."""
     metric = next(iter(load_vocabulary().metrics_named(core)), None)
-    last = re.split(r"[.?!:]\s|,\s", before.strip(" ,:("))[-1]
-    last = re.split(r"\s(?:for|at|in|of|from|during)\s|\s*\(|\s+here\b", last)[0]
-    words = item_words(last) if last.strip() else ""
+    words = item_words(naming) if naming.strip() else ""
     if metric is not None and (not words or metric.key == _metric_key(words)):
         return words or metric.names[0]
     return words if len(words.split()) <= 6 else ""
@@ -187,9 +108,6 @@ def _metric_key(words: str) -> str:
     return found[0].key if found else ""
 
 
-_AS_PERCENT = re.compile(
-    r"(?P<a>[\w&'\u2019 -]+?)\s+as\s+a\s+(?:%|percent(?:age)?)\s+of\s+(?P<b>[\w&'\u2019 -]+)", re.I
-)
 _SHARE = re.compile(
     r"\b(?:share|percentage|proportion|portion)\s+of\s+(?P<whole>.+?)\s+(?:(?:came|come|comes)\s+from|"
     r"went\s+(?:into|to)|goes?\s+(?:into|to)|was|were|is|are|did\s+.+?\s+(?:pay\s+out\s+(?:as|in)|pay\s+as|"
@@ -220,21 +138,12 @@ def _tail(words: str) -> str:
     return " ".join(reversed(out))
 
 
-def _head(words: str) -> str:
-    """The first run of words before a stop word (the operand starting where a phrase starts)."""
-    out: list[str] = []
-    for word in words.split():
-        if _STOP_WORD.match(word):
-            break
-        out.append(word)
-    return " ".join(out)
-
-
-def _written(core: str) -> FigureText | None:
-    """ "A as a % of B", "what share of B came from A", "how many times did A cover B"."""
-    found = _AS_PERCENT.search(core)
-    if found:
-        a, b = item_words(_tail(found["a"])), item_words(_head(found["b"]))
+def _written(written: tuple[Written, ...], core: str) -> FigureText | None:
+    """ "A as a % of B" (a formula written in the core), "what share of B came from A", "how many
+    times did A cover B"."""
+    found_in = next((w for w in written if w.kind == "percent" and w.span in core), None)
+    if found_in is not None and len(found_in.terms) == 2:
+        a, b = (item_words(t.words) for t in found_in.terms)
         return _ratio(a, b, "%", f"{a} as a % of {b}")
     found = _SHARE.search(core)
     if found:

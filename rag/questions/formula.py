@@ -1,7 +1,12 @@
-"""A formula as a question writes it, read into a small expression over its operands:
-"cash from operations / total current liabilities", "365 * (average accounts payable between
-FY2017 and FY2018) / (FY2018 COGS + change in inventory between FY2017 and FY2018)", "net
-revenues less transaction expense less transaction and credit losses, divided by net revenues".
+"""A formula as a question writes it: where it is written (read_written) and its words read into
+a small expression over its operands (parse_formula), once, for every reader of the question.
+
+Where: after words that introduce one ("Operating cash flow ratio is defined as: cash from operations
+/ total current liabilities", "Define X as", "defined as", "taking FCF as", "i.e.", "using", "give",
+"counting A, B and C", a colon), in brackets ("free cash flow (CFO minus capex)", "((cash + receivables)
+/ current liabilities)"), or written out in the sentence ("operating income + depreciation and
+amortization", "capex as a % of revenue"). A sentence that defines a metric ("X is defined as",
+"Define X as") is told apart: rag.questions.request sets it aside from the question asked.
 
 Operators are the signs (+ - * / x) and the words analysts write for them (plus, minus, less,
 divided by, over, times); a comma before an operator closes what came before it ("A less B,
@@ -149,11 +154,12 @@ def _join_years(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-def parse_formula(text: str) -> tuple[Expr, tuple[Term, ...]]:
+def parse_formula(text: str, alone: bool = False) -> tuple[Expr, tuple[Term, ...]]:
     """The expression and its operands, in order; NotAFormula when the words hold no operator
-    between two operands or do not parse."""
+    between two operands (unless alone: one operand is a formula too, as a definition may name
+    one line item) or do not parse."""
     parse = _Parse(_tokens(text.strip(" .?;:")), [])
-    if not any(kind == "op" for kind, _ in parse.tokens):
+    if not alone and not any(kind == "op" for kind, _ in parse.tokens):
         raise NotAFormula(text)
     expr = _sequence(parse)
     if parse.peek() is not None:
@@ -235,6 +241,203 @@ def _ref(parse: _Parse, words: str, year: int | None, back: int = 0) -> Ref:
     if term not in parse.terms:
         parse.terms.append(term)
     return Ref(parse.terms.index(term))
+
+
+@dataclass(frozen=True)
+class Written:
+    """A formula one sentence of a question writes: how it is written (kind), the sentence and the
+    formula's words, the expression over its terms, and the words before it (what names it)."""
+
+    # "defines" (the sentence defines a metric: "X is defined as", "Define X as"), "after" (after
+    # another trigger), "list" ("counting A, B and C": their sum), "bracket", "sum" ("A + B" written
+    # in the sentence), "percent" ("A as a % of B")
+    kind: str
+    sentence: str
+    span: str
+    formula: Expr
+    terms: tuple[Term, ...]
+    name: str = ""  # the words naming it: before it in its clause, or as "Define X as" names it
+
+
+# Words after which a sentence writes a formula, tried in this order.
+_TRIGGERS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "defines",
+        re.compile(r"\b(?:is|are)\s+(?:here\s+)?(?:defined|calculated|computed|measured)\s+as\b:?", re.I),
+    ),
+    ("after", re.compile(r"\bdefined\s+as\b:?", re.I)),
+    ("defines", re.compile(r"^\s*define\s+(?P<name>.+?)\s+as\b:?", re.I)),
+    (
+        "after",
+        re.compile(
+            r"\b(?:compute|calculate|taking|take|taken|treating|treat|measure|measured|counting)\b"
+            r"(?P<name>[^.?:]*?)\bas\b:?",
+            re.I,
+        ),
+    ),
+    ("after", re.compile(r"\b(?:i\.e\.|ie\.|that\s+is)[,:]?", re.I)),
+    ("after", re.compile(r"\busing\b:?", re.I)),
+    ("after", re.compile(r"\bgive\b", re.I)),
+    ("list", re.compile(r"\bcounting\b", re.I)),
+    ("after", re.compile(r"(?<=\w):")),
+)
+# Where a formula after a trigger or a bracket ends: the unit, the rounding, a gloss.
+_STOP = re.compile(
+    r"\?|;|,?\s*\b(?:in\s+(?:usd|us\$|units|percent)|usd\b|answer\b|round(?:ed)?\b|percent\b|percentage\b|"
+    r"(?:to\s+)?(?:one|two|three|zero|\d)\s+decimals?|expressed\b|i\.e\.|e\.g\.|excluding\b|including\b|"
+    r"leave\b|leaving\b|where\b|which\b|respond\b|give\b|for\s+(?:the\s+)?(?:fy|fiscal|19|20|q[1-4])|"
+    r"in\s+(?:fy|q[1-4]|fiscal|(?:19|20)\d\d)|for\s+[A-Z]|and\s+capital\b|with\s+debt\b)",
+    re.I,
+)
+# A bracket saying how to answer or what to leave out, not what to compute.
+_GLOSS = re.compile(
+    r"\((?:[^()]*\b(?:percent|decimal|usd|millions|billions|leave|excluding|i\.e\.|e\.g\.)\b[^()]*)\)", re.I
+)
+# Words no line item's name holds: an operand with one is a clause, not a line item.
+_NOT_ITEM = re.compile(r"\b(?:what|which|how|who|they|them|it|we|you|did|does|paid\s+\w+)\b", re.I)
+# Operators a sentence writes a formula with outside a trigger or a bracket.
+_WRITTEN_OUT = re.compile(r"\s\+\s|\bas\s+a\s+(?:%|percent(?:age)?)\s+of\b", re.I)
+# Words a written-out operand runs to, from its operator: none of them is part of a line item's name.
+_OPERAND_STOP = re.compile(
+    r"^(?:what|which|is|are|was|were|the|of|for|from|in|to|or|a|an|its|their|how|much|did|does|"
+    r"fy\S*|\d\S*|\S+'s|\S+\u2019s)$",
+    re.I,
+)
+_RUN_WORD = re.compile(r"[\w&'\u2019-]+|[(),?]")
+
+
+def read_written(sentence: str) -> tuple[Written, ...]:
+    """Every formula one sentence writes: after a trigger (in _TRIGGERS' order), then in brackets,
+    then written out; a formula within the words of one read before it is part of that one."""
+    plain = _GLOSS.sub(" ", sentence)
+    found: list[tuple[int, int, Written]] = []
+
+    def add(kind: str, start: int, end: int, name: str, words: str | None = None) -> bool:
+        if any(s < end and start < e for s, e, _ in found):
+            return False
+        span = plain[start:end]
+        read = _read(span if words is None else words, alone=kind == "defines")
+        if read is not None:
+            found.append((start, end, Written(kind, sentence, span.strip(), *read, name)))
+        return read is not None
+
+    for kind, trigger in _TRIGGERS:
+        for match in trigger.finditer(plain):
+            end = _end(plain, match.end())
+            name = _naming(match.groupdict().get("name") or plain[: match.start()])
+            add(kind, match.end(), end, name, _as_sum(plain[match.end() : end]) if kind == "list" else None)
+    for start, end in _brackets(plain):
+        # "(a + b) / c": the formula runs on past the bracket; "ratio (a / b)": the bracket is it
+        if not add("bracket", start, _end(plain, start), _naming(plain[:start])):
+            add("bracket", start, end, _naming(plain[:start]))
+    # a sign within a formula read is that formula's; the rest of the sentence may write out one more
+    masked = "".join("," if any(s <= i < e for s, e, _ in found) else ch for i, ch in enumerate(plain))
+    chain = _chain(masked)
+    if chain is not None and not any(s < chain[2] and chain[1] < e for s, e, _ in found):
+        kind, start, end, expr, terms = chain
+        found.append(
+            (start, end, Written(kind, sentence, plain[start:end], expr, terms, _naming(plain[:start])))
+        )
+    return tuple(written for _, _, written in found)
+
+
+def _naming(before: str) -> str:
+    """The words before a formula in its clause, up to a preposition: what names it ("What was
+    AES's free cash flow in FY2021 (" names it "What was AES's free cash flow")."""
+    last = re.split(r"[.?!:]\s|,\s", before.strip(" ,:("))[-1]
+    return re.split(r"\s(?:for|at|in|of|from|during)\s|\s*\(|\s+here\b", last)[0]
+
+
+def _end(sentence: str, start: int) -> int:
+    """Where the formula written from start ends (_STOP), or the sentence's end."""
+    stop = _STOP.search(sentence[start:])
+    return start + stop.start() if stop else len(sentence)
+
+
+def _read(words: str, alone: bool) -> tuple[Expr, tuple[Term, ...]] | None:
+    """The formula in words when it reads as one over line items: two operands or more (alone: one
+    will do), none a clause or longer than ten words."""
+    try:
+        expr, terms = parse_formula(words, alone)
+    except NotAFormula:
+        return None
+    if len(refs(expr)) < (1 if alone else 2):
+        return None
+    if any(len(t.words.split()) > 10 or _NOT_ITEM.search(t.words) for t in terms):
+        return None
+    return expr, terms
+
+
+def _as_sum(words: str) -> str:
+    """ "A, B and C" as "A + B + C" (a list the question counts)."""
+    words = re.sub(r"\([^()]*\)", " ", words)
+    head, _, last = words.rpartition(" and ")
+    parts = [*head.split(","), last] if head else words.split(",")
+    return " + ".join(p.strip() for p in parts if p.strip())
+
+
+def _brackets(sentence: str) -> list[tuple[int, int]]:
+    """Where each outermost pair of brackets opens and ends (past its closing bracket)."""
+    found, depth, start = [], 0, 0
+    for i, ch in enumerate(sentence):
+        if ch == "(":
+            depth += 1
+            if depth == 1:
+                start = i
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                found.append((start, i + 1))
+    return found
+
+
+def _chain(text: str) -> tuple[str, int, int, Expr, tuple[Term, ...]] | None:
+    """(kind, start, end, expression, terms) of operands joined by the operators a sentence writes
+    out ("A + B", "A as a % of B"): the operand before the first operator runs back from it, each
+    other on from its operator, to the nearest word that cannot be part of a line item's name;
+    operands naming nothing are left out, and two must be left. "T(n) = 7n2 + 15n" is no formula."""
+    operators = list(_WRITTEN_OUT.finditer(text))
+    if not operators:
+        return None
+    edges = [0, *(edge for o in operators for edge in o.span()), len(text)]
+    parse = _Parse([], [])
+    expr: Expr | None = None
+    kind, start, end = "sum", len(text), 0
+    for n in range(len(operators) + 1):
+        words = list(_RUN_WORD.finditer(text, edges[2 * n], edges[2 * n + 1]))
+        run = _run(words) if n else _run(words[::-1])[::-1]
+        if not run:
+            continue
+        try:
+            ref = _ref(parse, " ".join(m.group(0) for m in run), None)
+        except NotAFormula:
+            continue
+        start, end = min(start, run[0].start()), run[-1].end()
+        if expr is None:
+            expr = ref
+            continue
+        op = "+" if operators[n - 1].group(0).strip() == "+" else "/"
+        kind = "percent" if op == "/" else kind
+        expr = Op(op, expr, ref)
+    if expr is None or len(parse.terms) < 2:
+        return None
+    return kind, start, end, expr, tuple(parse.terms)
+
+
+def _run(words: list[re.Match[str]]) -> list[re.Match[str]]:
+    """The words from the first that may be part of a line item's name to the next that may not."""
+    out: list[re.Match[str]] = []
+    for word in words:
+        if word.group(0) in "(),?" or _OPERAND_STOP.match(word.group(0)):
+            if out:
+                break
+            continue
+        out.append(word)
+    while out and out[-1].group(0).lower() == "and":  # "and" joins the words of a name, never ends one
+        out.pop()
+    while out and out[0].group(0).lower() == "and":
+        out.pop(0)
+    return out[:5]
 
 
 def refs(expr: Expr) -> list[int]:

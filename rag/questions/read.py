@@ -5,7 +5,7 @@ The answer stream (rag.answering.answer.answer_stream), the LangChain retriever 
 it where a question comes in; retrieval, the page stage, the offline answerer's scoring, its check
 and the computed rows read the parts they need from the value. The parts come from the readers
 beside this module: the asking sentences apart from the instructions, the statements a question
-names and the inputs of a metric it defines (request), analysts' shorthand and fiscal periods
+names, the formulas it writes and their inputs (request, with formula's reader), analysts' shorthand and fiscal periods
 (shorthand), its concepts (asked), what it asks for (terms), the figure it asks to be computed
 (figure) and the section of the document it names (section).
 
@@ -100,7 +100,7 @@ def read_question(text: str, previous: str | None = None) -> Question:
     inputs = _inputs(request.inputs)
     asked = read_asked(request.core)
     periods = read_periods(text)
-    figure = read_figure(text, request.core, periods)
+    figure = read_figure(text, request.core, periods, request.written)
     if previous is not None and len(tokenize(text)) < SHORT_FOLLOW_UP:
         searched = f"{previous} {text}"
         found = read_request(searched)

@@ -1,5 +1,5 @@
 """A question read apart from how it asks to be answered: what to search for, which financial
-statements it says to look in, and the line items of a metric it defines.
+statements it says to look in, and the line items of a formula it writes.
 
 Analysts' questions carry more than the question. "Assume that you are an investment analyst.
 What is the FY2021 capital expenditure amount (in USD billions) for PepsiCo? Respond by using
@@ -16,9 +16,11 @@ about analysts, units and responses. So:
   statement, cash flow statement, statements of equity and of comprehensive income), by any of
   the names US GAAP and IFRS filings and analysts give it. Named anywhere in the question, it
   says where to look (rag.retrieval.pages finds those pages by their headings); its name is not searched for;
-- an *input* is a line item of a metric the question defines ("Operating cash flow ratio is
-  defined as: cash from operations / total current liabilities"): the definition is split at its
-  operators into the items to look up, without "average", "change in" or the periods.
+- an *input* is a line item of a formula the question writes ("Operating cash flow ratio is
+  defined as: cash from operations / total current liabilities", "(CFO minus capex)", "capex as a %
+  of revenue"): the operands rag.questions.formula.read_written reads, without "average", "change
+  in" or the periods. A sentence that defines a metric is set apart from the asking sentences; the
+  formulas of instructions name no inputs.
 
 These are rules of how questions are written, not of one data set: the verbs and the statement
 names are the general vocabulary of English instructions and of financial reporting (ASC 205,
@@ -30,6 +32,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from rag.questions.formula import Written, read_written
 
 # Verbs that open a sentence telling the answerer how to answer, not what is asked.
 ANSWER_VERBS = frozenset(
@@ -66,18 +70,6 @@ _STATEMENT_WORDS = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[\"'(A-Z])")
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
-_DEFINITION = re.compile(
-    r"\b(?:is|are)\s+(?:here\s+)?(?:defined|calculated|computed|measured)\s+as\b:?|"
-    r"^\s*define\s+.+?\s+as\b:?",
-    re.IGNORECASE,
-)
-_OPERATOR = re.compile(r"[/*+=÷×()]|\s[-−–]\s|\b(?:minus|plus|less|divided\s+by|times|over)\b", re.IGNORECASE)  # noqa: RUF001
-# What a definition's terms carry besides the line item: the periods, averaging and changes.
-_NOT_AN_ITEM = re.compile(
-    r"\bbetween\s+\S+\s+and\s+\S+|\b(?:average|avg|changes?\s+in|year[- ]end)\b|"
-    r"\b(?:fy|fiscal\s*(?:year)?\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\b\d+(?:\.\d+)?%?",
-    re.IGNORECASE,
-)
 _EMPTY_BRACKETS = re.compile(r"\(\s*[^\w()]*\)")
 # What is left of "..., based on the income statement?" once the statement's name is out.
 _DANGLING = re.compile(
@@ -100,8 +92,9 @@ class Request:
     text: str  # the question as asked
     core: str  # the asking sentences, without instructions and statement names
     statements: tuple[str, ...] = ()  # STATEMENTS kinds the question names, in order
-    inputs: tuple[str, ...] = ()  # line items of the metric it defines, in order
+    inputs: tuple[str, ...] = ()  # line items of the formulas it defines or asks with, in order
     instructions: tuple[str, ...] = ()  # the sentences and clauses set aside
+    written: tuple[Written, ...] = ()  # every formula its sentences write (rag.questions.formula), in order
 
 
 def statements_in(text: str) -> tuple[str, ...]:
@@ -137,98 +130,17 @@ def _where_clause(sentence: str) -> tuple[str, str]:
     return "", sentence
 
 
-def definition_inputs(sentence: str) -> tuple[str, ...]:
-    """The line items a definition sentence names after "defined as", split at its operators."""
-    found = _DEFINITION.search(sentence)
-    if not found:
-        return ()
-    formula = sentence[found.end() :].rstrip(" .?!")
-    items = []
-    for part in _OPERATOR.split(formula):
-        words = " ".join(_NOT_AN_ITEM.sub(" ", _STATEMENT_WORDS.sub(" ", part)).split()).strip(" ,;:")
-        if re.search(r"[A-Za-z]{2}", words):
-            items.append(words)
-    return tuple(dict.fromkeys(items))
-
-
-# "capex as a % of revenue", "operating income + depreciation and amortization": a metric the
-# question writes out. Operands run to the nearest word that cannot be part of a line item's name.
-_WRITTEN_OUT = re.compile(r"\s\+\s|\bas\s+a\s+(?:%|percent(?:age)?)\s+of\b", re.IGNORECASE)
-_OPERAND_STOP = re.compile(
-    r"^(?:what|which|is|are|was|were|the|of|for|from|in|to|or|a|an|its|their|how|much|did|does|"
-    r"fy\S*|\d\S*|\S+'s|\S+’s)$",  # noqa: RUF001 (a curly apostrophe)
-    re.IGNORECASE,
-)
-
-
-def written_out_inputs(text: str) -> tuple[str, ...]:
-    """The operands of a metric written out in the question ("A + B", "A as a % of B")."""
-    parts = _WRITTEN_OUT.split(text)
-    if len(parts) < 2:
-        return ()
-    items = []
-    for n, part in enumerate(parts):
-        words = re.findall(r"[\w&'’-]+|[(),?]", part)  # noqa: RUF001
-        # the operand after an operator runs from its start, the one before the first from its end
-        run = _run(words) if n > 0 else _run(words[::-1])[::-1]
-        if run:
-            items.append(" ".join(run))
-    return _formula(items)
-
-
-def _formula(items: list[str]) -> tuple[str, ...]:
-    """The operands that name something (a word of three letters or more), when two or more do:
-    "T(n) = 7n2 + 15n" in a question about notation is no line-item formula."""
-    named = tuple(dict.fromkeys(i for i in items if re.search(r"[A-Za-z]{3}", i)))
-    return named if len(named) >= 2 else ()
-
-
-_PARENTHETICAL = re.compile(r"\(([^()]{3,120})\)")
-
-
-def parenthetical_inputs(text: str) -> tuple[str, ...]:
-    """The line items of a formula written in parentheses: "(dividends paid / net earnings)",
-    "(cash from operations minus capital expenditures)"."""
-    items: list[str] = []
-    for inside in _PARENTHETICAL.findall(text):
-        parts = _OPERATOR.split(inside)
-        if len(parts) < 2:
-            continue
-        for part in parts:
-            words = re.findall(r"[\w&'’-]+", _NOT_AN_ITEM.sub(" ", part))  # noqa: RUF001
-            while words and _OPERAND_STOP.match(words[0]):
-                words.pop(0)
-            while words and _OPERAND_STOP.match(words[-1]):
-                words.pop()
-            if words:
-                items.append(" ".join(words[:6]))
-    return _formula(items)
-
-
-def _run(words: list[str]) -> list[str]:
-    out = []
-    for word in words:
-        if word in "(),?" or _OPERAND_STOP.match(word):
-            if out:
-                break
-            continue
-        out.append(word)
-    while out and out[-1].lower() == "and":  # "and" joins the words of a name, never ends one
-        out.pop()
-    while out and out[0].lower() == "and":
-        out.pop(0)
-    return out[:5]
-
-
 def read_request(text: str) -> Request:
-    """The question's asking sentences, the statements it names, the inputs of a metric it defines."""
+    """The question's asking sentences, the statements it names, the formulas it writes and the
+    inputs of a metric it defines or writes out."""
     parts = sentences(text)
     asking = {s for s in parts if s.endswith("?")} or {s for s in parts if not _is_instruction(s)}
-    kept, set_aside, inputs = [], [], []
+    kept, set_aside, inputs, written = [], [], [], []
     for sentence in parts:
-        items = definition_inputs(sentence)
-        if items:
-            inputs.extend(items)
+        found = read_written(sentence)
+        written.extend(found)
+        if any(w.kind == "defines" for w in found):
+            inputs.extend(t.words for w in found for t in w.terms)
         elif sentence not in asking and (_is_instruction(sentence) or not asking):
             set_aside.append(sentence)
         else:
@@ -236,9 +148,8 @@ def read_request(text: str) -> Request:
             if clause:
                 set_aside.append(clause)
             kept.append(rest)
+            inputs.extend(t.words for w in found for t in w.terms)
     asked = " ".join(kept)
-    inputs.extend(written_out_inputs(_STATEMENT_WORDS.sub(" ", asked)))
-    inputs.extend(parenthetical_inputs(asked))
     marked = _STATEMENT_WORDS.sub("\x00", asked)  # where a statement's name was
     core = " ".join(_EMPTY_BRACKETS.sub(" ", _DANGLING.sub("", marked).replace("\x00", " ")).split())
     core = core or asked or " ".join(text.split())
@@ -248,4 +159,5 @@ def read_request(text: str) -> Request:
         statements=statements_in(text),
         inputs=tuple(dict.fromkeys(inputs)),
         instructions=tuple(set_aside),
+        written=tuple(written),
     )

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rag.questions.request import definition_inputs, read_request, statements_in
+from rag.questions.formula import read_written
+from rag.questions.request import read_request, statements_in
 
 CASES = [
     # (question, core, statements, inputs)
@@ -122,7 +123,7 @@ def test_statement_names_are_read_however_they_are_spaced(heading: str, kind: st
 
 
 def test_a_sentence_that_defines_nothing_has_no_inputs() -> None:
-    assert definition_inputs("Revenue grew in 2020.") == ()
+    assert read_written("Revenue grew in 2020.") == ()
 
 
 @pytest.mark.corpus
