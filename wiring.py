@@ -7,13 +7,15 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.embeddings import Embeddings
-from langchain_core.language_models import BaseChatModel
 
 from ingest.types import OCR_OFF, LibraryReader, LibrarySettings, OcrOptions
 from settings import Settings
+
+if TYPE_CHECKING:
+    from rag.answering.models import Answerer
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,7 @@ def open_reader(settings: Settings) -> LibraryReader:
     return library_class(settings).open_reader(settings.data_dir, embeddings, config=config)
 
 
-def make_chat_model(settings: Settings, embeddings: Embeddings | None = None) -> tuple[BaseChatModel, str]:
+def make_chat_model(settings: Settings, embeddings: Embeddings | None = None) -> tuple[Answerer, str]:
     """The configured chat model and its label (the extractive answerer ranks with `embeddings`)."""
     from rag.answering.models import make_chat_model as build
 

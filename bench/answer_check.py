@@ -27,7 +27,7 @@ from bench.eval import SQUAD_QA, SQUAD_SAMPLE, judge, load_questions, open_corpu
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
 from rag.offline.check import DEFAULT, MIN_SUPPORT, OFF, RULES, Rules
-from rag.offline.extractive import ExtractiveChatModel
+from rag.offline.extractive import ExtractiveAnswerer
 from rag.offline.scoring import RememberedEmbeddings
 from rag.questions.read import Question, read_question
 from rag.retrieval.retrieve import Retrieval, search_evidence
@@ -66,7 +66,7 @@ def measure(
 ) -> dict[str, Any]:
     """Every question (read: each one's reading) answered by the extractive model under these
     rules, judged and summed up."""
-    model = ExtractiveChatModel(embeddings=embeddings, answer_check=rules)
+    model = ExtractiveAnswerer(embeddings=embeddings, answer_check=rules)
     rows = []
     for question, asked, retrieval in zip(questions, read, retrievals):
         events = stream_answer(asked, retrieval, chat_model=model, provider_label="bench")

@@ -192,9 +192,9 @@ def _answer(read: Any, retrieval: Any, rules: Rules, embeddings: Any, options: d
     """The offline answerer's Answer to a read question from its retrieval, under these rules."""
     from rag.answering.answer import stream_answer
     from rag.answering.events import Done
-    from rag.offline.extractive import LABEL, ExtractiveChatModel
+    from rag.offline.extractive import LABEL, ExtractiveAnswerer
 
-    model = ExtractiveChatModel(embeddings=embeddings, answer_check=rules)
+    model = ExtractiveAnswerer(embeddings=embeddings, answer_check=rules)
     events = stream_answer(read, retrieval, chat_model=model, provider_label=LABEL, **options)
     return next(e.answer for e in events if isinstance(e, Done))
 

@@ -29,7 +29,7 @@ from rag.answering.answer import stream_answer
 from rag.answering.events import Done
 from rag.citations.evidence import build_evidence
 from rag.compute.gather import gather
-from rag.offline.extractive import ExtractiveChatModel
+from rag.offline.extractive import ExtractiveAnswerer
 from rag.questions.read import Question, read_question
 from rag.retrieval.retrieve import Retrieval, search_evidence
 from rag.types import Answer, Evidence
@@ -181,7 +181,7 @@ def answer_all(
 ) -> list[dict[str, Any]]:
     """Retrieve and answer every question with the extractive model (ranking sentences with these
     embeddings too, when given); one judged row each (gold strings read by ``holds``)."""
-    model = ExtractiveChatModel(embeddings=embeddings)
+    model = ExtractiveAnswerer(embeddings=embeddings)
     rows = []
     for question in questions:
         read = read_question(question["question"])  # the edge: the one reading of the question's text

@@ -93,7 +93,7 @@ def _first_answer(
     from rag import text
     from rag.answering.answer import answer_stream
     from rag.answering.events import Done
-    from rag.offline.extractive import ExtractiveChatModel
+    from rag.offline.extractive import ExtractiveAnswerer
     from rag.retrieval.retrieve import lexical_index
 
     reader = None
@@ -113,7 +113,7 @@ def _first_answer(
         time.sleep(POLL_S)
     words = time.perf_counter() - start
     reader = reader or Library.open_reader(folder, embeddings, embedding_name=name)  # as the chat page reads
-    model = ExtractiveChatModel(embeddings=embeddings)
+    model = ExtractiveAnswerer(embeddings=embeddings)
     events = answer_stream(QUESTION, library=reader, chat_model=model, provider_label="extractive", k=6)
     answer = next(e.answer for e in events if isinstance(e, Done))
     answered = time.perf_counter() - start

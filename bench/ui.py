@@ -42,7 +42,7 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
     from ingest.local.library import Library
     from rag.answering.answer import answer_stream
     from rag.answering.events import Done
-    from rag.offline.extractive import ExtractiveChatModel
+    from rag.offline.extractive import ExtractiveAnswerer
     from rag.stores.conversations import ConversationStore
     from settings import load_settings
     from tests.e2e.documents import guide_pdf
@@ -53,7 +53,7 @@ def _seed(data_dir: Path, turns_per_conv: tuple[int, ...]) -> list[str]:
     library = Library.open(data_dir, embeddings, config=config)
     library.add_pdf(guide_pdf(), "guide.pdf")
     store = ConversationStore(data_dir / "conversations.sqlite3")
-    model = ExtractiveChatModel()
+    model = ExtractiveAnswerer()
     answers = []
     for question in QUESTIONS:
         events = answer_stream(

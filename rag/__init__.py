@@ -3,7 +3,7 @@
 Exported here: the vocabulary and the citation grammar (cheap to import). The heavier parts are
 imported from their modules: rag.retrieval.retrieve (search_evidence), rag.answering.answer (answer_stream),
 rag.answering.models (make_chat_model; wiring.make_chat_model builds it from the settings),
-rag.offline.extractive (ExtractiveChatModel), rag.answering.scripted (ScriptedChatModel), rag.prompts,
+rag.offline.extractive (ExtractiveAnswerer), rag.answering.scripted (ScriptedChatModel), rag.prompts,
 rag.retrieval.retriever (LibraryRetriever, the LangChain retriever over a library: library_retriever(library)),
 rag.retrieval.library_search (search_library: words and phrases).
 
@@ -15,9 +15,10 @@ A question's hops through the core (the Streamlit side is in ``components/__init
    saved by rag/retrieval/filings/profile_store.py), then dense (ingest/local/library.py:Library.search_vector) and BM25
    (rag/retrieval/lexical.py, saved by rag/retrieval/lexical_store.py) rankings fused; the top k chunks become
    Evidence with short ids (rag/citations/evidence.py:build_evidence) in a Retrieval.
-3. rag/answering/answer.py:stream_answer - Retrieval.is_relevant gates it; rag/prompts.py:build_messages;
-   rag/answering/model_stream.py:model_deltas streams the model's text (retries, timeouts, limits);
-   the offline answerer gets the Question beside the prompt (rag/answering/answer.py:TakesQuestion).
+3. rag/answering/answer.py:stream_answer - Retrieval.is_relevant gates it; a chat model gets the
+   prompt (rag/prompts.py:build_messages) and rag/answering/model_stream.py:model_deltas streams
+   its text (retries, timeouts, limits); the offline answerer gets the Question and the evidence
+   as values, never a prompt (rag/answering/models.py:OfflineAnswerer).
 4. rag/answering/answer.py:AnswerCitations.feed - the one parse: rag/citations/parser.py:CitationStream.feed finds
    the markers as the text streams; TextDelta says how much may be shown, Cited events carry id,
    span, number (resolved ids numbered by first use) and the evidence on first use.

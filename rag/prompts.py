@@ -1,9 +1,8 @@
-"""Every prompt in one place: the system prompt, the task prompt and how evidence is laid out.
-
-The offline extractive answerer reads the same messages back (rag.offline.task.parse_task), so the
-layout here is a contract: a `Source ID [<id>]:` header line per piece of evidence, optionally
-followed by one CONTEXT_PREFIX line (the chunk's section/table title and column headers), and
-the question after QUESTION_HEADER at the end.
+"""Every prompt in one place: the system prompt, the task prompt and how evidence is laid out for
+a chat model (a `Source ID [<id>]:` header line per piece of evidence, optionally one
+CONTEXT_PREFIX line with the chunk's section/table title and column headers, the question after
+QUESTION_HEADER at the end), and the fixed sentences answers open with. Nothing reads a prompt
+back: the offline answerer is given the question and the evidence as values.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """A question's text is read by one function, rag.questions.read.read_question (issue 41): no core
 function takes the question as text but the few edges listed here, each with its reason, and no
-module outside rag/questions calls the readers of a question's parts. tests/rag/test_read.py
-checks that the answer stream calls the one reader once per question."""
+module outside rag/questions calls the readers of a question's parts. The prompt rag.prompts lays
+out for a model is read back by nobody: the offline answerer is given the question and the evidence
+as values (issue 52). tests/rag/test_read.py checks that the answer stream calls the one reader
+once per question and hands the offline answerer its values."""
 
 from __future__ import annotations
 
@@ -39,13 +41,20 @@ SEARCHES = frozenset(
     }
 )
 # The readers of a question's parts (rag/questions/), which only read_question calls, and the
-# modules that call read_question itself: the edges (the offline answerer reads the prompt's
-# question only when a caller gives it messages alone, not the answer stream's Question).
+# modules that call read_question itself: the edges.
 PART_READERS = frozenset(
     "read_request read_concepts read_asked names_in question_proper without_framing expand_question "
     "expansions synonym_groups read_periods written_names read_written read_section".split()
 )
-READ_AT = frozenset({"rag.answering.answer", "rag.retrieval.retriever", "rag.offline.extractive"})
+READ_AT = frozenset({"rag.answering.answer", "rag.retrieval.retriever"})
+# The prompt's layout, named only where it is written (rag.prompts); a module naming one of these
+# elsewhere would be reading a prompt back. The offline answerer imports nothing of LangChain: it
+# is given values, never messages.
+PROMPT = "rag.prompts"
+LAYOUT = frozenset(
+    "SOURCE_HEADER CONTEXT_PREFIX SOURCES_END QUESTION_HEADER TASK_PROMPT HISTORY_TEMPLATE".split()
+)
+OFFLINE = "rag.offline"
 
 
 def _module(path: Path, root: Path) -> str:
@@ -104,6 +113,33 @@ def reader_calls(root: Path) -> list[str]:
     return found
 
 
+def prompt_readers(root: Path) -> list[str]:
+    """The modules but rag.prompts that name the prompt's layout, and the offline answerer's
+    modules that import LangChain."""
+    found = []
+    for package in (*CORE, "components", "pages"):
+        for path in sorted((root / package).rglob("*.py")):
+            module = _module(path, root)
+            names, imported = set(), set()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom):
+                    names.update(alias.name for alias in node.names)
+                    imported.add(node.module or "")
+                elif isinstance(node, ast.Import):
+                    imported.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.Attribute):
+                    names.add(node.attr)
+                elif isinstance(node, ast.Name):
+                    names.add(node.id)
+            if module != PROMPT:
+                found += [f"{module}: {n}" for n in sorted(names & LAYOUT)]
+            if module == OFFLINE or module.startswith(OFFLINE + "."):
+                found += [
+                    f"{module}: {m}" for m in sorted(imported) if m.split(".")[0].startswith("langchain")
+                ]
+    return found
+
+
 def test_no_core_function_but_the_edges_takes_a_question_as_text() -> None:
     assert text_parameters(ROOT) == []
 
@@ -115,6 +151,10 @@ def test_every_listed_edge_and_search_is_still_there() -> None:
 
 def test_only_read_question_reads_a_questions_parts() -> None:
     assert reader_calls(ROOT) == []
+
+
+def test_no_one_reads_the_prompt_back() -> None:
+    assert prompt_readers(ROOT) == []
 
 
 def test_the_scans_report_a_question_taken_as_text(tmp_path: Path) -> None:
@@ -135,3 +175,15 @@ def test_the_scans_report_a_question_taken_as_text(tmp_path: Path) -> None:
         "rag.retrieval.stage.Pages.pick(query: str)",
     ]
     assert reader_calls(tmp_path) == ["rag.retrieval.stage: expand_question"]
+    # A prompt read back: its layout named outside rag.prompts, LangChain messages in the answerer.
+    (tmp_path / "rag" / "offline").mkdir()
+    (tmp_path / "rag" / "prompts.py").write_text("SOURCES_END = '--'\n", encoding="utf-8")
+    (tmp_path / "rag" / "offline" / "task.py").write_text(
+        "from langchain_core.messages import BaseMessage\nfrom rag import prompts\n"
+        "def parse(text: str): return text.rpartition(prompts.SOURCES_END)\n",
+        encoding="utf-8",
+    )
+    assert prompt_readers(tmp_path) == [
+        "rag.offline.task: SOURCES_END",
+        "rag.offline.task: langchain_core.messages",
+    ]

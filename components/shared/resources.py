@@ -14,7 +14,6 @@ from pathlib import Path
 
 import streamlit as st
 from langchain_core.embeddings import Embeddings
-from langchain_core.language_models import BaseChatModel
 
 from components.shared import state
 from ingest.backend import library_class
@@ -22,7 +21,7 @@ from ingest.embeddings import LocalEmbeddings, make_embeddings
 from ingest.errors import NoLibrary, SchemaTooOld
 from ingest.local.library import IngestProgress, Library
 from ingest.worker import BACKGROUND_NICENESS, Worker
-from rag.answering.models import ModelListing, list_models, make_chat_model
+from rag.answering.models import Answerer, ModelListing, list_models, make_chat_model
 from rag.retrieval.retrieve import warm_lexical
 from rag.stores.backend import conversation_store, verdict_store
 from rag.stores.conversations import ConversationStore
@@ -209,14 +208,14 @@ def get_verdicts(settings: Settings, user: str) -> VerdictStore:
 
 
 @st.cache_resource(show_spinner=False)
-def _chat_model(key: str, _options: ChatOptions, _embedding: EmbeddingOptions) -> tuple[BaseChatModel, str]:
+def _chat_model(key: str, _options: ChatOptions, _embedding: EmbeddingOptions) -> tuple[Answerer, str]:
     embeddings = None
     if _options.provider == "extractive":  # it ranks sentences with the library's embeddings
         embeddings, _name = _embeddings_for(_embedding)
     return make_chat_model(**asdict(_options), embeddings=embeddings)
 
 
-def get_chat_model(settings: Settings, model: str | None = None) -> tuple[BaseChatModel, str]:
+def get_chat_model(settings: Settings, model: str | None = None) -> tuple[Answerer, str]:
     """The configured chat model (or the `model` picked instead) and its label, built once per
     distinct chat and embedding options (a new API key in secrets.toml builds a new client on the
     next run, no restart needed)."""

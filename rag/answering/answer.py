@@ -7,9 +7,7 @@ import math
 from collections.abc import Iterator, Sequence
 from contextlib import closing
 from dataclasses import replace
-from typing import Any, Protocol, runtime_checkable
-
-from langchain_core.language_models import BaseChatModel
+from typing import Any
 
 from ingest.embeddings import asking
 from ingest.types import LibraryReader
@@ -18,6 +16,7 @@ from rag.answering.events import Cited, Done, Failed, Retrieved, StreamEvent, Te
 from rag.answering.failures import ModelFailure
 from rag.answering.metrics import answer_sentences, measure
 from rag.answering.model_stream import Limits, model_deltas
+from rag.answering.models import Answerer, OfflineAnswerer, TakesEvidence
 from rag.citations.parser import CitationStream, citation_spans
 from rag.citations.table import canonical_id, resolve
 from rag.compute.gather import gather
@@ -37,19 +36,6 @@ log = logging.getLogger(__name__)
 # (ANY_WORD), and the model says itself when the documents do not answer.
 MIN_COVERAGE = 0.6
 ANY_WORD = 1e-9
-
-
-@runtime_checkable
-class TakesQuestion(Protocol):
-    """A chat model that can be given the question already read (the offline answerer,
-    rag.offline.extractive): the stream hands it the Question beside the messages, so that it need
-    not read the question back out of the prompt. Any other chat model gets the prompt's text.
-    Such a model is not called after a computed figure's line (rag.compute) when the figure is all
-    the question asks: the line is its answer."""
-
-    def for_question(self, question: Question) -> BaseChatModel:
-        """The model for the messages of this one question."""
-        ...
 
 
 def library_embedding_name(library: LibraryReader) -> str:
@@ -161,7 +147,7 @@ def stream_answer(
     question: Question,
     retrieval: Retrieval,
     *,
-    chat_model: BaseChatModel,
+    chat_model: Answerer,
     provider_label: str,
     history: Sequence[Answer] = (),
     check_relevance: bool = True,
@@ -179,20 +165,17 @@ def stream_answer(
         yield Done(build_answer(question.text, text, evidence, provider=provider_label, unsupported=True))
         return
     computation = compute_answer(question, evidence, retrieval.picked)
-    if computation is not None:
-        evidence = (*evidence, *computation.cells)
-    cites = AnswerCitations(evidence, computation)
-    block = computation.block if computation is not None else ""
-    messages = build_messages(question.text, evidence, history, computed=block)
-    model = chat_model.for_question(question) if isinstance(chat_model, TakesQuestion) else chat_model
+    cells = computation.cells if computation is not None else ()
+    cites = AnswerCitations((*evidence, *cells), computation)
     if computation is not None:
         yield from cites.feed(computation.line)
-        if computation.complete and isinstance(chat_model, TakesQuestion):  # offline: the line is its answer
+        if computation.complete and isinstance(chat_model, OfflineAnswerer):  # the line is its answer
             yield from _ending(cites, note, question, provider_label)
             return
         yield from cites.feed("\n\n")
     try:
-        with closing(model_deltas(model, messages, limits)) as deltas:  # closed on a Stop too
+        # closed on a Stop too
+        with closing(_deltas(chat_model, question, evidence, computation, history, limits)) as deltas:
             for delta in deltas:
                 yield from cites.feed(delta)
     except ModelFailure as failure:
@@ -207,6 +190,26 @@ def stream_answer(
     yield from _ending(cites, note, question, provider_label)
 
 
+def _deltas(
+    chat_model: Answerer,
+    question: Question,
+    passages: Sequence[Evidence],
+    computation: Computation | None,
+    history: Sequence[Answer],
+    limits: Limits,
+) -> Iterator[str]:
+    """The answer's text after any computed line. The offline answerer answers the values; a chat
+    model is given the prompt (the passages, after the computed figure's block) and is streamed
+    within the limits (rag.answering.model_stream)."""
+    if isinstance(chat_model, OfflineAnswerer):
+        yield from chat_model.answer(question, passages)
+        return
+    block = computation.block if computation is not None else ""
+    messages = build_messages(question.text, passages, history, computed=block)
+    model = chat_model.for_evidence(passages) if isinstance(chat_model, TakesEvidence) else chat_model
+    yield from model_deltas(model, messages, limits)
+
+
 def _ending(cites: AnswerCitations, note: str, question: Question, provider: str) -> Iterator[StreamEvent]:
     """A finished answer's end: the period note (if any), the last citation, then Done."""
     if note:
@@ -219,7 +222,7 @@ def answer_stream(
     question: str,
     *,
     library: LibraryReader,
-    chat_model: BaseChatModel,
+    chat_model: Answerer,
     provider_label: str,
     k: int,
     history: Sequence[Answer] = (),

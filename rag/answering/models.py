@@ -1,20 +1,50 @@
 """Chat models by provider: any OpenAI-compatible endpoint, the offline extractive answerer, or
-the scripted fake. Each comes with the label the UI and the CLI show."""
+the scripted fake. Each comes with the label the UI and the CLI show. A chat model is given the
+prompt (rag.prompts); the offline answerer, no language model, is given values instead."""
 
 from __future__ import annotations
 
 import json
 import urllib.error
 import urllib.request
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
 
 from rag.answering.scripted import LABEL as SCRIPTED_LABEL
 from rag.answering.scripted import ScriptedChatModel
 from rag.offline.extractive import LABEL as EXTRACTIVE_LABEL
-from rag.offline.extractive import ExtractiveChatModel
+from rag.offline.extractive import ExtractiveAnswerer
+from rag.questions.read import Question
+from rag.types import Evidence
+
+
+@runtime_checkable
+class OfflineAnswerer(Protocol):
+    """An answerer that is no language model (rag.offline.extractive.ExtractiveAnswerer): the
+    answer stream hands it the question as read and the evidence as values, never a prompt. It is
+    not called after a computed figure's line (rag.compute) when the figure is all the question
+    asks: the line is its answer."""
+
+    def answer(self, question: Question, evidence: Sequence[Evidence]) -> Iterator[str]:
+        """The answer's text deltas."""
+        ...
+
+
+@runtime_checkable
+class TakesEvidence(Protocol):
+    """A chat model that is handed the evidence as values beside its prompt: the scripted fake
+    (rag.answering.scripted), whose unscripted reply cites the first passage's real id."""
+
+    def for_evidence(self, evidence: Sequence[Evidence]) -> BaseChatModel:
+        """The model for one prompt of these passages."""
+        ...
+
+
+# What a provider gives the answer stream: a chat model, given the prompt, or the offline answerer.
+Answerer = BaseChatModel | OfflineAnswerer
 
 
 def openai_chat_model(
@@ -64,10 +94,10 @@ def make_chat_model(
     timeout_s: float = 60.0,
     api_key: str | None = None,
     embeddings: Any = None,
-) -> tuple[BaseChatModel, str]:
-    """The chat model a provider names (openai, extractive or fake), and its label. The extractive
-    answerer uses the library's embeddings, when given, to find sentences that paraphrase the
-    question; the other options apply to openai only."""
+) -> tuple[Answerer, str]:
+    """The chat model a provider names (openai or fake; for extractive, the offline answerer), and
+    its label. The extractive answerer uses the library's embeddings, when given, to find
+    sentences that paraphrase the question; the other options apply to openai only."""
     if provider == "openai":
         chat = openai_chat_model(
             model=model,
@@ -81,7 +111,7 @@ def make_chat_model(
     if provider == "fake":
         return ScriptedChatModel(), SCRIPTED_LABEL
     if provider == "extractive":
-        return ExtractiveChatModel(embeddings=embeddings), EXTRACTIVE_LABEL
+        return ExtractiveAnswerer(embeddings=embeddings), EXTRACTIVE_LABEL
     raise ValueError(f"unknown llm_provider {provider!r}: use extractive, openai or fake")
 
 

@@ -1,7 +1,8 @@
-"""The offline answerer: a LangChain chat model that quotes the evidence sentences and table rows
-most relevant to the question, each cited by its source id; when the evidence is related but no
-sentence or row answers directly, it says so (CLOSEST_PASSAGES) and quotes the closest passages,
-cited; only for unrelated evidence does it say the documents do not answer.
+"""The offline answerer: given the question as read and the evidence as values (no prompt), it
+quotes the evidence sentences and table rows most relevant to the question, each cited by its
+source id; when the evidence is related but no sentence or row answers directly, it says so
+(CLOSEST_PASSAGES) and quotes the closest passages, cited; only for unrelated evidence does it say
+the documents do not answer.
 
 Scoring, the same on any document: the question's content words (rag.text), with analysts'
 shorthand spelled out and fiscal periods read (rag.questions.shorthand), are "concepts"; a sentence or row
@@ -20,13 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
-
-from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
-from pydantic import Field
 
 from rag.offline.check import DEFAULT, Quote, Rules, check, support, unnamed_label
 from rag.offline.judgement import closest_passages, judged_rows, judgement_answer, passages_beside_rows
@@ -40,13 +36,13 @@ from rag.offline.scoring import (
     label_share,
     score_sentences,
 )
-from rag.offline.task import parse_task
 from rag.passages.units import passage_units, recurring_lines, split_sentences
 from rag.prompts import NOT_IN_DOCUMENTS
-from rag.questions.read import Question, read_question
+from rag.questions.read import Question
 from rag.relevance import MIN_DENSE, gate_measured_for
+from rag.types import Evidence
 
-__all__ = ["ExtractiveChatModel", "Source", "compose_answer", "split_sentences"]
+__all__ = ["ExtractiveAnswerer", "Source", "compose_answer", "split_sentences"]
 
 LABEL = "offline extractive mode"
 # Share of the question's weighted concepts a sentence or row must hold to be quoted as an answer.
@@ -223,11 +219,12 @@ def _answers(question: Question, best: Scored, sources: Sequence[Source], rules:
     return check(question, quote, rules).passed
 
 
-class ExtractiveChatModel(BaseChatModel):
-    """Answers from the prompt's sources alone, deterministic, with no network; model weights
-    only through the optional embeddings (the library's own, passed in by make_chat_model). The
-    answer stream hands it the question it read (for_question); given messages alone, it reads
-    the prompt's question itself."""
+@dataclass(frozen=True)
+class ExtractiveAnswerer:
+    """Answers from the evidence alone, deterministic, with no network; model weights only through
+    the optional embeddings (the library's own, passed in by make_chat_model). No language model:
+    the answer stream hands it the question as read and the evidence as values, never a prompt
+    (rag.answering.models.OfflineAnswerer)."""
 
     min_score: float = MIN_SCORE
     """Least IDF-weighted share of the question's words a sentence must contain to be quoted."""
@@ -246,26 +243,12 @@ class ExtractiveChatModel(BaseChatModel):
     """Share of min_score the quoted best sentence must hold when another one reaches min_score."""
     answer_check: Rules = DEFAULT
     """The rules a quote must pass to be given as the answer (rag.offline.check)."""
-    question: Question | None = Field(default=None, repr=False, exclude=True)
-    """The messages' question as the answer stream read it (for_question); None: read from the
-    prompt's text, as a caller that only has messages gives it. Not a setting: not in the repr."""
 
-    @property
-    def _llm_type(self) -> str:
-        return "footnote-extractive"
-
-    def for_question(self, question: Question) -> ExtractiveChatModel:
-        """This model for the messages of one question already read: it answers that value instead
-        of reading the question back out of the prompt (rag.answering.answer.TakesQuestion)."""
-        return self.model_copy(update={"question": question})
-
-    def answer_text(self, messages: Sequence[BaseMessage]) -> str:
-        """The full answer for these messages."""
-        sources, text = parse_task(messages)
-        question = self.question if self.question is not None else read_question(text)
-        return compose_answer(
+    def answer(self, question: Question, evidence: Sequence[Evidence]) -> Iterator[str]:
+        """The answer to the question from this evidence, streamed word by word."""
+        text = compose_answer(
             question,
-            sources,
+            [Source.of(e) for e in evidence],
             self.min_score,
             self.max_sentences,
             embeddings=self.embeddings,
@@ -274,27 +257,4 @@ class ExtractiveChatModel(BaseChatModel):
             lexical_floor=self.lexical_floor,
             rules=self.answer_check,
         )
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.answer_text(messages)))])
-
-    def _stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
-        for token in re.split(r"(?<=\s)", self.answer_text(messages)):
-            if not token:
-                continue
-            chunk = ChatGenerationChunk(message=AIMessageChunk(content=token))
-            if run_manager is not None:
-                run_manager.on_llm_new_token(token, chunk=chunk)
-            yield chunk
+        yield from (token for token in re.split(r"(?<=\s)", text) if token)

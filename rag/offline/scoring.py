@@ -17,10 +17,12 @@ import numpy as np
 
 from rag.passages.rows import quote_row, value_for
 from rag.passages.units import Unit, passage_units, recurring_lines
+from rag.prompts import page_span
 from rag.questions.asked import Concept
 from rag.questions.read import Question
 from rag.questions.request import statements_in
 from rag.text import acronyms, stem, tokenize, words
+from rag.types import Evidence
 
 # Concepts found only in the sentence before, or in the source's context line, count this much.
 NEIGHBOUR_WEIGHT = 0.3
@@ -44,13 +46,26 @@ STATEMENT_HEAD_CHARS = 200  # a source's opening text that may carry its stateme
 
 @dataclass(frozen=True)
 class Source:
-    """One `Source ID [...]` block read back from the prompt."""
+    """One piece of evidence as the offline answerer reads it (Source.of): its text, context line,
+    document title and printed pages."""
 
     short_id: str
     text: str
-    context: str = ""  # the CONTEXT_PREFIX line: section/table title and column headers
-    title: str = ""  # the document's title, from the source header line
-    pages: str = ""  # its printed page label(s), "5" or "5-6", from the source header line
+    context: str = ""  # the section/table title and column headers (Evidence.context)
+    title: str = ""  # the document's title, else its file name
+    pages: str = ""  # its printed page label(s), "5" or "5-6"
+
+    @classmethod
+    def of(cls, evidence: Evidence) -> Source:
+        """The evidence's text stripped, its context and title with each run of whitespace made one
+        space (as a model's prompt shows them: rag.prompts.format_sources)."""
+        return cls(
+            evidence.short_id,
+            evidence.text.strip(),
+            " ".join(evidence.context.split()),
+            " ".join((evidence.title or evidence.file_name).split()),
+            page_span(evidence),
+        )
 
 
 @dataclass(frozen=True)

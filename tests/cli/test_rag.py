@@ -13,7 +13,7 @@ import pytest
 
 from cli.rag import main
 from rag.answering.scripted import ScriptedChatModel
-from rag.offline.extractive import ExtractiveChatModel
+from rag.offline.extractive import ExtractiveAnswerer
 from settings import load_settings
 from tests.openai_server import Error, ScriptedOpenAIServer, sse, stream
 from tests.rag.conftest import ENGINES, GARDEN, make_pdf, open_hash_library
@@ -148,7 +148,7 @@ def test_a_model_failure_exits_non_zero_with_the_cause(data_dir: Path) -> None:
 
 def test_make_chat_model_follows_the_provider_setting() -> None:
     model, label = make_chat_model(load_settings(llm_provider="extractive"))
-    assert isinstance(model, ExtractiveChatModel) and label == "offline extractive mode"
+    assert isinstance(model, ExtractiveAnswerer) and label == "offline extractive mode"
     assert isinstance(make_chat_model(load_settings(llm_provider="fake"))[0], ScriptedChatModel)
     chat, label = make_chat_model(
         load_settings(llm_provider="openai", llm_api_key="sk-x", llm_model="m1", llm_max_tokens=99)

@@ -16,7 +16,7 @@ from ingest.pdf.render import draw_page
 from ingest.types import OcrOptions
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
-from rag.offline.extractive import ExtractiveChatModel
+from rag.offline.extractive import ExtractiveAnswerer
 from rag.questions.read import read_question
 from rag.retrieval.retrieve import search_evidence
 from tests.ingest.scans import HARBOUR, ORCHARD, covered, join_pdfs, scanned, text_pdf, turned, word_boxes
@@ -47,7 +47,7 @@ def _answer(library: Library, text: str):
     events = stream_answer(
         question,
         retrieval,
-        chat_model=ExtractiveChatModel(embeddings=library.embeddings),
+        chat_model=ExtractiveAnswerer(embeddings=library.embeddings),
         provider_label="offline extractive mode",
         check_relevance=False,
     )

@@ -20,7 +20,7 @@ from rag.answering.model_stream import JITTER, PUMP_THREAD
 from rag.answering.scripted import ScriptedChatModel
 from rag.citations.parser import citation_spans
 from rag.citations.table import resolve
-from rag.offline.extractive import ExtractiveChatModel
+from rag.offline.extractive import ExtractiveAnswerer
 from rag.prompts import NOT_IN_DOCUMENTS
 from rag.questions.read import read_question
 from rag.retrieval.retrieve import Retrieval, search_evidence
@@ -73,7 +73,7 @@ def test_a_cited_answer_carries_evidence_on_the_first_citation_only(garden_libra
 
 
 def test_the_extractive_model_answers_end_to_end_with_the_right_page(garden_library: LibraryReader) -> None:
-    answer = ask(garden_library, "When was the greenhouse built?", ExtractiveChatModel())[-1].answer
+    answer = ask(garden_library, "When was the greenhouse built?", ExtractiveAnswerer())[-1].answer
     assert "1987" in answer.text and answer.metrics.coverage == 1.0
     assert [f.evidence.page_label for f in answer.footnotes] == ["3"]
 

@@ -18,7 +18,7 @@ from rag.answering.json_report import answer_json
 from rag.answering.scripted import ScriptedChatModel
 from rag.audit.records import turn_records
 from rag.compute.present import BLOCK_HEAD, NOT_COMPUTED
-from rag.offline.extractive import ExtractiveChatModel
+from rag.offline.extractive import ExtractiveAnswerer
 from rag.questions.read import read_question
 from rag.retrieval.retrieve import Retrieval
 from rag.stores.serialize import answer_from_dict, answer_to_dict
@@ -41,7 +41,7 @@ def answer(question: str, model: object, *texts: str) -> Answer:
 
 
 def test_offline_the_line_is_the_answer_and_each_operand_its_own_footnote() -> None:
-    got = answer(RATIO, ExtractiveChatModel(), BALANCE)
+    got = answer(RATIO, ExtractiveAnswerer(), BALANCE)
     assert got.computed is not None and got.computed.result == "0.87"
     assert got.text.startswith("Current ratio, FY2021 = current assets 3,000 [")
     assert [f.number for f in got.footnotes] == [1, 2]
@@ -54,7 +54,7 @@ def test_offline_the_line_is_the_answer_and_each_operand_its_own_footnote() -> N
 
 
 def test_a_refusal_says_which_operand_failed_then_quotes_the_closest_passages() -> None:
-    got = answer("What was Acme's FY2018 current ratio?", ExtractiveChatModel(), BALANCE, INCOME)
+    got = answer("What was Acme's FY2018 current ratio?", ExtractiveAnswerer(), BALANCE, INCOME)
     assert got.computed is None and got.closest
     assert got.text.startswith(f'{NOT_COMPUTED} "current assets": its rows have no 2018 column.')
     assert "3,000" in got.text  # the rows found, cited by their passages
@@ -81,7 +81,7 @@ def server() -> Iterator[ScriptedOpenAIServer]:
 
 def test_the_real_chat_path_keeps_the_line_and_cites_the_cells(server: ScriptedOpenAIServer) -> None:
     retrieval = Retrieval(evidence(BALANCE), best_dense=0.9, best_coverage=1.0)
-    first = answer(RATIO, ExtractiveChatModel(), BALANCE).computed
+    first = answer(RATIO, ExtractiveAnswerer(), BALANCE).computed
     assert first is not None
     cell = first.operands[1].short_id
     server.push(stream("Current liabilities were ", f"3,456 [{cell}]", "; the ratio is 0.9."))
@@ -103,7 +103,7 @@ def test_the_real_chat_path_keeps_the_line_and_cites_the_cells(server: ScriptedO
 
 
 def test_the_figure_is_saved_listed_and_audited() -> None:
-    got = answer(RATIO, ExtractiveChatModel(), BALANCE)
+    got = answer(RATIO, ExtractiveAnswerer(), BALANCE)
     again = answer_from_dict(json.loads(json.dumps(answer_to_dict(got))))
     assert again == got
     old = answer_to_dict(got)
@@ -115,7 +115,7 @@ def test_the_figure_is_saved_listed_and_audited() -> None:
     assert data["computed"]["result"] == "0.87" and data["computed"]["unit"] == "ratio"
     assert [o["footnote"] for o in data["computed"]["operands"]] == [1, 2]
     assert data["footnotes"][0]["cell"]["label"] == "Total current assets"
-    assert "computed" not in answer_json(answer("Who is Acme's auditor?", ExtractiveChatModel(), BALANCE))
+    assert "computed" not in answer_json(answer("Who is Acme's auditor?", ExtractiveAnswerer(), BALANCE))
     records = turn_records(Turn("t1", "c1", 0, got))
     assert [r.evidence.short_id for r in records] == [o.short_id for o in got.computed.operands]
 

@@ -1,11 +1,11 @@
-"""The offline extractive answerer: reads the prompt back, quotes and cites, abstains plainly."""
+"""The offline extractive answerer: given the question and the evidence as values, it quotes and cites,
+or abstains plainly."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from langchain_core.messages import HumanMessage
 
 from ingest.embeddings import LocalEmbeddings
 from ingest.local.library import Library
@@ -14,10 +14,11 @@ from rag.answering.answer import answer_stream
 from rag.answering.events import Done
 from rag.citations.parser import extract_citations
 from rag.offline.check import OFF
-from rag.offline.extractive import ExtractiveChatModel, split_sentences
-from rag.offline.task import parse_task
-from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
-from rag.types import Answer, Evidence
+from rag.offline.extractive import ExtractiveAnswerer, split_sentences
+from rag.offline.scoring import Source
+from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS
+from rag.questions.read import read_question
+from rag.types import Evidence
 from tests.rag.conftest import make_pdf
 
 
@@ -40,20 +41,8 @@ GARDEN = evidence(
 ENGINE = evidence("bbbb222", "Diesel engines ignite fuel by compression. They power lorries and ships.", 4)
 
 
-def ask(question: str, *items: Evidence) -> str:
-    return ExtractiveChatModel().invoke(build_messages(question, items)).content
-
-
-def test_parse_task_reads_back_what_the_prompt_wrote() -> None:
-    history = [Answer("Earlier question?", "Earlier answer [aaaa111].", (), (), ())]
-    messages = build_messages("  When was the\ngreenhouse built? ", [GARDEN, ENGINE], history)
-    sources, question = parse_task(messages)
-    assert [(s.short_id, s.text) for s in sources] == [("aaaa111", GARDEN.text), ("bbbb222", ENGINE.text)]
-    assert question == "When was the greenhouse built?"
-
-
-def test_parse_task_without_sources_keeps_the_whole_message_as_question() -> None:
-    assert parse_task([HumanMessage(content="Hello there")]) == ([], "Hello there")
+def ask(question: str, *items: Evidence, model: ExtractiveAnswerer | None = None) -> str:
+    return "".join((model or ExtractiveAnswerer()).answer(read_question(question), items))
 
 
 def test_it_quotes_the_best_sentence_and_cites_its_source() -> None:
@@ -98,8 +87,8 @@ def test_evidence_close_in_meaning_but_not_in_words_gets_the_closest_passages() 
     # alone it looks unrelated; its meaning is what the first sentence says.
     question = "What are the two simple word responses to a decision problem?"
     assert ask(question, DECISION) == NOT_IN_DOCUMENTS  # without embeddings, words decide
-    model = ExtractiveChatModel(embeddings=LocalEmbeddings())
-    text = model.invoke(build_messages(question, [DECISION])).content
+    model = ExtractiveAnswerer(embeddings=LocalEmbeddings())
+    text = ask(question, DECISION, model=model)
     assert text.startswith(CLOSEST_PASSAGES)
     ids = extract_citations(text)
     assert "yes or no answer" in text and ids and set(ids) == {"dddd444"}
@@ -110,8 +99,8 @@ def test_evidence_close_in_meaning_but_not_in_words_gets_the_closest_passages() 
     ["Which painter made the problem of the Mona Lisa famous?", "What is the capital of Mongolia?"],
 )
 def test_a_shared_word_far_in_meaning_still_means_the_documents_do_not_answer(question: str) -> None:
-    model = ExtractiveChatModel(embeddings=LocalEmbeddings())
-    assert model.invoke(build_messages(question, [DECISION])).content == NOT_IN_DOCUMENTS
+    model = ExtractiveAnswerer(embeddings=LocalEmbeddings())
+    assert ask(question, DECISION, model=model) == NOT_IN_DOCUMENTS
 
 
 class NamedAs:
@@ -129,10 +118,10 @@ class NamedAs:
 
 def test_a_cosine_is_read_as_related_only_for_the_model_it_was_measured_with() -> None:
     question = "What are the two simple word responses to a decision problem?"
-    measured = ExtractiveChatModel(embeddings=NamedAs("local:all-MiniLM-L6-v2-fused-int8:384"))
-    assert measured.invoke(build_messages(question, [DECISION])).content.startswith(CLOSEST_PASSAGES)
-    other = ExtractiveChatModel(embeddings=NamedAs("openai:text-embedding-3-small"))
-    assert other.invoke(build_messages(question, [DECISION])).content == NOT_IN_DOCUMENTS
+    measured = ExtractiveAnswerer(embeddings=NamedAs("local:all-MiniLM-L6-v2-fused-int8:384"))
+    assert ask(question, DECISION, model=measured).startswith(CLOSEST_PASSAGES)
+    other = ExtractiveAnswerer(embeddings=NamedAs("openai:text-embedding-3-small"))
+    assert ask(question, DECISION, model=other) == NOT_IN_DOCUMENTS
 
 
 class Toward1987:
@@ -158,7 +147,7 @@ def test_two_closest_passages_are_the_best_by_words_and_the_third_the_best_by_me
     by_words = ask(question, VILLAGE)
     assert by_words.startswith(CLOSEST_PASSAGES) and "1987" not in by_words
     assert by_words.count("[eeee555]") == 3
-    text = ExtractiveChatModel(embeddings=Toward1987()).invoke(build_messages(question, [VILLAGE])).content
+    text = ask(question, VILLAGE, model=ExtractiveAnswerer(embeddings=Toward1987()))
     quoted = [q.strip() for q in text.removeprefix(CLOSEST_PASSAGES).split("[eeee555]") if q.strip()]
     assert len(quoted) == 3 and "1987" in quoted[2]
     assert quoted[:2] == [q.strip() for q in by_words.removeprefix(CLOSEST_PASSAGES).split("[eeee555]")][:2]
@@ -190,10 +179,9 @@ def test_brackets_in_quoted_text_cannot_pose_as_citations() -> None:
 
 
 def test_it_streams_word_by_word_the_same_text_it_returns() -> None:
-    messages = build_messages("When was the greenhouse built?", [GARDEN])
-    model = ExtractiveChatModel()
-    chunks = [c.content for c in model.stream(messages)]
-    assert len(chunks) > 5 and "".join(chunks) == model.invoke(messages).content
+    chunks = list(ExtractiveAnswerer().answer(read_question("When was the greenhouse built?"), [GARDEN]))
+    assert len(chunks) > 5 and all(c.endswith(" ") and c.strip() for c in chunks[:-1])
+    assert "".join(chunks) == "The greenhouse was built in 1987 from recycled windows. [aaaa111]"
 
 
 def test_split_sentences_joins_pdf_line_breaks_and_soft_hyphens() -> None:
@@ -247,19 +235,19 @@ def test_the_amount_paid_is_found_for_a_paraphrased_question(tmp_path: Path) -> 
     library.add_pdf(make_pdf([POLICY], "Remote work policy"), "policy.pdf")
     question = "What does the company pay for home office equipment?"
 
-    def answer(model: ExtractiveChatModel) -> str:
+    def answer(model: ExtractiveAnswerer) -> str:
         events = answer_stream(question, library=library, chat_model=model, provider_label="t", k=3)
         return next(e.answer for e in events if isinstance(e, Done)).text
 
-    assert answer(ExtractiveChatModel(embeddings=library.embeddings)).startswith("Employees may also claim")
+    assert answer(ExtractiveAnswerer(embeddings=library.embeddings)).startswith("Employees may also claim")
     # Word overlap alone finds it too: its heading, "Equipment and allowances", holds "equipment"
     # (before headings counted, it preferred "Equipment bought ...", which shares the word itself).
-    assert answer(ExtractiveChatModel(number_bonus=0)).startswith("Employees may also claim")
+    assert answer(ExtractiveAnswerer(number_bonus=0)).startswith("Employees may also claim")
     # With embeddings it still abstains when nothing is relevant (the retrieval gate is off here).
     off_topic = answer_stream(
         "Which violinist played the Paganini caprices?",
         library=library,
-        chat_model=ExtractiveChatModel(embeddings=library.embeddings),
+        chat_model=ExtractiveAnswerer(embeddings=library.embeddings),
         provider_label="t",
         k=3,
         check_relevance=False,
@@ -274,38 +262,32 @@ def test_semantic_similarity_picks_the_sentence_that_means_what_the_question_ask
         "hills swelled the river until it burst its banks and flooded the town.",
     )
     question = "Why did the river flood the town?"  # both sentences hold every content word
-    model = ExtractiveChatModel(embeddings=LocalEmbeddings())
-    assert model.invoke(build_messages(question, [flood])).content.startswith("Heavy rain in the hills")
+    model = ExtractiveAnswerer(embeddings=LocalEmbeddings())
+    assert ask(question, flood, model=model).startswith("Heavy rain in the hills")
     assert ask(question, flood).startswith("The town museum")
 
 
-def test_a_sources_context_line_is_read_apart_from_its_text() -> None:
-    from langchain_core.messages import HumanMessage
-
-    from ingest.types import PageLocator
-    from rag.offline.task import parse_task
-    from rag.prompts import build_messages
-    from rag.types import Evidence
-
-    loc = (PageLocator(0, "1", 0, 20),)
-    with_context = Evidence(
+def test_the_answerer_reads_each_piece_of_evidence_from_its_fields() -> None:
+    loc = (PageLocator(4, "5", 0, 20), PageLocator(5, "6", 0, 9))
+    table = Evidence(
         "aaaa111",
         "a" * 64,
         "d",
-        "T",
+        "Annual\n report",
         "t.pdf",
-        "Capital expenditures 1,577",
+        "  Capital expenditures 1,577\n",
         0.5,
         loc,
-        context="Cash flows | 2023 2022",
+        context="Cash flows |\n 2023 2022",
     )
-    plain = Evidence("bbbb222", "b" * 64, "d", "T", "t.pdf", "Revenue grew.", 0.5, loc)
-    sources, question = parse_task([HumanMessage(build_messages("capex?", [with_context, plain])[1].content)])
-    assert [(s.short_id, s.text, s.context) for s in sources] == [
-        ("aaaa111", "Capital expenditures 1,577", "Cash flows | 2023 2022"),
-        ("bbbb222", "Revenue grew.", ""),
-    ]
-    assert question == "capex?"
+    assert Source.of(table) == Source(
+        "aaaa111", "Capital expenditures 1,577", "Cash flows | 2023 2022", "Annual report", "5-6"
+    )
+    # No title: the file name. A first line that reads like a prompt's context line is text still.
+    quoted = Evidence(
+        "bbbb222", "b" * 64, "d", "", "t.pdf", "Context: a prompt.\nThe model read it.", 0.5, loc[:1]
+    )
+    assert Source.of(quoted) == Source("bbbb222", "Context: a prompt.\nThe model read it.", "", "t.pdf", "5")
 
 
 def test_the_same_sentence_in_two_sources_is_quoted_once_with_both_ids() -> None:
@@ -348,10 +330,11 @@ def test_a_quote_that_does_not_answer_this_question_is_only_a_closest_passage(
     question: str, source: Evidence
 ) -> None:
     """Issue 25: without the answer check these were quoted as the answer."""
-    messages = build_messages(question, [source])
-    unchecked = ExtractiveChatModel(embeddings=LocalEmbeddings(), answer_check=OFF).invoke(messages).content
+    unchecked = ask(
+        question, source, model=ExtractiveAnswerer(embeddings=LocalEmbeddings(), answer_check=OFF)
+    )
     assert not unchecked.startswith(CLOSEST_PASSAGES) and unchecked != NOT_IN_DOCUMENTS
-    text = ExtractiveChatModel(embeddings=LocalEmbeddings()).invoke(messages).content
+    text = ask(question, source, model=ExtractiveAnswerer(embeddings=LocalEmbeddings()))
     assert text.startswith(CLOSEST_PASSAGES)
     assert extract_citations(text) == [source.short_id]
 
@@ -399,7 +382,7 @@ class Counting:
 def test_choosing_the_closest_passages_embeds_no_text_twice() -> None:
     counting = Counting()
     question = "When did Napoleon build the village greenhouse?"
-    ExtractiveChatModel(embeddings=counting).invoke(build_messages(question, [VILLAGE]))
+    ask(question, VILLAGE, model=ExtractiveAnswerer(embeddings=counting))
     assert len(counting.queries) == 1 and counting.documents  # scored twice, embedded once
     assert len(counting.documents) == len(set(counting.documents))
 
@@ -417,8 +400,9 @@ PLANT = evidence(
 
 
 def test_a_row_beside_the_answer_is_quoted_only_for_the_line_the_question_names() -> None:
-    messages = build_messages("What was depreciation in fiscal 2022?", [PLANT])
-    text = ExtractiveChatModel(embeddings=LocalEmbeddings()).invoke(messages).content
+    text = ask(
+        "What was depreciation in fiscal 2022?", PLANT, model=ExtractiveAnswerer(embeddings=LocalEmbeddings())
+    )
     assert text == (
         "Depreciation expense was $166 million, $148 million and $122 million in fiscal 2023, 2022 "
         "and 2021, respectively. [ffff666]"

@@ -11,7 +11,7 @@ import pytest
 from ingest.types import LibraryReader
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
-from rag.offline.extractive import ExtractiveChatModel
+from rag.offline.extractive import ExtractiveAnswerer
 from rag.questions.read import read_question
 from rag.retrieval.retrieve import search_evidence
 from tests.rag.conftest import OpenLibrary, make_pdf
@@ -74,7 +74,7 @@ def test_a_year_the_library_lacks_is_said_in_the_answer(filings) -> None:
     assert found.period_note.startswith(
         "The library holds no filing for FY2018; this draws on ACMEWIDGETS_2019"
     )
-    events = stream_answer(question, found, chat_model=ExtractiveChatModel(), provider_label="t")
+    events = stream_answer(question, found, chat_model=ExtractiveAnswerer(), provider_label="t")
     answer = next(e.answer for e in events if isinstance(e, Done))
     assert answer.text.endswith(found.period_note)
 
@@ -94,7 +94,7 @@ def test_a_judgement_answer_quotes_the_rows_and_leaves_the_judgement_to_the_read
     library, _ = filings
     question = read_question("Is Acme capital-intensive? Use FY2021.")
     found = search_evidence(library, question, k=6)
-    events = stream_answer(question, found, chat_model=ExtractiveChatModel(), provider_label="t")
+    events = stream_answer(question, found, chat_model=ExtractiveAnswerer(), provider_label="t")
     answer = next(e.answer for e in events if isinstance(e, Done))
     assert answer.text.startswith("The documents state no judgement of capital intensity")
     assert "(3333) / (1,602) (columns 2021, 2020)" in answer.text and answer.footnotes

@@ -13,7 +13,7 @@ from ingest.types import LibraryReader
 from ingest.worker import run_job
 from rag.answering.answer import answer_stream
 from rag.answering.events import Done
-from rag.offline.extractive import ExtractiveChatModel
+from rag.offline.extractive import ExtractiveAnswerer
 from rag.retrieval.pending import words_only_lines
 from rag.stores.serialize import answer_from_dict, answer_to_dict
 from tests.rag.conftest import GARDEN, OpenLibrary, make_pdf
@@ -25,7 +25,7 @@ def _answer(library: LibraryReader):
     events = answer_stream(
         QUESTION,
         library=library,
-        chat_model=ExtractiveChatModel(embeddings=library.embeddings),
+        chat_model=ExtractiveAnswerer(embeddings=library.embeddings),
         provider_label="extractive",
         k=3,
     )

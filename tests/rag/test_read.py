@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 import pytest
-from pydantic import Field
 
 from ingest.local.library import Library
 from rag.answering import answer as answer_module
 from rag.answering.answer import answer_stream
-from rag.answering.events import Done
-from rag.offline import extractive as extractive_module
-from rag.offline.extractive import ExtractiveChatModel
+from rag.answering.events import Done, Retrieved
+from rag.offline.extractive import ExtractiveAnswerer
 from rag.questions.periods import Period
 from rag.questions.read import Question, read_question
 from rag.retrieval import retriever as retriever_module
 from rag.text import stem
+from rag.types import Evidence
 
 ANALYST = (
     "Assume that you are an investment analyst. What is the FY2021 capex for PepsiCo? Operating "
@@ -56,14 +57,15 @@ def test_the_value_is_frozen() -> None:
     assert read_question("What was Acme's revenue?") == question
 
 
-class RecordingModel(ExtractiveChatModel):
-    """The offline answerer, noting each Question the answer stream hands it."""
+class Recording:
+    """The offline answerer, noting the values the answer stream hands it."""
 
-    given: list = Field(default_factory=list)
+    def __init__(self) -> None:
+        self.given: list[tuple[Question, tuple[Evidence, ...]]] = []
 
-    def for_question(self, question: Question) -> ExtractiveChatModel:
-        self.given.append(question)
-        return super().for_question(question)
+    def answer(self, question: Question, evidence: Sequence[Evidence]) -> Iterator[str]:
+        self.given.append((question, tuple(evidence)))
+        return ExtractiveAnswerer().answer(question, evidence)
 
 
 def test_the_answer_stream_reads_each_question_once(hash_library: Library, monkeypatch) -> None:
@@ -76,19 +78,24 @@ def test_the_answer_stream_reads_each_question_once(hash_library: Library, monke
         return made[-1]
 
     # every core module that may read a question's text (tests/test_read_once.py keeps the list)
-    for module in (answer_module, extractive_module, retriever_module):
+    for module in (answer_module, retriever_module):
         monkeypatch.setattr(module, "read_question", spy)
-    model = RecordingModel()
+    model = Recording()
+    retrieved: list[tuple[Evidence, ...]] = []
 
     def ask(text: str, history: list) -> Done:
-        events = answer_stream(
-            text, library=hash_library, chat_model=model, provider_label="t", k=3, history=history
+        events = list(
+            answer_stream(
+                text, library=hash_library, chat_model=model, provider_label="t", k=3, history=history
+            )
         )
+        retrieved.append(next(e.evidence for e in events if isinstance(e, Retrieved)))
         return next(e for e in events if isinstance(e, Done))
 
     first = ask("When was the greenhouse built?", [])
     ask("And why?", [first.answer])
     assert calls == [("When was the greenhouse built?", None), ("And why?", "When was the greenhouse built?")]
-    # the offline answerer answered the stream's reading itself, not one of its own
-    assert len(model.given) == 2 and all(a is b for a, b in zip(model.given, made))
+    # the offline answerer answered the stream's reading and the evidence retrieved, as values
+    assert [q for q, _ in model.given] == made and all(q is m for (q, _), m in zip(model.given, made))
+    assert [e for _, e in model.given] == retrieved
     assert "1987" in first.answer.text and first.answer.question == "When was the greenhouse built?"

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rag.offline.extractive import ExtractiveChatModel
 from rag.passages.rows import Row, context_years, header_years, parse_row, quote_row
-from rag.prompts import CLOSEST_PASSAGES, build_messages
-from tests.rag.test_extractive import evidence
+from rag.prompts import CLOSEST_PASSAGES
+from tests.rag.test_extractive import ask, evidence
 
 
 @pytest.mark.parametrize(
@@ -51,10 +50,6 @@ CASH_FLOWS = (
     "Net income 537 917 722\nDepreciation and amortization 201 176 160\n"
     "Purchases of property and equipment (249) (231) (198)\nOther income, net (11) (7) (10)\n"
 )
-
-
-def ask(question: str, *items) -> str:
-    return ExtractiveChatModel().invoke(build_messages(question, items)).content
 
 
 def test_the_answerer_quotes_the_row_with_the_asked_years_column() -> None:
