@@ -4,9 +4,12 @@ embeddings, and other sections that repeat the question's words."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ingest.types import LibraryReader
+from rag.offline.extractive import ExtractiveAnswerer
 from rag.questions.read import read_question
 from rag.retrieval import sections
 from rag.retrieval.retrieve import Retrieval, search_evidence
@@ -59,6 +62,21 @@ def test_a_sections_subsections_each_reach_the_evidence_where_they_begin(paper: 
     for path in SUBSECTIONS:
         title = path.split(" > ")[-1]
         assert any(title in e.text and path in e.sections for e in found.evidence), title
+
+
+def test_the_offline_answer_lists_them_each_cited_where_it_begins(paper: LibraryReader) -> None:
+    question = read_question("What subsections make up section 2?")
+    evidence = search_evidence(paper, question, k=2).evidence
+    answer = "".join(ExtractiveAnswerer().answer(question, evidence))
+    by_id = {e.short_id: e for e in evidence}
+    cited = re.findall(r"(\d\.\d \w+) \[(\w+)\]", answer)
+    assert answer.startswith("2 Method has 3 subsections") and [t for t, _ in cited] == [
+        "2.1 Data",
+        "2.2 Model",
+        "2.3 Training",
+    ]
+    for (title, short_id), path in zip(cited, SUBSECTIONS):
+        assert path in by_id[short_id].sections and title in by_id[short_id].text
 
 
 def test_a_title_asked_by_number_comes_with_its_heading(paper: LibraryReader) -> None:
