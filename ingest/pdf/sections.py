@@ -4,9 +4,11 @@ its layout (ingest.pdf.headings), and the section path every page and chunk lies
 A section path joins the titles from the top level down with " > " ("PART I > Item 3. Legal
 Proceedings"). An outline is the document's own word on its structure, so it is used whenever it
 has MIN_OUTLINE entries that point at pages of the document (a file name or two is not one); each
-entry starts where its title begins a line on its page, after the entry before it on that page (else
-where that one starts, or at the page's top), and takes the numbering the page prints before it
-("4.2 Citation Evaluation" for a bookmark "Citation Evaluation"): a question names it by that number.
+entry starts where its title begins a line on its page, after the entry before it on that page, or
+at the top of the next page (a heading that opens a page is often anchored at the foot of the one
+before it); else where that entry before it starts, or at the page's top. It takes the numbering
+the page prints before it ("4.2 Citation Evaluation" for a bookmark "Citation Evaluation"): a
+question names it by that number.
 
 A page records where each path in force on it begins (``Page.sections``), so a chunk's paths (the
 one where it starts, then each that begins inside it) follow from the pages it touches, whenever
@@ -80,6 +82,10 @@ def outline_headings(reader: PdfReader, pages: Sequence[Page]) -> list[Heading]:
     for level, title, index in sorted((e for e in entries if e[2] in texts), key=lambda e: e[2]):
         before = after.get(index)
         at = _title_at(texts[index], title, 0 if before is None else before + 1)
+        if at is None and index + 1 in texts and index + 1 not in after:
+            # A heading that opens a page is often anchored at the foot of the page before it.
+            at = _title_at(texts[index + 1], title, 0)
+            index = index if at is None else index + 1
         start, printed = at or (before or 0, title)
         after[index] = start
         found.append(Heading(level, printed, index, start))

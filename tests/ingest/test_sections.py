@@ -5,10 +5,12 @@ LaTeX sample); every page and chunk knows its section paths, and a library keeps
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader, PdfWriter
 
 from ingest.pdf.chunking import chunk_pages
 from ingest.pdf.headings import without_numbering
@@ -105,6 +107,28 @@ def test_bookmarks_without_the_printed_numbering_start_where_their_titles_are_pr
         "4 Evaluation Metrics > 4.2 Citation Evaluation",
     ]  # each where its title is printed, none lost at the page's top
     assert all(first.text[start:].startswith(path.split(" > ")[-1]) for start, path in first.sections)
+
+
+def test_a_bookmark_anchored_at_the_foot_of_the_page_before_its_heading_starts_at_the_heading() -> None:
+    paper = [
+        [("title", "A Appendix"), ("heading", "A.1 Data"), ("text", PARAGRAPH)],
+        [("heading", "A.2 Model"), ("text", PARAGRAPH)],
+    ]
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(make_report(paper))))
+    top = writer.add_outline_item(title="Appendix", page_number=0)
+    for title in ("Data", "Model", "Training"):  # "Model" is printed on the next page; "Training" nowhere
+        writer.add_outline_item(title=title, page_number=0, parent=top)
+    out = io.BytesIO()
+    writer.write(out)
+    read = read_pdf(out.getvalue(), "paper.pdf")
+    assert [(h.title, h.page_index) for h in read.outline] == [
+        ("A Appendix", 0),
+        ("A.1 Data", 0),
+        ("A.2 Model", 1),
+        ("Training", 0),
+    ]
+    model = read.outline[2]
+    assert read.pages[1].text[model.char_start :].startswith("A.2 Model")
 
 
 def test_a_title_wrapped_over_two_lines_is_one_heading_and_two_short_ones_are_two() -> None:
