@@ -21,6 +21,7 @@ import logging
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from pypdf import PdfReader
 
@@ -109,10 +110,15 @@ def _walk(reader: PdfReader, items: list, level: int) -> Iterator[tuple[int, str
 def _title_at(text: str, title: str, after: int) -> tuple[int, str] | None:
     """Where the title begins a line of the page's text at or after ``after`` (its words, any
     spacing and case, after any numbering the page prints before them), and the title with that
-    numbering; None when no line there begins with it."""
+    numbering; None when no line there begins with it. Its words may run together, as a text layer
+    often prints them ("GOODWILLAND PURCHASED"), but two numbers never ("Note 1" is not "Note 13")."""
     words = re.findall(r"\w+", title)
-    pattern = r"(?im)^[^\w\n]*(" + _NUMBERING + r")?" + r"\W+".join(map(re.escape, words))
-    found = re.compile(pattern).search(text, after) if words else None
+    if not words:
+        return None
+    pattern = r"(?im)^[^\w\n]*(" + _NUMBERING + r")?" + re.escape(words[0])
+    for before, word in pairwise(words):
+        pattern += (r"\W+" if before[-1].isdigit() and word[0].isdigit() else r"\W*") + re.escape(word)
+    found = re.compile(pattern + r"(?!\w)").search(text, after)
     if found is None:
         return None
     numbering = " ".join((found.group(1) or "").split())

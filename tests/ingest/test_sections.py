@@ -131,6 +131,20 @@ def test_a_bookmark_anchored_at_the_foot_of_the_page_before_its_heading_starts_a
     assert read.pages[1].text[model.char_start :].startswith("A.2 Model")
 
 
+@pytest.mark.parametrize("bookmark", ["Note 1. Goodwill and Other", "Note 1"])
+def test_a_bookmark_finds_its_title_run_together_by_the_text_layer_and_never_a_longer_number(
+    bookmark: str,
+) -> None:
+    report = [[("heading", "Note 13. Leases"), ("text", PARAGRAPH), ("heading", "NOTE 1. GOODWILLAND OTHER")]]
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(make_report(report))))
+    writer.add_outline_item(title=bookmark, page_number=0)
+    out = io.BytesIO()
+    writer.write(out)
+    read = read_pdf(out.getvalue(), "report.pdf")
+    (note,) = read.outline
+    assert read.pages[0].text[note.char_start :].startswith("NOTE 1. GOODWILLAND")
+
+
 def test_a_title_wrapped_over_two_lines_is_one_heading_and_two_short_ones_are_two() -> None:
     long_title = (
         "Management's Discussion and Analysis of Financial Condition and Results of Operations Overview"
