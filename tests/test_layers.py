@@ -23,6 +23,7 @@ LAYERS = (
     ("rag.figures", "rag.types", "rag.citations"),
     ("rag.text", "rag.prompts", "rag.relevance"),
     ("rag.questions",),
+    ("rag.tables",),
     ("rag.passages",),
     ("rag.retrieval",),
     ("rag.compute",),

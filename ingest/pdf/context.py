@@ -26,13 +26,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ingest.pdf.tables import PERIOD
 from ingest.text import search_form
 from ingest.types import Page
 
 CONTEXT_MAX_CHARS = 240  # a title and a header line; longer means the detection went wrong
 TITLE_MAX_CHARS = 100
 REPEATED_PAGE_SHARE = 0.3  # a line on 30% of the pages (and 3 or more) is a running header/footer
-_PERIOD = re.compile(r"(?<![\d,.$])(?:(?:19|20)\d\d|Q[1-4])(?![\d,.%])")
 _NUMBER = re.compile(r"\d[\d,.]*")
 _UNITS = re.compile(r"\bin (?:millions|thousands|billions)\b", re.IGNORECASE)
 _ROW_END = re.compile(r"(?:\d\)?%?|[—–-])\s*$")  # noqa: RUF001 (em and en dash end table rows)
@@ -49,7 +49,7 @@ class _Mark:
 
 
 def _is_header(line: str) -> bool:
-    periods = _PERIOD.findall(line)
+    periods = PERIOD.findall(line)
     others = len(_NUMBER.findall(line)) - sum(p[0] != "Q" for p in periods)
     return len(set(periods)) >= 2 and others <= len(periods) and len(line) <= 200 and not _is_prose(line)
 

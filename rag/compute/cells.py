@@ -21,9 +21,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.compute.tables import PER_SHARE, TableCell, TableRow, read_rows
 from rag.questions.figure import Operand
+from rag.questions.judgement import STATEMENT_KINDS
 from rag.questions.vocabulary import phrase_words
+from rag.tables.passages import PER_SHARE, TableCell, TableRow, table_rows
 from rag.text import tokenize
 from rag.types import Evidence
 
@@ -53,7 +54,7 @@ class Found:
 
 def evidence_rows(evidence: Sequence[Evidence]) -> list[tuple[Evidence, TableRow]]:
     """Every table row of the evidence, with the piece it is in."""
-    return [(e, row) for e in evidence for row in read_rows(e.text, e.context)]
+    return [(e, row) for e in evidence for row in table_rows(e.text, e.context)]
 
 
 def _words(label: str) -> tuple[str, ...]:
@@ -112,10 +113,6 @@ def column_cell(
         and (c.column.quarter is None or c.column.quarter == quarter)
     ]
     return found[0] if len(found) == 1 else None
-
-
-# The vocabulary's statements (rag.questions.vocabulary) as tables name them (rag.questions.request).
-STATEMENT_KINDS = {"income": "income", "balance": "balance", "cash flow": "cash_flows"}
 
 
 def statement_rank(operand: Operand, row: TableRow, statements: Sequence[str]) -> int:

@@ -8,7 +8,7 @@ passage of a named document holds a row for (rag.compute.cells) is searched for 
 the question's reading focused on it (its words and labels searched, no other input, its
 statement's pages first: rag.retrieval.page_stage), in each named document. A passage from the middle of a statement has
 neither the statement's column years nor its scale in its text, and its context line may have lost
-them: the header lines above it on its page are added to its context (rag.compute.headers).
+them: the header lines above it on its page are added to its context (rag.tables.passages.page_header).
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ from dataclasses import replace
 from typing import Any
 
 from rag.citations.evidence import assign_short_ids
-from rag.compute.cells import STATEMENT_KINDS, candidates, evidence_rows
-from rag.compute.headers import header_years
-from rag.compute.tables import read_rows, scale_of
+from rag.compute.cells import candidates, evidence_rows
 from rag.questions.figure import Figure, Operand
+from rag.questions.judgement import STATEMENT_KINDS
 from rag.questions.read import Question
 from rag.retrieval.retrieve import Retrieval, search_evidence
+from rag.tables.lines import read_header
+from rag.tables.passages import page_header, table_rows
 from rag.types import Evidence
 
 MAX_DOCUMENTS = 3  # named documents an operand is searched for in (the asked period's filing first)
@@ -101,31 +102,14 @@ def _renamed(evidence: Sequence[Evidence]) -> tuple[Evidence, ...]:
 def _with_header(page_text: Any, evidence: Evidence) -> Evidence:
     """The evidence with the header lines above it on its page in its context, when its rows have
     no column years of their own (a passage that starts inside a table)."""
-    rows = read_rows(evidence.text, evidence.context)
+    rows = table_rows(evidence.text, evidence.context)
     if not rows or any(c.column for row in rows for c in row.cells):
         return evidence
     above = page_text(evidence.doc_id, evidence.page_index)[: evidence.char_start].splitlines()
     header = page_header(above)
-    if not header and not any(line.strip() and header_years(line) is None for line in above[-3:]):
+    if not header and not any(line.strip() and read_header(line) is None for line in above[-3:]):
         # a passage at the top of its page goes on with the table of the page before
         header = page_header(page_text(evidence.doc_id, evidence.page_index - 1).splitlines())
     if not header:
         return evidence
     return replace(evidence, context=f"{evidence.context} | {header}" if evidence.context else header)
-
-
-def page_header(lines: Sequence[str]) -> str:
-    """The last column header above a passage (its header-like lines with years, as one line) and
-    the scale stated above it, or ""."""
-    block: list[str] = []
-    for line in reversed(lines):
-        read = header_years(line) if line.strip() else None
-        if read is not None and (read[0] or block):
-            block.insert(0, " ".join(line.split()))
-        elif block:
-            break
-    years = [y for line in block for y in (header_years(line) or ([], False, False))[0]]
-    if not years:
-        return ""
-    scale = scale_of("\n".join(lines))
-    return " ".join([f"(in {scale})"] * bool(scale) + block)

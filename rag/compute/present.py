@@ -16,11 +16,11 @@ from dataclasses import dataclass, replace
 
 from ingest.pdf.chunking import PAGE_JOIN  # how a chunk's pages are joined in its text
 from rag.compute.solve import Reading, Refused, Solved, solve
-from rag.compute.tables import TableRow
 from rag.compute.values import grouped, plain
 from rag.questions.figure import Figure
 from rag.questions.formula import Ref, show
 from rag.questions.read import Question
+from rag.tables.passages import TableRow
 from rag.types import Cell, Computed, ComputedOperand, Evidence
 
 UNIT_WORDS = {"thousands": "thousand", "millions": "million", "billions": "billion", "units": ""}

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 
 from rag.compute.cells import Found, candidates, evidence_rows
-from rag.compute.tables import PER_SHARE, TableRow
-from rag.compute.values import SCALES, decimals_of, in_parentheses, parse_amount, round_half_up
+from rag.compute.values import SCALES, decimals_of, in_parentheses, round_half_up
 from rag.questions.figure import Figure
 from rag.questions.formula import evaluate
+from rag.tables.passages import PER_SHARE, TableRow
 from rag.types import Evidence
 
 PRECISION = 28  # decimal digits of the arithmetic (Python's default context)
@@ -164,8 +164,7 @@ def _same_cell(a: Reading, b: Reading) -> bool:
 
 
 def _read(found: Found, outflow: bool) -> Reading:
-    printed = found.cell.text
-    value = parse_amount(printed)
+    printed, value = found.cell.text, found.cell.value
     scale = found.row.scale
     if value is None:
         return Reading(found, Decimal(0), scale, f"{printed} read as 0")

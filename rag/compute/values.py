@@ -1,12 +1,13 @@
-"""Numbers as filings print them, read exactly: "1,577", "(1,577)" and "( 1,177 )" (negative),
-"$ 2,306,072", "4.450%", a dash for nothing; the scales tables state ("in thousands", "in
-millions"); and rounding as an analyst rounds (half up). Everything is decimal.Decimal: a cell is
-never a float, so 0.1 + 0.2 is 0.3 and a sum of cells is the sum an accountant gets."""
+"""Numbers as computed answers use them: the scales tables state ("in thousands", "in millions"),
+rounding as an analyst rounds (half up), and a result written as statements print amounts. A
+cell's value is read exactly where the table is read (rag.tables.lines.parse_amount). Everything
+is decimal.Decimal: a cell is never a float, so 0.1 + 0.2 is 0.3 and a sum of cells is the sum an
+accountant gets."""
 
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 
 # How many units a scale word means. "units" is a table that states none; a per-share row is
 # "per share" (units too, but never added to or divided by an amount in millions).
@@ -17,27 +18,6 @@ SCALES: dict[str, Decimal] = {
     "billions": Decimal(1_000_000_000),
     "per share": Decimal(1),
 }
-_AMOUNT = re.compile(
-    r"^(?P<open>\()?\s*(?P<minus>[-\u2212])?\s*[$\u20ac\u00a3]?\s*(?P<digits>\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?P<pct>%)?\s*(?P<close>\))?$"
-)
-DASHES = frozenset({"-", "\u2013", "\u2014", "\u2212"})
-
-
-def parse_amount(printed: str) -> Decimal | None:
-    """The value of a printed cell, or None for a dash or anything that is not one number.
-    Parentheses and a leading minus make it negative; a percent sign is kept out (4.450% is 4.450)."""
-    text = " ".join(printed.split())
-    if text in DASHES:
-        return None
-    found = _AMOUNT.match(text)
-    if not found or bool(found["open"]) != bool(found["close"]):
-        return None
-    digits = found["digits"].replace(",", "")
-    try:
-        value = Decimal(digits)
-    except InvalidOperation:  # pragma: no cover - the pattern only lets digits through
-        return None
-    return -value if found["open"] or found["minus"] else value
 
 
 def in_parentheses(printed: str) -> bool:

@@ -9,8 +9,8 @@ phrases: a label holding "current liabilities" but not "total" is another row.
 
 from __future__ import annotations
 
-from rag.passages.rows import parse_row
 from rag.questions.read import Input
+from rag.tables.lines import read_word_row
 from rag.text import acronyms, tokenize
 
 # Share of an input's concepts a row label must hold. 1.0: every one (a label holding "current
@@ -32,5 +32,5 @@ def holds_row(item: Input, text: str) -> bool:
     return any(
         _holds(item, row.label) >= INPUT_SHARE
         for line in text.splitlines()
-        if (row := parse_row(" ".join(line.split()))) is not None
+        if (row := read_word_row(" ".join(line.split()))) is not None
     )

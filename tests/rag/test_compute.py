@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from ingest.types import Chunk, Document, PageLocator
 from rag.citations.evidence import build_evidence
 from rag.compute.present import NOT_COMPUTED, compute_answer
-from rag.compute.values import parse_amount
 from rag.questions.read import read_question
+from rag.tables.lines import parse_amount
 from rag.types import Evidence
 
 BALANCE = """Acme Corp

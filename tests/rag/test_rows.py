@@ -4,38 +4,41 @@ from __future__ import annotations
 
 import pytest
 
-from rag.passages.rows import Row, context_years, header_years, parse_row, quote_row
+from rag.passages.rows import context_years, quote_row
 from rag.prompts import CLOSEST_PASSAGES
+from rag.tables.lines import column_years, read_word_row
 from tests.rag.test_extractive import ask, evidence
 
 
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("Net income 537 917 722", Row("Net income", ("537", "917", "722"))),
-        ("Capital expenditures $ 1,577 $ 1,602", Row("Capital expenditures", ("1,577", "1,602"))),
-        ("Interest expense, net (42) (25) (49)", Row("Interest expense, net", ("(42)", "(25)", "(49)"))),
-        ("Restructuring charges - 109 -", Row("Restructuring charges", ("-", "109", "-"))),
-        ("Total 1,577", Row("Total", ("1,577",))),
+        ("Net income 537 917 722", ("Net income", ("537", "917", "722"))),
+        ("Capital expenditures $ 1,577 $ 1,602", ("Capital expenditures", ("1,577", "1,602"))),
+        ("Interest expense, net (42) (25) (49)", ("Interest expense, net", ("(42)", "(25)", "(49)"))),
+        ("Restructuring charges - 109 -", ("Restructuring charges", ("-", "109", "-"))),
+        ("Total 1,577", ("Total", ("1,577",))),
         ("Founded in 1987", None),  # a lone year is no amount
         ("Depreciation was $86 million, $71 million and $80 million in fiscal 2018, 2017 and 2016,", None),
         ("revenue rose to 1,577 2,000", None),  # a wrapped prose line
         ("See page 12", None),
     ],
 )
-def test_parse_row(line: str, expected: Row | None) -> None:
-    assert parse_row(line) == expected
+def test_read_word_row(line: str, expected: tuple[str, tuple[str, ...]] | None) -> None:
+    row = read_word_row(line)
+    assert (None if row is None else (row.label, row.printed)) == expected
 
 
-def test_header_years() -> None:
-    assert header_years("2023 2022 2021") == (2023, 2022, 2021)
-    assert header_years("Fiscal Years 2023 2022") == (2023, 2022)
-    assert header_years("Revenue 2023 2,000") == () and header_years("In 2023") == ()
+def test_column_years() -> None:
+    assert column_years("2023 2022 2021") == (2023, 2022, 2021)
+    assert column_years("Fiscal Years 2023 2022") == (2023, 2022)
+    assert column_years("Revenue 2023 2,000") == () and column_years("In 2023") == ()
     assert context_years("Consolidated Statements of Cash Flows | 2023 2022 2021") == (2023, 2022, 2021)
 
 
 def test_quote_row_names_the_column_only_when_header_and_cells_line_up() -> None:
-    row = Row("Capital expenditures", ("1,602", "1,577", "1,380"))
+    row = read_word_row("Capital expenditures 1,602 1,577 1,380")
+    assert row is not None
     assert quote_row(row, (2023, 2022, 2021), (2022,)) == (
         "Capital expenditures: 1,577 in 2022 (columns 2023, 2022, 2021: 1,602 / 1,577 / 1,380)"
     )
@@ -114,25 +117,23 @@ def test_units_carry_their_section_heading_and_table_title() -> None:
 
 
 def test_a_header_with_dates_names_its_years_and_a_sentence_with_two_dates_does_not() -> None:
-    from rag.passages.rows import header_years
-
-    assert header_years("Year Ended December 31, 2017 2016 2015") == (2017, 2016, 2015)
-    assert header_years("November 27, 2015 November 28, 2014") == (2015, 2014)
+    assert column_years("Year Ended December 31, 2017 2016 2015") == (2017, 2016, 2015)
+    assert column_years("November 27, 2015 November 28, 2014") == (2015, 2014)
     assert (
-        header_years("On December 9, 2021, the Board declared a dividend payable on March 1, 2022 to holders")
+        column_years("On December 9, 2021, the Board declared a dividend payable on March 1, 2022 to holders")
         == ()
     )
 
 
 def test_a_row_with_dot_leaders_is_a_row() -> None:
-    row = parse_row("Trade payables.............................. $ 93,307 $ 68,377")
-    assert row is not None and row.label == "Trade payables" and row.cells == ("93,307", "68,377")
+    row = read_word_row("Trade payables.............................. $ 93,307 $ 68,377")
+    assert row is not None and row.label == "Trade payables" and row.printed == ("93,307", "68,377")
 
 
 def test_a_roll_forward_row_that_opens_with_a_year_is_a_row_and_a_header_is_not() -> None:
-    row = parse_row("2021 restructuring charges 120 32 95 247")
-    assert row is not None and row.label == "2021 restructuring charges" and row.cells[-1] == "247"
-    assert parse_row("2021 2020 2019") is None
+    row = read_word_row("2021 restructuring charges 120 32 95 247")
+    assert row is not None and row.label == "2021 restructuring charges" and row.printed[-1] == "247"
+    assert read_word_row("2021 2020 2019") is None
 
 
 def test_a_sentence_run_over_a_tables_lines_is_marked_and_a_sentence_of_years_is_not() -> None:

@@ -1,0 +1,252 @@
+"""A passage's table rows with where each cell sits and which column it is, so that an operand can
+be cited by its own cell: "Total current liabilities 3,527,457 2,811,635" under a header naming
+2017 and 2016, in thousands, gives two cells, each with its column's year and its characters in
+the text. Each line is read by rag.tables.lines.
+
+Filings' headers come in many shapes once extracted: the years on one line ("2023 2022"), one a
+line under a date ("December 1,", "2017"), after the scale ("(Amounts in millions) 2018 2017"),
+joined to the first row ("... December 31, 2021 2020 2019 Operating revenues $ 3,930 ..."). A
+header is the run of header lines above a table's first row; comparison columns ("$ Change 2016
+vs. 2015", "% Change") add no period; a year named twice gets its column only through a span
+named once per group ("Three Months Ended ... Six Months Ended"), else none. Rows extraction ran
+together on one line are split; a heading in capitals run into a label is dropped. A passage that
+starts below its header takes the header from its context line, or from the page above it
+(page_header). Nothing is guessed: a cell whose column is not known has no year, and a parent
+company's own statements (Schedule I) give no rows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from rag.questions.request import statements_in
+from rag.tables.lines import SPAN, HeaderLine, read_header, read_row, split_rows
+from rag.text import STOPWORDS
+
+_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
+_PARENT = re.compile(
+    r"\bfinancial\s+information\s+of\s+(?:the\s+)?(?:parent|registrant)\b|\bparent\s+company\s+only\b",
+    re.IGNORECASE,
+)
+_PER_SHARE_TITLE = re.compile(r"^\W*(?:\w+\s+)?per\s+(?:common\s+)?share\b(?!.*\bexcept\b)", re.IGNORECASE)
+PER_SHARE = "per share"  # the scale of a per-share row: units, never mixed with amounts
+_PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.IGNORECASE)
+SENTENCE_WORDS = 8  # a line of more words that is no row is prose (a note under a statement)
+TITLE_WORDS = 12  # a table's title or a section heading inside it is at most this long
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column's period as computed answers match it: its year and, when the header names them,
+    its span ("3m", "6m", "12m") and the quarter a quarter's code names (a column headed "1Q22"
+    is the first quarter of 2022)."""
+
+    year: int
+    span: str = ""
+    quarter: int | None = None
+
+
+@dataclass(frozen=True)
+class TableCell:
+    """One cell as printed, [start, end) in the passage's text, its column (None: unknown) and
+    its value (rag.tables.lines.Cell: None for a dash)."""
+
+    text: str
+    start: int
+    end: int
+    column: Column | None
+    value: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A row: its label and where it sits, its cells, the table's scale ("units" when the table
+    states none or the row is per share; "" when not known) and the title above it."""
+
+    label: str
+    label_start: int
+    label_end: int
+    cells: tuple[TableCell, ...]
+    scale: str
+    title: str
+    statement: str = ""  # the financial statement the table is (rag.questions.request.STATEMENTS), if named
+    table: int = 0  # which table of its passage: a new title or header starts the next
+
+
+YearQuarter = tuple[int, int | None]  # a column as a header groups them: its year, a "1Q22" quarter
+
+
+@dataclass
+class Header:
+    """The header being read: its years in order, the spans it names, whether comparison columns follow."""
+
+    years: list[YearQuarter]
+    spans: list[str]
+    frozen: bool = False  # comparison columns came: later years name no period
+    wider: bool = False  # more columns than years follow (comparisons, "Reported", "% Change")
+    repeated: bool = False  # the years start again after other columns: groups no span tells apart
+
+    def columns(self) -> tuple[Column | None, ...]:
+        years = self.years
+        if self.repeated:
+            return tuple(None for _ in years)
+        if len(set(years)) == len(years):
+            span = self.spans[0] if len(set(self.spans)) == 1 else ""
+            return tuple(Column(y, "3m" if q else span, q) for y, q in years)
+        groups = len(self.spans)
+        if groups > 1 and len(years) % groups == 0:
+            size = len(years) // groups
+            chunks = [years[i * size : (i + 1) * size] for i in range(groups)]
+            if all(len(set(c)) == len(c) for c in chunks):
+                return tuple(Column(y, self.spans[i], q) for i, c in enumerate(chunks) for y, q in c)
+        return tuple(None for _ in years)  # a year named twice, no span to tell: no column known
+
+    def extend(self, line: HeaderLine, years: list[YearQuarter] | None = None) -> None:
+        """Add a header line: its spans, and its years unless comparison columns came before them."""
+        self.repeated = self.repeated or line.again
+        self.spans.extend(line.spans)
+        if line.comparison and self.years:
+            self.frozen = True
+        found = _periods(line) if years is None else years
+        if not self.frozen and found != self.years:  # a caption's years said again by the columns
+            self.years.extend(found)
+        self.wider = self.wider or line.more or line.comparison
+        self.frozen = self.frozen or line.more
+
+
+def _periods(line: HeaderLine) -> list[YearQuarter]:
+    return [(p.year, p.quarter if p.coded else None) for p in line.columns]
+
+
+def context_columns(context: str) -> tuple[tuple[Column | None, ...], bool]:
+    """The columns a passage's context line names (its last part that reads as a header); a
+    context that says its header's years twice over ("2022 2021 2022 2021") names them once."""
+    for part in reversed(context.split("|")):
+        read = read_header(part)
+        if read and read.columns:
+            years, half = _periods(read), len(read.columns) // 2
+            if len(years) % 2 == 0 and years[:half] == years[half:] and not SPAN.search(part):
+                years = years[:half]
+            header = Header([], [])
+            header.extend(read, years)
+            return header.columns(), header.wider
+    return (), False
+
+
+def page_header(lines: Sequence[str]) -> str:
+    """The last column header above a passage (its header lines with years, as one line) and the
+    scale stated above it, or ""."""
+    block: list[str] = []
+    years = 0
+    for line in reversed(lines):
+        read = read_header(line) if line.strip() else None
+        if read is not None and (read.columns or block):
+            block.insert(0, " ".join(line.split()))
+            years += len(read.columns)
+        elif block:
+            break
+    if not years:
+        return ""
+    scale = scale_of("\n".join(lines))
+    return " ".join([f"(in {scale})"] * bool(scale) + block)
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    start = 0
+    for line in text.split("\n"):
+        yield start, line
+        start += len(line) + 1
+
+
+def scale_of(text: str) -> str:
+    """The scale the last "in thousands/millions/billions" of the text states, or ""."""
+    found = _SCALE.findall(text)
+    return found[-1].lower() if found else ""
+
+
+def table_rows(text: str, context: str = "") -> list[TableRow]:
+    """The table rows of a passage, in order (see the module docstring)."""
+    rows: list[TableRow] = []
+    header = Header([], [])
+    columns, wider = context_columns(context)
+    scale, title = scale_of(context), context.split("|")[0].strip()
+    statement = next(iter(statements_in(context)), "")
+    table, parent = 0, bool(_PARENT.search(context))
+    pending: tuple[int, str] | None = None  # a label's first line ("Net income attributable to")
+    for start, line in _lines(text):
+        scale = scale_of(line) or scale
+        found = [
+            f for at, piece in split_rows(line) if (f := _row(start + at, piece, header, columns, wider))
+        ]
+        if found and pending is not None:
+            label, _, cells, ended = found[0]
+            found[0] = (f"{pending[1]} {label}", pending[0], cells, ended)
+        pending = None
+        for label, label_start, cells, ended in found:
+            if ended is not None:
+                columns, wider, table = ended, header.wider, table + 1
+                header = Header([], [])
+            per_share = _PER_SHARE.search(label) or _PER_SHARE_TITLE.match(title)
+            row_scale = PER_SHARE if per_share else scale
+            if not parent:  # a parent company's own statements (Schedule I) are not the company's figures
+                end = label_start + len(label)
+                rows.append(TableRow(label, label_start, end, cells, row_scale, title, statement, table))
+        if found:
+            header = Header([], [])
+            continue
+        read = read_header(line) if line.strip() else None
+        if read is not None:
+            header.extend(read)
+            if not read.columns and _PER_SHARE_TITLE.match(line):  # "Per Share Data" heads the rows below it
+                title = " ".join(line.split())
+        elif re.search(r"\d", line) or line.rstrip().endswith("."):
+            header = Header([], [])  # a sentence or a number that is no row: the header is over
+            if line.rstrip().endswith(".") and len(line.split()) > SENTENCE_WORDS:
+                statement = ""  # prose: the tables after it are not the statement's
+        elif _continues(line):
+            pending = (start + len(line) - len(line.lstrip()), " ".join(line.split()))
+        elif _is_title(line):
+            title, table = " ".join(line.split()), table + 1
+            statement = next(iter(statements_in(title)), statement)
+            parent = parent or bool(_PARENT.search(title))
+    return rows
+
+
+def _continues(line: str) -> bool:
+    """Whether a line is a row label's first line: it ends on a word that goes on ("of", "and", ",")."""
+    words = line.split()
+    return 0 < len(words) <= TITLE_WORDS and (words[-1].lower() in STOPWORDS or line.rstrip().endswith(","))
+
+
+def _is_title(line: str) -> bool:
+    """A heading above or inside a table: short, no sentence in it, not ending mid-phrase."""
+    words = line.split()
+    return 0 < len(words) <= TITLE_WORDS and ". " not in line and words[-1].lower() not in STOPWORDS
+
+
+def _row(
+    start: int,
+    line: str,
+    header: Header,
+    columns: tuple[Column | None, ...],
+    wider: bool,
+) -> tuple[str, int, tuple[TableCell, ...], tuple[Column | None, ...] | None] | None:
+    """(label, its start, cells, the header's columns when this row ends a header) or None."""
+    row = read_row(line)
+    if row is None:
+        return None
+    if row.header is not None:  # "For the Years Ended December 31, 2021 2020 2019 Operating revenues"
+        header.extend(row.header)
+    ended = header.columns() if header.years else None
+    use, more = (ended, header.wider) if ended is not None else (columns, wider)
+    aligned = len(use) == len(row.cells) or (more and 0 < len(use) < len(row.cells))
+    cells = tuple(
+        TableCell(
+            c.text, start + c.start, start + c.end, use[n] if aligned and n < len(use) else None, c.value
+        )
+        for n, c in enumerate(row.cells)
+    )
+    return row.label, start + row.start, cells, ended
