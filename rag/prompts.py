@@ -111,7 +111,7 @@ def build_messages(
     return [SystemMessage(content=SYSTEM_PROMPT), HumanMessage(content=task)]
 
 
-# Opens an offline answer to a judgement question (rag.offline.judgement): the statement rows the
+# Opens an offline answer to a judgement question (rag.judgement.answer): the statement rows the
 # concept is read from, each year the filing shows; the judgement is the reader's.
 JUDGED_FROM = "The documents state no judgement of {concept}; the reader judges it from these rows:"
 # Then the passages closest to the question, which say what the rows do not (what drove them).

@@ -21,8 +21,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag.judgement.question import STATEMENT_KINDS
 from rag.questions.figure import Operand
-from rag.questions.judgement import STATEMENT_KINDS
 from rag.questions.vocabulary import phrase_words
 from rag.tables.passages import PER_SHARE, TableCell, TableRow, table_rows
 from rag.text import tokenize

@@ -3,7 +3,7 @@ quotes the evidence sentences and table rows most relevant to the question, each
 source id; when the evidence is related but no sentence or row answers directly, it says so
 (CLOSEST_PASSAGES) and quotes the closest passages, cited; only for unrelated evidence does it say
 the documents do not answer. A question about a named section's structure (its subsections, its
-title) is answered from the evidence's section paths instead (rag.offline.sections).
+title) is answered from the evidence's section paths instead (rag.sections.answer).
 
 Scoring, the same on any document: the question's content words (rag.text), with analysts'
 shorthand spelled out and fiscal periods read (rag.questions.shorthand), are "concepts"; a sentence or row
@@ -25,8 +25,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rag.judgement.answer import closest_passages, judged_rows, judgement_answer, passages_beside_rows
 from rag.offline.check import DEFAULT, Quote, Rules, check, support, unnamed_label
-from rag.offline.judgement import closest_passages, judged_rows, judgement_answer, passages_beside_rows
 from rag.offline.scoring import (
     NUMBER_BONUS,
     SEMANTIC_WEIGHT,
@@ -37,11 +37,11 @@ from rag.offline.scoring import (
     label_share,
     score_sentences,
 )
-from rag.offline.sections import section_answer
 from rag.passages.units import passage_units, recurring_lines, split_sentences
 from rag.prompts import NOT_IN_DOCUMENTS
 from rag.questions.read import Question
 from rag.relevance import MIN_DENSE, gate_measured_for
+from rag.sections.answer import section_answer
 from rag.types import Evidence
 
 __all__ = ["ExtractiveAnswerer", "Source", "compose_answer", "split_sentences"]
@@ -94,7 +94,7 @@ def compose_answer(
     rules: Rules = DEFAULT,
 ) -> str:
     """The cited sentences or rows, best first; else CLOSEST_PASSAGES and the closest ones, cited
-    (a judgement question's rows instead, with the passages beside them: rag.offline.judgement), when some unit holds RELATED_SCORE of the question (or, with embeddings whose cosine
+    (a judgement question's rows instead, with the passages beside them: rag.judgement.answer), when some unit holds RELATED_SCORE of the question (or, with embeddings whose cosine
     rag.relevance reads, holds one of its words and MIN_DENSE of its meaning); else
     NOT_IN_DOCUMENTS. The closest are BY_WORDS by words, then by meaning (_closest). It answers only
     when some unit holds min_score of the question and every number it names; the best unit by
@@ -249,7 +249,7 @@ class ExtractiveAnswerer:
     def answer(self, question: Question, evidence: Sequence[Evidence]) -> Iterator[str]:
         """The answer to the question from this evidence, streamed word by word: a question that
         asks for a named section's subsections or title is answered from the evidence's section
-        paths (rag.offline.sections), any other by quoting it."""
+        paths (rag.sections.answer), any other by quoting it."""
         text = section_answer(question, evidence) or compose_answer(
             question,
             [Source.of(e) for e in evidence],

@@ -19,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from rag.judgement.question import Judgement, read_judgement
 from rag.questions.asked import Concept, Concepts, read_concepts, without_framing
 from rag.questions.figure import Figure, read_figure
-from rag.questions.judgement import Judgement, read_judgement
 from rag.questions.periods import Periods, read_periods
 from rag.questions.request import Request, read_request
-from rag.questions.section import Section, read_section
 from rag.questions.shorthand import expand_question
 from rag.questions.terms import Asked, names_in, read_asked, written_names
+from rag.sections.question import Section, read_section
 from rag.text import stem, tokenize, words
 
 SHORT_FOLLOW_UP = 3  # content words; a shorter question is searched for after the one before it
@@ -88,7 +88,7 @@ class Question:
     search: Search  # what retrieval looks for
     judgement: Judgement | None = None  # the concept it asks to judge and the rows read for it, if any
     figure: Figure | None = None  # the figure it asks to be computed (rag.questions.figure), if any
-    # the section of the document it names and what it asks of it (rag.questions.section), if any
+    # the section of the document it names and what it asks of it (rag.sections.question), if any
     section: Section | None = None
 
 

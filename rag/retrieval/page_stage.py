@@ -13,10 +13,10 @@ from, at most MAX_DOCUMENTS):
    of them (rag.retrieval.pages) first; for each line item of a metric it defines, the chunk of those pages
    (or of the documents, when it names none) with the best BM25 for that item comes first;
 4. then the named statements' best chunks, the JUDGED_AFTER best chunks overall, and a judgement
-   question's first JUDGED_ROWS row chunks (rag.retrieval.concept_rows);
+   question's first JUDGED_ROWS row chunks (rag.judgement.rows);
 5. then the best chunk of each of the best PAGE_POOL pages, then their second chunks, and so on;
 6. but before all of them, the chunks of the section the question names, if it names one
-   (rag.retrieval.sections).
+   (rag.sections.retrieval).
 
 The order goes on to the usual merging and cut to k (rag.retrieval.retrieve), so the evidence stays chunks
 with their locators.
@@ -29,14 +29,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import rag.sections.retrieval as sections
 from ingest.types import Chunk, LibraryReader
+from rag.judgement.rows import concept_rows
 from rag.passages.computed import holds_row
 from rag.questions.read import Input, Question
 from rag.questions.request import statements_in
-from rag.questions.section import SUBSECTIONS
-from rag.retrieval import sections
-from rag.retrieval.concept_rows import concept_rows
 from rag.retrieval.pages import DocumentPages, FactsCache
+from rag.sections.question import SUBSECTIONS
 
 MAX_DOCUMENTS = 3
 RRF_K = 60

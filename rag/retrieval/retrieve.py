@@ -39,7 +39,7 @@ class Retrieval:
     names_found: bool = False
     picked: tuple[str, ...] = ()  # the documents the question named (doc ids, best first), if any
     period_note: str = ""  # the library holds no filing of the period asked: which one was used
-    section: str = ""  # the path of the section the question names (rag.retrieval.sections), if found
+    section: str = ""  # the path of the section the question names (rag.sections.retrieval), if found
     # doc_id -> share of vectors embedded, for the documents searched by words only (rag.retrieval.pending)
     vector_progress: dict[str, float] = field(default_factory=dict)
 

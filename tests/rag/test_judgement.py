@@ -9,13 +9,13 @@ from types import SimpleNamespace
 import pytest
 
 from ingest.types import Chunk
+from rag.judgement.answer import judgement_answer
+from rag.judgement.question import row_rank
+from rag.judgement.rows import concept_rows
 from rag.offline.extractive import MIN_SCORE, compose_answer
-from rag.offline.judgement import judgement_answer
 from rag.offline.scoring import Source
 from rag.prompts import JUDGED_DISCUSSED, JUDGED_FROM
-from rag.questions.judgement import row_rank
 from rag.questions.read import read_question
-from rag.retrieval.concept_rows import concept_rows
 from rag.retrieval.pages import DocumentPages
 
 

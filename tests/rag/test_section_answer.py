@@ -1,4 +1,4 @@
-"""The offline answer to a question about a document's structure (rag.offline.sections): the
+"""The offline answer to a question about a document's structure (rag.sections.answer): the
 subsection titles of the section it names, each cited where it begins, or its title, from the
 evidence's section paths; on evidence made here, in the order retrieval gives it (not the
 document's)."""
@@ -6,8 +6,8 @@ document's)."""
 from __future__ import annotations
 
 from ingest.types import PageLocator
-from rag.offline.sections import section_answer
 from rag.questions.read import read_question
+from rag.sections.answer import section_answer
 from rag.types import Evidence
 
 METHOD = "2 Method"

@@ -1,4 +1,4 @@
-"""The section a question names, and what it asks of it (rag.questions.section), from one table of
+"""The section a question names, and what it asks of it (rag.sections.question), from one table of
 questions; how a heading's numbering is read, and which headings a named section is."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rag.questions.read import read_question
-from rag.questions.section import SUBSECTIONS, TITLE, Section, heading_numbering, read_section
+from rag.sections.question import SUBSECTIONS, TITLE, Section, heading_numbering, read_section
 
 S, T = SUBSECTIONS, TITLE
 

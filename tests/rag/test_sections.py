@@ -1,4 +1,4 @@
-"""The section a question names comes first (rag.retrieval.sections), on both backends: a paper
+"""The section a question names comes first (rag.sections.retrieval), on both backends: a paper
 made here with bookmarks that leave out the printed numbering (as LaTeX papers' do), hashing
 embeddings, and other sections that repeat the question's words."""
 
@@ -8,10 +8,10 @@ import re
 
 import pytest
 
+import rag.sections.retrieval as sections
 from ingest.types import LibraryReader
 from rag.offline.extractive import ExtractiveAnswerer
 from rag.questions.read import read_question
-from rag.retrieval import sections
 from rag.retrieval.retrieve import Retrieval, search_evidence
 from tests.ingest.pdfs import make_report
 from tests.rag.conftest import OpenLibrary

@@ -1,4 +1,4 @@
-"""The statement rows a judgement question needs (rag.questions.judgement): for each line item an
+"""The statement rows a judgement question needs (rag.judgement.question): for each line item an
 analyst reads for the concept, the chunk of the question's documents holding its row, on a page of
 the statement the item belongs to when one has it. A statement's row carries every year the
 filing shows, so the rows are the evidence of the judgement, one footnote each.
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ingest.types import Chunk
-from rag.questions.judgement import STATEMENT_KINDS, row_rank
+from rag.judgement.question import STATEMENT_KINDS, row_rank
 from rag.questions.read import Question
 from rag.questions.vocabulary import load_vocabulary
 from rag.retrieval.pages import DocumentPages

@@ -4,7 +4,7 @@ evidence carries (Evidence.sections, read at ingest: ingest.pdf.sections), not f
 A question that names a section and asks for its subsections ("Which subsections does section 3
 have?") is answered with the title of each subsection the evidence holds, in the document's order,
 each cited to the piece of evidence where it begins (retrieval puts one where each begins first:
-rag.retrieval.sections); one that asks for its title ("What is chapter 4 called?") with the title,
+rag.sections.retrieval); one that asks for its title ("What is chapter 4 called?") with the title,
 cited where the section begins. The named section is the one Section.names rates best among the
 evidence's paths and their prefixes, the shallowest of equals, the first in the document of those.
 """
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ingest.pdf.sections import PATH_JOIN
 from rag.questions.read import Question
-from rag.questions.section import SUBSECTIONS, TITLE
+from rag.sections.question import SUBSECTIONS, TITLE
 from rag.types import Evidence
 
 

@@ -1,4 +1,4 @@
-"""The offline answer to a judgement question (rag.questions.judgement): a lead sentence saying
+"""The offline answer to a judgement question (rag.judgement.question): a lead sentence saying
 the judgement is the reader's, then the statement row of each line item an analyst reads for the
 concept, with every year column the filing shows, each cited, then the passages closest to the
 question (what the filing says of it: what drove the rows): the best one, then the best of each
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rag.judgement.question import STATEMENT_KINDS, row_rank
 from rag.offline.scoring import Scored, Source
 from rag.passages.rows import quote_row
 from rag.passages.units import Unit, passage_units, recurring_lines
 from rag.prompts import CLOSEST_PASSAGES, JUDGED_DISCUSSED, JUDGED_FROM
-from rag.questions.judgement import STATEMENT_KINDS, row_rank
 from rag.questions.read import Question
 from rag.questions.request import statements_in
 from rag.questions.vocabulary import load_vocabulary

@@ -1,5 +1,5 @@
 """Sections as a unit of retrieval: the section a question names ("section 3", "the Security
-chapter", "Appendix E (Auxiliary Experiments)": rag.questions.section) and its chunks come first.
+chapter", "Appendix E (Auxiliary Experiments)": rag.sections.question) and its chunks come first.
 
 Each document's sections come from its chunks' section paths (ingest.pdf.sections): a section is
 every prefix of a path, titled by its last part, and holds every chunk whose paths run through it,
@@ -22,7 +22,7 @@ from typing import Any
 
 from ingest.pdf.sections import PATH_JOIN
 from ingest.types import LibraryReader
-from rag.questions.section import SUBSECTIONS, TITLE, Section
+from rag.sections.question import SUBSECTIONS, TITLE, Section
 
 
 @dataclass(frozen=True)

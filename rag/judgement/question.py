@@ -1,8 +1,8 @@
 """A question of judgement ("Is AmWater capital-intensive?", "Does Coke look liquid?") names no
 line item: it names an analyst's concept, and the vocabulary (rag.questions.vocabulary: concepts
 -> line items -> the labels filings print them under) says which statement rows an analyst reads
-for it. Retrieval brings those rows (rag.retrieval.concept_rows); the answer quotes them and
-leaves the judgement to the reader (rag.offline.judgement).
+for it. Retrieval brings those rows (rag.judgement.rows); the answer quotes them and
+leaves the judgement to the reader (rag.judgement.answer).
 
 A question that defines a metric or writes out its formula asks for a figure, not a judgement:
 its inputs are the rows (rag.questions.request); a concept's name that is also a line item's
