@@ -38,6 +38,7 @@ _NUMBERING = (
     r"(?:(?:part|chapter|section|appendix|unit|article|item|note)[ \t]+)?"
     r"(?-i:\d{1,3}[A-Z]?(?:\.\d{1,3}){0,3}|[IVXLC]{1,6}|[A-Z](?:\.\d{1,3}){0,3})[.:)]?[ \t]+"
 )
+_NUMBERED = re.compile(r"(?i)" + _NUMBERING)
 
 
 @dataclass(frozen=True)
@@ -115,10 +116,16 @@ def _title_at(text: str, title: str, after: int) -> tuple[int, str] | None:
     words = re.findall(r"\w+", title)
     if not words:
         return None
-    pattern = r"(?im)^[^\w\n]*(" + _NUMBERING + r")?" + re.escape(words[0])
+    pattern = re.escape(words[0])
     for before, word in pairwise(words):
         pattern += (r"\W+" if before[-1].isdigit() and word[0].isdigit() else r"\W*") + re.escape(word)
-    found = re.compile(pattern + r"(?!\w)").search(text, after)
+    found = None
+    if _NUMBERED.match(title):
+        # A title with its own numbering is looked for as it stands first: a running head prints
+        # the page's number before it ("10 1.3. STETIGKEIT" above "1.3 Stetigkeit").
+        found = re.compile(r"(?im)^[^\w\n]*()" + pattern + r"(?!\w)").search(text, after)
+    if found is None:
+        found = re.compile(r"(?im)^[^\w\n]*(" + _NUMBERING + r")?" + pattern + r"(?!\w)").search(text, after)
     if found is None:
         return None
     numbering = " ".join((found.group(1) or "").split())

@@ -131,6 +131,25 @@ def test_a_bookmark_anchored_at_the_foot_of_the_page_before_its_heading_starts_a
     assert read.pages[1].text[model.char_start :].startswith("A.2 Model")
 
 
+def test_a_numbered_bookmark_is_its_heading_not_the_running_head_that_prints_the_page_number() -> None:
+    book = [
+        [
+            ("header", "10 1.3. STETIGKEIT"),
+            ("text", PARAGRAPH),
+            ("heading", "1.3 Stetigkeit"),
+            ("text", PARAGRAPH),
+        ]
+    ]
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(make_report(book))))
+    writer.add_outline_item(title="1.3 Stetigkeit", page_number=0)
+    out = io.BytesIO()
+    writer.write(out)
+    read = read_pdf(out.getvalue(), "book.pdf")
+    (section,) = read.outline
+    assert section.title == "1.3 Stetigkeit"  # not "10 1.3 Stetigkeit": 10 is the page's number
+    assert read.pages[0].text[section.char_start :].startswith("1.3 Stetigkeit")
+
+
 @pytest.mark.parametrize("bookmark", ["Note 1. Goodwill and Other", "Note 1"])
 def test_a_bookmark_finds_its_title_run_together_by_the_text_layer_and_never_a_longer_number(
     bookmark: str,
@@ -186,6 +205,9 @@ def test_the_layout_recovers_the_thesis_chapters_its_bookmarks_name(corpus: Path
     paths = Sections(read.layout, "layout").paths()
     assert "1 Topologische Grundbegriffe > 1.1 Topologische Räume" in paths  # the numbering nests them
     assert not any("TOPOLOGISCHE RÄUME" in p for p in paths)  # the running head of every page
+    # each bookmark's title as the book prints it, never with the running head's page number
+    titles = [h.title for h in read.outline]
+    assert "1.3 Stetigkeit" in titles and not [t for t in titles if re.match(r"\d+ \d+\.\d", t)], titles
 
 
 @pytest.mark.corpus
