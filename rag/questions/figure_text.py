@@ -24,6 +24,7 @@ from rag.questions.metrics import (
     change_text,
     item_text,
     item_words,
+    metric_formula,
     metric_text,
     named_metric,
 )
@@ -33,6 +34,8 @@ from rag.questions.vocabulary import load_vocabulary, phrase_words
 # only names a metric's inputs (rag.questions.request), "A as a % of B" is _written's.
 _DEFINED = ("defines", "after", "list", "bracket")
 PERCENT = re.compile(r"%|\bper\s*cent(?:age)?s?\b|\bpercent(?:age)?s?\b|\brate\b", re.I)
+# A question asking an amount: "how much", or a currency ("USD millions", "in dollars").
+_AMOUNT = re.compile(r"\bhow\s+much\b|\b(?:usd|us\$|dollars?)\b", re.I)
 
 
 def find_figure_text(text: str, core: str, written: tuple[Written, ...]) -> FigureText | None:
@@ -47,7 +50,7 @@ def find_figure_text(text: str, core: str, written: tuple[Written, ...]) -> Figu
         lambda: change_text(core, bool(PERCENT.search(text))),
         lambda: _written(written, core),
         lambda: metric_text(core),
-        lambda: item_text(core, _names(text)),
+        lambda: item_text(core, _names(text), bool(_AMOUNT.search(text))),
     ]
     for finder in finders:
         found = finder()
@@ -115,7 +118,7 @@ _SHARE = re.compile(
     r"(?:\s+in\s+(?:q[1-4]|fy|fiscal|(?:19|20)\d\d)\b|\?|$)",
     re.I,
 )
-_MARGIN = re.compile(r"(?P<a>[\w&'\u2019 -]+?)\s*(?:\([^()]*\))?\s*%\s*margin\b", re.I)
+_MARGIN = re.compile(r"(?P<a>[\w&'\u2019 -]+?)\s*(?:\([^()]*\))?\s*(?P<pct>%)?\s*margin\b", re.I)
 _GENERIC = re.compile(r"\s+(?:segment|segments|division|business|line)$", re.I)
 _COVER = re.compile(
     r"\bhow\s+many\s+times\s+(?:did|does|do|has|have)\s+(?P<a>.+?)\s+cover\s+(?P<b>.+?)(?:\s+in\b|\?|$)", re.I
@@ -151,14 +154,35 @@ def _written(written: tuple[Written, ...], core: str) -> FigureText | None:
         share = _ratio(part, whole, "%", f"{part} as a share of {whole}")
         return replace(share, one_page=True) if share else None
     found = _MARGIN.search(core)
-    if found and named_metric(found.group(0)) is None:
-        a = item_words(_tail(found["a"]))
-        return _ratio(a, "revenue", "%", f"{a} margin")
+    if found and not _margin_metric(found.group(0)):
+        margin = _margin(item_words(_tail(found["a"])), bool(found["pct"]))
+        if margin is not None:
+            return margin
     for pattern in (_COVER, _TIMES):
         found = pattern.search(core)
         if found:
             a, b = item_words(found["a"]), item_words(found["b"])
             return _ratio(a, b, "times", f"{a} / {b}")
+    return None
+
+
+def _margin_metric(words: str) -> bool:
+    """Whether the words name a margin of the vocabulary ("operating margin"): its own formula."""
+    metric = named_metric(words)
+    return metric is not None and metric.unit == "%"
+
+
+def _margin(a: str, percent: bool) -> FigureText | None:
+    """ "X % margin", "X margin": X over revenue, where X is a metric of the vocabulary (EBITDA
+    margin = (operating income + D&A) / revenue: its formula composed), a line item, or, written
+    with "%", any row's words."""
+    metric = named_metric(a) if a else None
+    if metric is not None and metric.unit == "amount" and phrase_words(a) in map(phrase_words, metric.names):
+        expr, terms = metric_formula(metric)
+        whole = Ref(len(terms))
+        return FigureText(f"{a} margin", Op("/", expr, whole), (*terms, Term("revenue")), "%", "pattern")
+    if percent or (a and load_vocabulary().line_item_named(a) is not None):
+        return _ratio(a, "revenue", "%", f"{a} margin")
     return None
 
 

@@ -3,7 +3,7 @@
 ``read_periods(text)`` finds each period as English and analysts write it (FY2019, fiscal 2019,
 Q3 2022, 2Q23, the second quarter of 2021, first-half 2023, H1 FY24, May 25, 2023, May 2023, a plain
 2019), each year range (2018-2020, 2013 to 2015, between 2019 and 2021), the quarters named without
-a year ("Q2", "second quarter"), whether the first six or nine months are asked, the form of filing
+a year ("Q2", "second quarter"), whether three months or the first six or nine months are asked, the form of filing
 named (10-K, 10-Q, 8-K, an earnings release) and the year of a filing a figure is read from ("in its
 FY2017 10-K"). The rest of the answerer reads those from the value: the fiscal periods a question is
 about (``Periods.fiscal``: what search spells out and a figure's column is picked by), the periods a
@@ -99,6 +99,9 @@ _FORMS = tuple(
 FORM_WORDS = {name: written for name, _, written in _FORMS}
 _HALF = re.compile(r"\b(?:" + "|".join(w.replace(" ", r"\s+") for w in _DATA["spans"]["half"]) + r")\b", re.I)
 _NINE = re.compile(r"\b(?:" + "|".join(w.replace(" ", r"\s+") for w in _DATA["spans"]["nine"]) + r")\b", re.I)
+_THREE = re.compile(
+    r"\b(?:" + "|".join(w.replace(" ", r"\s+") for w in _DATA["spans"]["quarter"]) + r")\b", re.I
+)
 _SEARCH_ORDINALS = ("first", "second", "third", "fourth")
 
 
@@ -149,7 +152,7 @@ class Periods:
     mentions: tuple[Mention, ...] = ()
     ranges: tuple[tuple[int, int, int], ...] = ()  # (position, first year, last year) of each range
     form: str = ""  # "10-K", "10-Q", "8-K", "release" or ""
-    span: str = ""  # "6m" (first half, six months), "9m" (nine months) or ""
+    span: str = ""  # "3m" (three months), "6m" (first half, six months), "9m" (nine months) or ""
     filing_year: int | None = None  # the year of a filing named ("in its FY2017 10-K")
 
     @property
@@ -234,7 +237,7 @@ def read_periods(text: str) -> Periods:
         tuple(mentions),
         tuple(ranges),
         next((name for name, pattern, _ in _FORMS if pattern.search(text)), ""),
-        "6m" if _HALF.search(text) else "9m" if _NINE.search(text) else "",
+        "6m" if _HALF.search(text) else "9m" if _NINE.search(text) else "3m" if _THREE.search(text) else "",
         int(filing.group(1)) if filing else None,
     )
 
