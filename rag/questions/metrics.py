@@ -224,6 +224,13 @@ ITEM_FILLER = frozenset(
 # A row the vocabulary does not hold is asked by at most this many words ("provision for credit
 # losses", "operation and maintenance expense"); a longer rest is a sentence, not a row's label.
 ITEM_WORDS = 5
+# A run of capitalised words, a name ("Kraft Heinz", "MGM Resorts'", "Johnson & Johnson"; the currency
+# code aside). A question naming two asks about
+# one inside the other (a product, a segment, a deal: "did Diet Coke generate for Coca-Cola"), whose
+# figure is no row of the company's tables: no row is then read as its answer.
+_NAME_RUN = re.compile(
+    r"\b(?!USD\b)[A-Z][\w&.'\u2019-]*(?:(?:\s+|\s*&\s*|,\s+(?=Inc\b))[A-Z][\w&.'\u2019-]*)*"
+)
 
 
 def item_text(core: str, names: frozenset[str] = frozenset(), amount: bool = False) -> FigureText | None:
@@ -231,8 +238,8 @@ def item_text(core: str, names: frozenset[str] = frozenset(), amount: bool = Fal
     in fiscal 2016?"): its cell is the answer. A line item of the vocabulary when every other word
     of the question is how it asks, the period (rag.questions.periods reads it), a name it gives
     (names: lower-case words of the company's name) or the unit; otherwise, when the question asks
-    an amount (amount: "how much", a currency), the row its other words name ("casino revenue",
-    "goodwill impairment"), matched by its label's words (rag.compute.cells)."""
+    an amount (amount: "how much", a currency), the row its other words name
+    ("casino revenue", "goodwill impairment"), matched by its label's words (rag.compute.cells)."""
     if not _ASKS_AMOUNT.match(core):
         return None
     text = FILING.sub(" ", core)
@@ -243,6 +250,8 @@ def item_text(core: str, names: frozenset[str] = frozenset(), amount: bool = Fal
         {w for name in item.names for w in phrase_words(name)} if item else set()
     )  # "(capex)" beside its label
     rest = [w for n, w in enumerate(words) if not run[0] <= n < run[1]]
+    if _names_two(text, own):
+        return None
     if item is not None and all(w in ITEM_FILLER or w in names or w in own or w.isdigit() for w in rest):
         phrase = " ".join(words[run[0] : run[1]])
         return FigureText(phrase, Ref(0), (Term(phrase),), "amount", "item")
@@ -251,6 +260,13 @@ def item_text(core: str, names: frozenset[str] = frozenset(), amount: bool = Fal
         return None
     phrase = " ".join(left)
     return FigureText(phrase, Ref(0), (Term(phrase),), "amount", "item")
+
+
+def _names_two(text: str, own: set[str]) -> bool:
+    """Whether the question, its first word aside, writes two names (see _NAME_RUN); a line item's own
+    name ("PP&E", "SG&A") is none."""
+    runs = _NAME_RUN.findall(text.split(None, 1)[-1] if text.split() else "")
+    return len([r for r in runs if not set(phrase_words(r)) <= own]) > 1
 
 
 _OWNER_WORD = re.compile(r"\b[\w&.-]+(?:'s|’s|s'|s’)(?=\s)", re.I)  # noqa: RUF001 (curly apostrophes)
