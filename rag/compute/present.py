@@ -101,7 +101,8 @@ def _line(solved: Solved, taken: set[str]) -> tuple[str, list[Evidence]]:
         f"{names[n]} {grouped(r.value)} [{c.short_id}]"
         for n, (r, c) in enumerate(zip(solved.readings, cells))
     ]
-    head = ", ".join(p for p in (figure.name[:1].upper() + figure.name[1:], figure.period_text()) if p)
+    period = "" if figure.parts else figure.period_text()  # an average's or a change's name holds its years
+    head = ", ".join(p for p in (figure.name[:1].upper() + figure.name[1:], period) if p)
     result = result_text(solved)
     each = "; ".join(
         f"{label}: {value_text(value, figure.unit, solved.scale)}" for label, value in solved.parts

@@ -93,7 +93,7 @@ CASES = [
         (TAXES,),
         "7.9",
         "%",
-        ("FY2019: 7.8%", "FY2020: 7.8%", "FY2021: 8.0%"),
+        ("Average net margin, FY2019-FY2021 = (", "FY2019: 7.8%", "FY2020: 7.8%", "FY2021: 8.0%"),
     ),
     (  # a margin of a derived metric: EBITDA's formula over revenue, thousands and millions reconciled
         "What was Acme's FY2020 EBITDA % margin?",
