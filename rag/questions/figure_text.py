@@ -20,6 +20,7 @@ from rag.questions.asked import YES_NO
 from rag.questions.formula import Expr, Num, Op, Ref, Term, Written, refs
 from rag.questions.metrics import (
     FigureText,
+    asks_average,
     average_text,
     change_text,
     item_text,
@@ -44,9 +45,12 @@ def find_figure_text(text: str, core: str, written: tuple[Written, ...]) -> Figu
     sentences write (rag.questions.formula.read_written), in order."""
     if YES_NO.match(core):  # a yes/no question asks whether, not how much
         return _defined(written, core)
+    defined = _defined(written, core)
+    if defined is not None:
+        return defined
+    if asks_average(core):  # an average over years is that mean or no figure, never one year's
+        return average_text(core, lambda words: _written(written, words) or metric_text(words))
     finders: list[Callable[[], FigureText | None]] = [
-        lambda: _defined(written, core),
-        lambda: average_text(core, lambda words: _written(written, words) or metric_text(words)),
         lambda: change_text(core, bool(PERCENT.search(text))),
         lambda: _written(written, core),
         lambda: metric_text(core),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from rag.questions.formula import Expr, Num, Op, Ref, Term
-from rag.questions.periods import FILING, PERIOD_WORDS, WRITTEN_YEAR, read_periods, without
+from rag.questions.periods import FILING, PERIOD_WORDS, WRITTEN_YEAR, read_periods, without, without_filing
 from rag.questions.vocabulary import FUNCTIONS, LineItem, Metric, load_vocabulary, phrase_words
 
 _OWNER = re.compile(r"^.*(?:'s|’s|s'|s’)\s+", re.I)  # noqa: RUF001 (curly apostrophes)
@@ -287,13 +287,35 @@ def _longest_item(words: list[str]) -> tuple[LineItem | None, tuple[int, int]]:
 
 # "the FY2018 - FY2020 3 year average of capex as a % of revenue", "the three-year average net margin
 # for 2019 to 2021", "average ROE over 2020-2022": what is averaged runs from "average" to the next
-# period, "for", "over" or the end; its years are the range the period reader reads, or the N years
-# ending with the latest year written.
+# period, "for", "over" or the end.
 _AVERAGE = re.compile(
-    r"\b(?:(?P<n>\d+|two|three|four|five)[- ]year\s+)?average\s+(?:annual\s+)?(?:of\s+(?:the\s+|its\s+)?)?"
+    r"\baverage\s+(?:annual\s+)?(?:of\s+(?:the\s+|its\s+)?)?"
     r"(?P<what>.+?)(?=\s+(?:for|over|from|between|during|across|in|at)\b|,|\?|$)",
     re.I,
 )
+
+
+def _average_periods(core: str) -> tuple[bool, tuple[int, int] | None]:
+    """(whether the question asks an average over years: "average" and a count of years or two years
+    or more; the first and last year, or None when it does not place them). The years are those
+    the period reader reads (each range's between them too), the count ending with the latest."""
+    if not _AVERAGE.search(core):
+        return False, None
+    periods = read_periods(without_filing(core))
+    years = sorted({*periods.years, *(y for _, low, high in periods.ranges for y in range(low, high + 1))})
+    if periods.count:
+        if not years or years[0] < years[-1] - periods.count + 1:
+            return True, None  # no year to count back from, or years outside the count
+        return True, (years[-1] - periods.count + 1, years[-1])
+    if len(years) < 2:
+        return False, None
+    return True, (years[0], years[-1])
+
+
+def asks_average(core: str) -> bool:
+    """Whether the question asks an average over years (see _average_periods): then its figure is
+    that mean or none, never one year's figure."""
+    return _average_periods(core)[0]
 
 
 def average_text(core: str, inner_text: Callable[[str], FigureText | None]) -> FigureText | None:
@@ -301,17 +323,10 @@ def average_text(core: str, inner_text: Callable[[str], FigureText | None]) -> F
     ratio written out): each year's figure is computed, then their mean is taken (FinanceBench's
     convention: the mean of the yearly ratios, not the ratio of the sums)."""
     found = _AVERAGE.search(core)
-    if not found or not item_words(found["what"]):
+    asked, span = _average_periods(core)
+    if not found or not asked or span is None or not item_words(found["what"]):
         return None
-    periods = read_periods(core)
-    if periods.ranges:
-        first, last = periods.ranges[0][1:]
-    elif found["n"] and periods.years:
-        n = int(found["n"]) if found["n"].isdigit() else _N[found["n"].lower()]
-        last = max(periods.years)
-        first = last - n + 1
-    else:
-        return None
+    first, last = span
     if not 0 < last - first < 10:
         return None
     what = item_words(found["what"])

@@ -95,6 +95,20 @@ CASES = [
         "%",
         ("Average net margin, FY2019-FY2021 = (", "FY2019: 7.8%", "FY2020: 7.8%", "FY2021: 8.0%"),
     ),
+    (  # the years listed one by one: each is averaged
+        "What was Acme's average net profit margin across FY2019, FY2020 and FY2021?",
+        (TAXES,),
+        "7.9",
+        "%",
+        ("FY2019: 7.8%", "FY2020: 7.8%", "FY2021: 8.0%"),
+    ),
+    (  # an average over years the question does not place: no figure, never one year's
+        "What was Acme's average operating margin over the last three years?",
+        (TAXES,),
+        None,
+        "passages",
+        (),
+    ),
     (  # a margin of a derived metric: EBITDA's formula over revenue, thousands and millions reconciled
         "What was Acme's FY2020 EBITDA % margin?",
         (TAXES, CASH_3Y),
