@@ -35,8 +35,13 @@ from rag.questions.vocabulary import load_vocabulary, phrase_words
 # only names a metric's inputs (rag.questions.request), "A as a % of B" is _written's.
 _DEFINED = ("defines", "after", "list", "bracket")
 PERCENT = re.compile(r"%|\bper\s*cent(?:age)?s?\b|\bpercent(?:age)?s?\b|\brate\b", re.I)
-# A question asking an amount: "how much", or a currency ("USD millions", "in dollars").
-_AMOUNT = re.compile(r"\bhow\s+much\b|\b(?:usd|us\$|dollars?)\b", re.I)
+# A question asking a row's amount of a filing: a currency or a scale ("USD millions", "in thousands"),
+# or the statement to read it from ("according to the cash flow statement"). "How much" alone is not
+# one: "how much was the earthquake estimated to cost" asks a sentence, not a table's row.
+_AMOUNT = re.compile(
+    r"\b(?:usd|us\$|dollars?|thousands|millions|billions)\b|\bstatements?\s+of\b|\b(?:income|cash\s+flows?|operations)\s+statements?\b|\bbalance\s+sheets?\b",
+    re.I,
+)
 
 
 def find_figure_text(text: str, core: str, written: tuple[Written, ...]) -> FigureText | None:
