@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from ingest.pdf.chunking import PAGE_JOIN  # how a chunk's pages are joined in its text
-from rag.compute.solve import Reading, Refused, Solved, solve
+from rag.compute.solve import TWO_ROWS, Reading, Refused, Solved, solve
 from rag.compute.values import grouped, plain
 from rag.questions.figure import Figure
 from rag.questions.formula import Ref, show
@@ -54,7 +54,7 @@ def compute_answer(
         return None
     outcome = solve(figure, evidence, question.statements, named, question.asked.names)
     if isinstance(outcome, Refused):  # a figure printed as is but not found: the passages answer
-        return None if figure.source == "item" else _refused(outcome)
+        return None if figure.source == "item" and outcome.reason != TWO_ROWS else _refused(outcome)
     return _solved(outcome, {e.short_id for e in evidence})
 
 

@@ -225,11 +225,11 @@ ITEM_FILLER = frozenset(
 # losses", "operation and maintenance expense"); a longer rest is a sentence, not a row's label.
 ITEM_WORDS = 5
 # A run of capitalised words, a name ("Kraft Heinz", "MGM Resorts'", "Johnson & Johnson"; the currency
-# code aside). A question naming two asks about
+# code aside); a possessive ends one ("PepsiCo's Gatorade" is two). A question naming two asks about
 # one inside the other (a product, a segment, a deal: "did Diet Coke generate for Coca-Cola"), whose
 # figure is no row of the company's tables: no row is then read as its answer.
 _NAME_RUN = re.compile(
-    r"\b(?!USD\b)[A-Z][\w&.'\u2019-]*(?:(?:\s+|\s*&\s*|,\s+(?=Inc\b))[A-Z][\w&.'\u2019-]*)*"
+    r"\b(?!USD\b)[A-Z][\w&.'\u2019-]*(?:(?<!'s)(?<!\u2019s)(?<!s')(?:\s+|\s*&\s*|,\s+(?=Inc\b))[A-Z][\w&.'\u2019-]*)*"
 )
 
 

@@ -106,6 +106,7 @@ NO_FIGURE = [
     "What is the capital of Normandy?",
     "How much was the 1994 earthquake estimated to cost?",  # "how much" alone asks no table's row
     "How much revenue did Diet Coke generate for Coca-Cola in 2017? USD millions.",  # two names
+    "What were PepsiCo's Gatorade net revenues in FY2021?",  # a possessive ends a name: two names
     "What was Acme's average operating margin over the last three years?",  # an average it does not place
 ]
 
