@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.judgement.question import STATEMENT_KINDS
-from rag.questions.figure import Operand
+from rag.questions.figure import BASES, Operand
 from rag.questions.vocabulary import phrase_words
 from rag.tables.passages import PER_SHARE, TableCell, TableRow, table_rows
 from rag.text import tokenize
@@ -115,6 +115,11 @@ def column_cell(
     return found[0] if len(found) == 1 else None
 
 
+def _basis_said(label: str) -> tuple[str, ...]:
+    """The bases a row's label says ("Property and equipment, net": net; "Gross property": gross)."""
+    return tuple(b for b in BASES if b in phrase_words(label))
+
+
 def statement_rank(operand: Operand, row: TableRow, statements: Sequence[str]) -> int:
     """0 for a row of a statement the question names, 1 of the operand's own statement (net
     income's is the income statement, not the cash flow statement's first row), 2 of another
@@ -143,12 +148,17 @@ def candidates(
         extra = extra_words(operand, row.label)
         if rank is None or (rank >= 3 and operand.line_item and not row.statement and extra):
             continue  # a statement line item named by its words and more, off the statements: a note's row
+        said = _basis_said(row.label)
+        if operand.basis and said and operand.basis not in said:
+            continue  # "Property and equipment, gross" is not the net PP&E a definition asks
         balance = row.statement == "balance" or operand.statement == "balance"
         cell = column_cell(row, year, span, balance, quarter)
         if cell is None:
             columnless.append((evidence, row))
             continue
         where = statement_rank(operand, row, statements)
+        if operand.basis and operand.basis not in said:
+            extra += 1  # of a line item asked on a basis, a row that says it before one that says none
         found.append(Found(evidence, row, cell, (where, rank, extra)))
     found.sort(key=lambda f: (f.rank, f.row.scale == ""))  # of equals, one whose table states its scale
     return found, columnless

@@ -13,9 +13,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from ingest.pdf.chunking import PAGE_JOIN  # how a chunk's pages are joined in its text
-from rag.compute.solve import Reading, Refused, Solved, solve
+from rag.compute.solve import TWO_ROWS, Reading, Refused, Solved, solve
 from rag.compute.values import grouped, plain
 from rag.questions.figure import Figure
 from rag.questions.formula import Ref, show
@@ -51,32 +52,23 @@ def compute_answer(
     figure = question.figure
     if figure is None:
         return None
-    outcome = solve(figure, evidence, question.statements, named)
+    outcome = solve(figure, evidence, question.statements, named, question.asked.names)
     if isinstance(outcome, Refused):  # a figure printed as is but not found: the passages answer
-        return None if figure.source == "item" else _refused(outcome)
+        return None if figure.source == "item" and outcome.reason != TWO_ROWS else _refused(outcome)
     return _solved(outcome, {e.short_id for e in evidence})
 
 
 def _solved(solved: Solved, taken: set[str]) -> Computation:
     figure = solved.figure
-    cells: list[Evidence] = []
-    for reading in solved.readings:
-        cell = cell_evidence(reading, taken)
-        taken.add(cell.short_id.lower())
-        cells.append(cell)
+    line, cells = _line(solved, taken)
+    if solved.others:  # two reporting entities: the figure of each, labelled with its entity
+        lines = [f"{solved.entity}: {line}"]
+        for other in solved.others:
+            more, other_cells = _line(other, taken)
+            lines.append(f"{other.entity}: {more}")
+            cells += other_cells
+        line = " ".join(lines)
     names = _operand_names(figure)
-    shown = [
-        f"{names[n]} {grouped(r.value)} [{c.short_id}]"
-        for n, (r, c) in enumerate(zip(solved.readings, cells))
-    ]
-    head = ", ".join(p for p in (figure.name[:1].upper() + figure.name[1:], figure.period_text()) if p)
-    result = result_text(solved)
-    equation = f"{show(figure.formula, shown)} = {result} ({_notes(solved, names)})"
-    line = f"{head} = {equation}." if head else f"{equation}."
-    if isinstance(figure.formula, Ref):  # one printed figure: its row, its cell as printed
-        only = solved.readings[0]
-        head = ", ".join(p for p in (only.found.row.label, figure.period_text()) if p)
-        line = f"{head}: {only.found.cell.text} [{cells[0].short_id}] ({_notes(solved, names)})."
     operands = tuple(
         ComputedOperand(
             names[n],
@@ -92,6 +84,58 @@ def _solved(solved: Solved, taken: set[str]) -> Computation:
     computed = Computed(show(figure.formula, names), operands, plain(solved.result), unit_of(solved))
     listed = "\n".join(f"Source ID [{c.short_id}]: {_cell_text(c)}" for c in cells)
     return Computation(line, tuple(cells), computed, f"{BLOCK_HEAD}\n{line}\n{listed}", figure.whole)
+
+
+def _line(solved: Solved, taken: set[str]) -> tuple[str, list[Evidence]]:
+    """The figure's line and its operands' cells (each taken into `taken`)."""
+    figure = solved.figure
+    cells: list[Evidence] = []
+    for reading in solved.readings:
+        cell = cell_evidence(reading, taken)
+        taken.add(cell.short_id.lower())
+        cells.append(cell)
+    names = _operand_names(figure)
+    if isinstance(figure.formula, Ref):  # one printed figure: its row, its cell, in the unit asked
+        return _lookup_line(solved, cells[0], names), cells
+    shown = [
+        f"{names[n]} {grouped(r.value)} [{c.short_id}]"
+        for n, (r, c) in enumerate(zip(solved.readings, cells))
+    ]
+    period = "" if figure.parts else figure.period_text()  # an average's or a change's name holds its years
+    head = ", ".join(p for p in (figure.name[:1].upper() + figure.name[1:], period) if p)
+    result = result_text(solved)
+    each = "; ".join(
+        f"{label}: {value_text(value, figure.unit, solved.scale)}" for label, value in solved.parts
+    )
+    notes = "; ".join(n for n in (each, _notes(solved, names)) if n)
+    equation = f"{show(figure.formula, shown)} = {result} ({notes})"
+    return (f"{head} = {equation}." if head else f"{equation}."), cells
+
+
+def _lookup_line(solved: Solved, cell: Evidence, names: list[str]) -> str:
+    """ "Capital expenditures, FY2018: 1,577 (USD millions) [c1] (cells in millions; ...)": the
+    cell's figure in the unit asked, a conversion shown (issue 51, step 5)."""
+    only = solved.readings[0]
+    head = ", ".join(p for p in (only.found.row.label, solved.figure.period_text()) if p)
+    notes = [_notes(solved, names)]
+    printed, asked = UNIT_WORDS.get(only.scale, ""), UNIT_WORDS.get(solved.scale, "")
+    if only.scale != solved.scale and printed and only.scale in UNIT_WORDS and solved.scale in UNIT_WORDS:
+        notes.append(
+            f"{grouped(only.value)} {printed} = {grouped(solved.result)}{' ' + asked if asked else ''}"
+        )
+    return f"{head}: {grouped(solved.result)} ({unit_of(solved)}) [{cell.short_id}] ({'; '.join(notes)})."
+
+
+def value_text(value: Decimal, unit: str, scale: str = "") -> str:
+    """A figure as the line writes it: "18.0%", "46.9 days", "0.52", "USD 7,699 million"."""
+    if unit == "%":
+        return f"{plain(value)}%"
+    if unit in ("days", "times"):
+        return f"{plain(value)} {unit}"
+    if unit == "amount":
+        word = UNIT_WORDS.get(scale, "")
+        return f"USD {grouped(value)}{' ' + word if word else ''}"
+    return plain(value)
 
 
 def _refused(refused: Refused) -> Computation:
@@ -134,17 +178,7 @@ def _row_text(row: TableRow, reading: Reading | None = None) -> str:
 
 def result_text(solved: Solved) -> str:
     """The result as the line writes it: "0.52", "18.0%", "46.9 days", "USD 7,699 million"."""
-    value, unit = solved.result, solved.figure.unit
-    if unit == "%":
-        return f"{plain(value)}%"
-    if unit == "days":
-        return f"{plain(value)} days"
-    if unit == "times":
-        return f"{plain(value)} times"
-    if unit == "amount":
-        word = UNIT_WORDS.get(solved.scale, "")
-        return f"USD {grouped(value)}{' ' + word if word else ''}"
-    return plain(value)
+    return value_text(solved.result, solved.figure.unit, solved.scale)
 
 
 def unit_of(solved: Solved) -> str:

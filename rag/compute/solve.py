@@ -17,17 +17,20 @@ comes to 0-100%.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 
 from rag.compute.cells import Found, candidates, evidence_rows
 from rag.compute.values import SCALES, decimals_of, in_parentheses, round_half_up
-from rag.questions.figure import Figure
-from rag.questions.formula import evaluate
+from rag.questions.figure import Figure, Operand
+from rag.questions.formula import Expr, evaluate
+from rag.questions.vocabulary import load_vocabulary, phrase_words
 from rag.tables.passages import PER_SHARE, TableRow
 from rag.types import Evidence
 
+TWO_ROWS = "two rows could be it"
 PRECISION = 28  # decimal digits of the arithmetic (Python's default context)
 # A statement_rank (rag.compute.cells) from which a statement line item's row is no longer its own.
 OFF_STATEMENT = 2
@@ -52,6 +55,9 @@ class Solved:
     readings: tuple[Reading, ...]
     result: Decimal
     scale: str
+    parts: tuple[tuple[str, Decimal], ...] = ()  # each period's figure of an average or a change, rounded
+    entity: str = ""  # the reporting entity its tables name, when the filing reports two
+    others: tuple[Solved, ...] = ()  # the same figure for the filing's other reporting entities
 
 
 @dataclass(frozen=True)
@@ -71,10 +77,12 @@ def solve(
     evidence: Sequence[Evidence],
     statements: Sequence[str] = (),
     named: Sequence[str] = (),
+    names: Sequence[str] = (),
 ) -> Solved | Refused:
     """The figure from the evidence's cells (see the module docstring); the first of its formula
     and its alternatives that every operand's cell gives, else the first's refusal. named: the
-    documents the question names (doc ids); with none, the evidence must be of one document."""
+    documents the question names (doc ids); with none, the evidence must be of one document.
+    names: the names the question writes (lower case), which pick a reporting entity."""
     if figure.year is None:
         return Refused(figure, "", "the question names no fiscal period")
     if named:
@@ -86,22 +94,95 @@ def solve(
     rows = evidence_rows(evidence)
     first: Refused | None = None
     for candidate in (figure, *figure.alternatives):
-        outcome = _solve_one(candidate, rows, statements)
+        outcome = _solve_one(candidate, rows, statements, names)
+        if isinstance(outcome, Refused) and outcome.reason == TWO_ROWS:
+            outcome = _each_entity(candidate, rows, statements, outcome)
         if isinstance(outcome, Solved):
-            return outcome
+            return checked(outcome)
         first = first or outcome
     assert first is not None
     return first
 
 
+def _each_entity(
+    figure: Figure, rows: list[tuple[Evidence, TableRow]], statements: Sequence[str], refused: Refused
+) -> Solved | Refused:
+    """A filing reporting two entities (a holding company and its utility, each with statements of
+    its own): the figure for each entity the tied rows' tables name, the first given with the others
+    (issue 51, step 6); the refusal when the tied rows name no two entities or one cannot be computed."""
+    entities = list(dict.fromkeys(entity_of(e, r) for e, r in refused.rows))
+    if len(entities) < 2 or "" in entities:
+        return refused
+    solved = []
+    for entity in entities:
+        own = [(e, r) for e, r in rows if entity_of(e, r) in (entity, "")]
+        outcome = _solve_one(figure, own, statements, ())
+        if not isinstance(outcome, Solved):
+            return refused
+        solved.append(replace(outcome, entity=entity))
+    return replace(solved[0], others=tuple(solved[1:]))
+
+
+# A statement's title after the entity it is of ("CITYCENTER HOLDINGS, LLC CONSOLIDATED BALANCE SHEETS",
+# "Pennsylvania-American Water Company Statements of Operations"); an exhibit's number before it.
+_ENTITY = re.compile(
+    r"^(?:exhibit\s+[\d.]+\s+)?(?P<name>[A-Z][^|]*?)\s+(?:and\s+subsidiaries\s+)?(?:consolidated\s+|combined\s+)?"
+    r"(?:balance\s+sheets?|statements?\s+of)\b",
+    re.IGNORECASE,
+)
+ENTITY_WORDS = 8  # an entity's name is at most this long; a longer run is a sentence
+
+
+def entity_of(evidence: Evidence, row: TableRow) -> str:
+    """The reporting entity a row's table is titled with, as printed, or ""."""
+    for title in (row.title, evidence.context.split("|")[0]):
+        found = _ENTITY.search(" ".join(title.split()))
+        if found and len(found["name"].split()) <= ENTITY_WORDS:
+            return found["name"].strip(" ,")
+    return ""
+
+
+def _names_entity(names: Sequence[str], entity: str) -> bool:
+    """Whether a name the question writes is the entity's ("mgm resorts": MGM RESORTS INTERNATIONAL)."""
+    words = set(phrase_words(entity))
+    return any(set(phrase_words(n)) <= words for n in names if phrase_words(n))
+
+
+_KINDS = {
+    "%": "a percentage",
+    "ratio": "a ratio",
+    "times": "a ratio",
+    "days": "a number of days",
+    "amount": "an amount",
+}
+
+
+def checked(solved: Solved) -> Solved | Refused:
+    """The figure, or its refusal when it is not of the kind the question asks (issue 51, step 1):
+    a percentage, a margin or a ratio is never answered with an amount, nor an amount with a ratio."""
+    figure = solved.figure
+    share = ("%", "ratio", "times", "days")
+    if (figure.asked in ("%", "ratio") and figure.unit == "amount") or (
+        figure.asked == "amount" and figure.unit in share
+    ):
+        reason = (
+            f"the question asks for {_KINDS[figure.asked]} and the formula found "
+            f"({figure.formula_text()}) gives {_KINDS[figure.unit]}"
+        )
+        return Refused(figure, "", reason, solved.readings)
+    return solved
+
+
 def _solve_one(
-    figure: Figure, rows: list[tuple[Evidence, TableRow]], statements: Sequence[str]
+    figure: Figure, rows: list[tuple[Evidence, TableRow]], statements: Sequence[str], names: Sequence[str]
 ) -> Solved | Refused:
     def key(e: Evidence, r: TableRow) -> tuple[str, ...]:
         return (e.doc_id, e.short_id, str(r.table)) if figure.one_page else (e.doc_id,)
 
     groups = list(dict.fromkeys(key(e, r) for e, r in rows))
-    outcomes = [_in_document(figure, [(e, r) for e, r in rows if key(e, r) == g], statements) for g in groups]
+    outcomes = [
+        _in_document(figure, [(e, r) for e, r in rows if key(e, r) == g], statements, names) for g in groups
+    ]
     solved = [o for o in outcomes if isinstance(o, Solved)]
     if solved:
         return min(enumerate(solved), key=lambda i_s: (not _own_period(i_s[1]), i_s[0]))[1]
@@ -119,7 +200,7 @@ def _own_period(solved: Solved) -> bool:
 
 
 def _in_document(
-    figure: Figure, rows: list[tuple[Evidence, TableRow]], statements: Sequence[str]
+    figure: Figure, rows: list[tuple[Evidence, TableRow]], statements: Sequence[str], names: Sequence[str]
 ) -> Solved | Refused:
     assert figure.year is not None
     readings: list[Reading] = []
@@ -140,11 +221,14 @@ def _in_document(
                 tuple((f.evidence, f.row) for f in found[:2]),
             )
         best = [f for f in found if f.rank == found[0].rank]
-        values = {_read(f, operand.outflow).value for f in best}
+        values = {_read(f, _outflow(operand, f)).value for f in best}
+        named = [f for f in best if _names_entity(names, entity_of(f.evidence, f.row))]
+        if len(values) > 1 and named and len({_read(f, _outflow(operand, f)).value for f in named}) == 1:
+            best, values = named, {_read(named[0], _outflow(operand, named[0])).value}  # the entity asked
         if len(values) > 1:
             rows_of = tuple((f.evidence, f.row) for f in best[:3])
-            return Refused(figure, operand.name, "two rows could be it", tuple(readings), rows_of)
-        reading = _read(found[0], operand.outflow)
+            return Refused(figure, operand.name, TWO_ROWS, tuple(readings), rows_of)
+        reading = _read(best[0], _outflow(operand, best[0]))
         if any(
             _same_cell(r, reading) and figure.operands[n].name != operand.name for n, r in enumerate(readings)
         ):
@@ -163,14 +247,31 @@ def _same_cell(a: Reading, b: Reading) -> bool:
     return a.found.evidence.short_id == b.found.evidence.short_id and a.found.cell.start == b.found.cell.start
 
 
+def _outflow(operand: Operand, found: Found) -> bool:
+    """Whether the cell is an outflow's: the operand's line item is one, or the row's label is one's
+    (a row asked by other words, "repurchasing its common stock", printed "Repurchases of common stock")."""
+    if operand.outflow:
+        return True
+    vocabulary = load_vocabulary()
+    item = vocabulary.line_item_named(found.row.label)
+    return (item is not None and item.outflow) or vocabulary.outflow_named(found.row.label)
+
+
 def _read(found: Found, outflow: bool) -> Reading:
     printed, value = found.cell.text, found.cell.value
     scale = found.row.scale
     if value is None:
         return Reading(found, Decimal(0), scale, f"{printed} read as 0")
-    if outflow and value < 0 and in_parentheses(printed):
+    if outflow and value < 0 and in_parentheses(printed) and _deducted(found.row):
         return Reading(found, -value, scale, f"printed {printed}, an outflow")
     return Reading(found, value, scale)
+
+
+def _deducted(row: TableRow) -> bool:
+    """Whether the row prints its line item as a deduction: every figure in parentheses. A row that
+    prints some years plain and one in parentheses ("Provision for (benefit from) income taxes 120
+    (30)") gives a sign, not a direction: that year's benefit."""
+    return all(in_parentheses(c.text) for c in row.cells if c.value)
 
 
 def _compute(figure: Figure, readings: list[Reading]) -> Solved | Refused:
@@ -186,6 +287,13 @@ def _compute(figure: Figure, readings: list[Reading]) -> Solved | Refused:
         )
     # One scale: the cells as printed, the result in that scale; several: every cell in units.
     common = scales.pop() if len(scales) == 1 else "units"
+    if figure.unit == "amount" and figure.scale and common == "":
+        return Refused(
+            figure,
+            figure.operands[0].name,
+            f"its table does not state its scale, and the question asks for USD {figure.scale}",
+            tuple(readings),
+        )
     with localcontext() as context:
         context.prec = PRECISION
         factor = {n: SCALES.get(r.scale or "units", Decimal(1)) for n, r in enumerate(readings)}
@@ -196,12 +304,13 @@ def _compute(figure: Figure, readings: list[Reading]) -> Solved | Refused:
             result = evaluate(figure.formula, values)
         except ZeroDivisionError:
             return Refused(figure, "", "a divisor is zero", tuple(readings))
-        scale = ""
+        scale, convert = "", Decimal(1)
         if figure.unit == "%":
             result *= 100
         elif figure.unit == "amount":
             scale = figure.scale or (common if common != "" else "units")
-            result = result * SCALES.get(common or "units", Decimal(1)) / SCALES[scale]
+            convert = SCALES.get(common or "units", Decimal(1)) / SCALES[scale]
+            result = result * convert
         if isinstance(result, Decimal) and result.is_nan():  # pragma: no cover - a negative base's root
             return Refused(figure, "", "the formula has no value for these cells", tuple(readings))
     if figure.one_page and not 0 <= result <= 100:
@@ -211,7 +320,19 @@ def _compute(figure: Figure, readings: list[Reading]) -> Solved | Refused:
     decimals = figure.rounding
     if decimals is None:
         decimals = _amount_decimals(readings, result)
-    return Solved(figure, tuple(readings), round_half_up(result, decimals), scale)
+    parts = tuple(
+        (label, round_half_up(_part(figure, expr, values) * convert, decimals))
+        for label, expr in figure.parts
+    )
+    return Solved(figure, tuple(readings), round_half_up(result, decimals), scale, parts)
+
+
+def _part(figure: Figure, expr: Expr, values: dict[int, Decimal]) -> Decimal:
+    """One period's figure of an average or a change, in the figure's unit."""
+    with localcontext() as context:
+        context.prec = PRECISION
+        value = evaluate(expr, values)
+        return value * 100 if figure.unit == "%" else value
 
 
 def _amount_decimals(readings: Sequence[Reading], result: Decimal) -> int:

@@ -22,7 +22,7 @@ from rag.questions.asked import Concept, read_concepts
 from rag.questions.figure_text import FigureText, find_figure_text
 from rag.questions.formula import Expr, Term, Written, show
 from rag.questions.periods import Periods, read_periods, without_filing
-from rag.questions.vocabulary import load_vocabulary
+from rag.questions.vocabulary import load_vocabulary, phrase_words
 
 # Rounding when the question asks none (issue 39): ratios to two decimals, percentages to one.
 DEFAULT_DECIMALS = {"%": 1, "ratio": 2, "times": 2, "days": 1}
@@ -33,6 +33,18 @@ _WHOLE = re.compile(
 )
 _SCALE = re.compile(r"\b(?:usd|us\$|\$|dollars?|in)\s*(thousands|millions|billions)\b", re.I)
 _PERCENT = re.compile(r"%|\bper\s*cent(?:age)?s?\b|\bpercent(?:age)?s?\b", re.I)
+# What a question asks for, whatever formula is found (issue 51, step 1): a share of 100 (a
+# percentage, a margin, a rate), a ratio (a ratio, a turnover, a coverage, a multiple), or an amount
+# (a currency and its scale). A figure of another kind is refused rather than stated.
+_ASKS_SHARE = re.compile(rf"{_PERCENT.pattern}|\bmargins?\b|\brates?\b", re.I)
+_ASKS_RATIO = re.compile(r"\bratios?\b|\bturnover\b|\bcoverage\b|\bmultiples?\b|\btimes\b", re.I)
+_ASKS_AMOUNT = re.compile(r"\b(?:usd|us\$|dollars?)\b|\$\s*(?:thousands|millions|billions)\b", re.I)
+# Words that qualify a line item without naming another row ("unadjusted operating income", "reported
+# net income", "GAAP revenue", "total revenues"): the line item is read without them when it is not
+# read with them (issue 51, step 4).
+_QUALIFIER = re.compile(r"\b(?:unadjusted|as\s+reported|reported|gaap|total)\b", re.I)
+# A line item asked on a basis ("net PP&E", "gross profit" aside): a row that says the other basis is not it.
+BASES = ("net", "gross")
 # A question asking more than the figure: why it moved, how it trended, what drove it.
 _MORE = re.compile(
     r"\b(?:why|explain|explains|drove|drivers?|driven|trend|trended|trending|reasons?|caused?|how\s+(?:did|has|have|is|does))\b",
@@ -54,6 +66,7 @@ class Operand:
     year: int | None = None
     back: int = 0
     statement: str = ""  # the vocabulary line item's statement ("balance", "income", "cash flow")
+    basis: str = ""  # "net" or "gross" when the words or the line item's definition say it
 
     def column_year(self, asked_year: int) -> int:
         """The fiscal year of its column when the question asks for asked_year."""
@@ -82,6 +95,10 @@ class Figure:
     # they are line items of two statements: a payout's dividends and net income)
     whole: bool = True  # the figure is all the question asks (not "why", "how did ... trend")
     filing_year: int | None = None  # the year of the filing the question names ("in its FY2017 10-K")
+    asked: str = ""  # what the question asks for: "%", "ratio", "amount", or "" when it does not say
+    # Each period's own figure of an average or a change ("FY2019", its formula over the operands),
+    # shown beside the result (issue 51, step 2).
+    parts: tuple[tuple[str, Expr], ...] = ()
 
     @property
     def rounding(self) -> int | None:
@@ -98,9 +115,8 @@ class Figure:
             return ""
         if self.quarter:
             return f"Q{self.quarter} {self.year}"
-        return {"6m": f"first half of {self.year}", "9m": f"nine months of {self.year}"}.get(
-            self.span, f"FY{self.year}"
-        )
+        spans = {"3m": "three months", "6m": "first half", "9m": "nine months"}
+        return {s: f"{w} of {self.year}" for s, w in spans.items()}.get(self.span, f"FY{self.year}")
 
 
 def read_figure(text: str, core: str, periods: Periods, written: tuple[Written, ...]) -> Figure | None:
@@ -141,18 +157,38 @@ def _figure(text: str, found: FigureText, period: tuple[int | None, int | None, 
         one_page=found.one_page and len({o.statement for o in operands if o.statement}) <= 1,
         whole=not _MORE.search(text),
         filing_year=filing,
+        asked=asked_kind(text),
+        parts=found.parts,
     )
+
+
+def asked_kind(text: str) -> str:
+    """What the question asks for (see _ASKS_SHARE): "%", "ratio", "amount", or ""."""
+    share, ratio, amount = _ASKS_SHARE.search(text), _ASKS_RATIO.search(text), _ASKS_AMOUNT.search(text)
+    if share and not amount:
+        return "%"
+    if ratio and not amount:
+        return "ratio"
+    return "amount" if amount and not (share or ratio) else ""
 
 
 def _operand(term: Term) -> Operand:
     vocabulary = load_vocabulary()
-    item = vocabulary.line_item_named(term.words)
-    concepts = read_concepts(term.words).concepts
+    words = term.words
+    item = vocabulary.line_item_named(words)
+    if item is None and _QUALIFIER.search(words):
+        plain_words = " ".join(_QUALIFIER.sub(" ", words).split())
+        if vocabulary.line_item_named(plain_words) is not None or not plain_words:
+            words = plain_words or words
+            item = vocabulary.line_item_named(words)
+    concepts = read_concepts(words).concepts
     if item is None:
-        outflow = vocabulary.outflow_named(term.words)
-        return Operand(term.words, concepts, outflow=outflow, year=term.year, back=term.back)
+        outflow = vocabulary.outflow_named(words)
+        said = [b for b in BASES if b in phrase_words(words)]
+        basis = said[0] if len(said) == 1 else ""
+        return Operand(words, concepts, outflow=outflow, year=term.year, back=term.back, basis=basis)
     return Operand(
-        term.words,
+        words,
         concepts,
         item.key,
         (*item.labels, *item.names),
@@ -160,6 +196,7 @@ def _operand(term: Term) -> Operand:
         term.year,
         term.back,
         item.statement,
+        item.basis,
     )
 
 
@@ -199,14 +236,21 @@ def _filing(text: str, core: str) -> int | None:
 def _period(text: str, core: str, periods: Periods) -> tuple[int | None, int | None, str]:
     """(the asked fiscal year, its quarter, its span): the latest period the question names,
     a filing it names aside ("for 2019 in its 2020 annual report" asks for 2019)."""
-    if _filing(text, core) is not None:
+    filing = _filing(text, core)
+    if filing is not None:
         text, core = without_filing(text), without_filing(core)
         periods = read_periods(text)
     years = [p.year for p in periods.fiscal] + list(read_periods(core).years)
+    if filing is not None and any(y != filing for y in years):
+        years = [y for y in years if y != filing]  # "for 2020, as shown in its 2022 income statement"
     if not years:
         return None, None, ""
     year = max(years)
     quarter = next((p.quarter for p in periods.fiscal if p.year == year and p.quarter), None)
+    quarter = quarter or next(  # "the second quarter of 2021", "2023 Q2": a quarter of the year asked
+        (m.period.quarter for m in periods.mentions if m.period and m.period.year == year and m.quarter),
+        None,
+    )
     if quarter:
         return year, quarter, "3m"
     if periods.span:

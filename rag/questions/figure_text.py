@@ -20,10 +20,12 @@ from rag.questions.asked import YES_NO
 from rag.questions.formula import Expr, Num, Op, Ref, Term, Written, refs
 from rag.questions.metrics import (
     FigureText,
+    asks_average,
     average_text,
     change_text,
     item_text,
     item_words,
+    metric_formula,
     metric_text,
     named_metric,
 )
@@ -33,6 +35,13 @@ from rag.questions.vocabulary import load_vocabulary, phrase_words
 # only names a metric's inputs (rag.questions.request), "A as a % of B" is _written's.
 _DEFINED = ("defines", "after", "list", "bracket")
 PERCENT = re.compile(r"%|\bper\s*cent(?:age)?s?\b|\bpercent(?:age)?s?\b|\brate\b", re.I)
+# A question asking a row's amount of a filing: a currency or a scale ("USD millions", "in thousands"),
+# or the statement to read it from ("according to the cash flow statement"). "How much" alone is not
+# one: "how much was the earthquake estimated to cost" asks a sentence, not a table's row.
+_AMOUNT = re.compile(
+    r"\b(?:usd|us\$|dollars?|thousands|millions|billions)\b|\bstatements?\s+of\b|\b(?:income|cash\s+flows?|operations)\s+statements?\b|\bbalance\s+sheets?\b",
+    re.I,
+)
 
 
 def find_figure_text(text: str, core: str, written: tuple[Written, ...]) -> FigureText | None:
@@ -41,13 +50,16 @@ def find_figure_text(text: str, core: str, written: tuple[Written, ...]) -> Figu
     sentences write (rag.questions.formula.read_written), in order."""
     if YES_NO.match(core):  # a yes/no question asks whether, not how much
         return _defined(written, core)
+    defined = _defined(written, core)
+    if defined is not None:
+        return defined
+    if asks_average(core):  # an average over years is that mean or no figure, never one year's
+        return average_text(core, lambda words: _written(written, words) or metric_text(words))
     finders: list[Callable[[], FigureText | None]] = [
-        lambda: _defined(written, core),
-        lambda: average_text(core, lambda words: _written(written, words) or metric_text(words)),
         lambda: change_text(core, bool(PERCENT.search(text))),
         lambda: _written(written, core),
         lambda: metric_text(core),
-        lambda: item_text(core, _names(text)),
+        lambda: item_text(core, _names(text), bool(_AMOUNT.search(text))),
     ]
     for finder in finders:
         found = finder()
@@ -115,7 +127,7 @@ _SHARE = re.compile(
     r"(?:\s+in\s+(?:q[1-4]|fy|fiscal|(?:19|20)\d\d)\b|\?|$)",
     re.I,
 )
-_MARGIN = re.compile(r"(?P<a>[\w&'\u2019 -]+?)\s*(?:\([^()]*\))?\s*%\s*margin\b", re.I)
+_MARGIN = re.compile(r"(?P<a>[\w&'\u2019 -]+?)\s*(?:\([^()]*\))?\s*(?P<pct>%)?\s*margin\b", re.I)
 _GENERIC = re.compile(r"\s+(?:segment|segments|division|business|line)$", re.I)
 _COVER = re.compile(
     r"\bhow\s+many\s+times\s+(?:did|does|do|has|have)\s+(?P<a>.+?)\s+cover\s+(?P<b>.+?)(?:\s+in\b|\?|$)", re.I
@@ -151,14 +163,35 @@ def _written(written: tuple[Written, ...], core: str) -> FigureText | None:
         share = _ratio(part, whole, "%", f"{part} as a share of {whole}")
         return replace(share, one_page=True) if share else None
     found = _MARGIN.search(core)
-    if found and named_metric(found.group(0)) is None:
-        a = item_words(_tail(found["a"]))
-        return _ratio(a, "revenue", "%", f"{a} margin")
+    if found and not _margin_metric(found.group(0)):
+        margin = _margin(item_words(_tail(found["a"])), bool(found["pct"]))
+        if margin is not None:
+            return margin
     for pattern in (_COVER, _TIMES):
         found = pattern.search(core)
         if found:
             a, b = item_words(found["a"]), item_words(found["b"])
             return _ratio(a, b, "times", f"{a} / {b}")
+    return None
+
+
+def _margin_metric(words: str) -> bool:
+    """Whether the words name a margin of the vocabulary ("operating margin"): its own formula."""
+    metric = named_metric(words)
+    return metric is not None and metric.unit == "%"
+
+
+def _margin(a: str, percent: bool) -> FigureText | None:
+    """ "X % margin", "X margin": X over revenue, where X is a metric of the vocabulary (EBITDA
+    margin = (operating income + D&A) / revenue: its formula composed), a line item, or, written
+    with "%", any row's words."""
+    metric = named_metric(a) if a else None
+    if metric is not None and metric.unit == "amount" and phrase_words(a) in map(phrase_words, metric.names):
+        expr, terms = metric_formula(metric)
+        whole = Ref(len(terms))
+        return FigureText(f"{a} margin", Op("/", expr, whole), (*terms, Term("revenue")), "%", "pattern")
+    if percent or (a and load_vocabulary().line_item_named(a) is not None):
+        return _ratio(a, "revenue", "%", f"{a} margin")
     return None
 
 

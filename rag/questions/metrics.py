@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from rag.questions.formula import Expr, Num, Op, Ref, Term
-from rag.questions.periods import FILING, PERIOD_WORDS, WRITTEN_RANGE, WRITTEN_YEAR
+from rag.questions.periods import FILING, PERIOD_WORDS, WRITTEN_YEAR, read_periods, without, without_filing
 from rag.questions.vocabulary import FUNCTIONS, LineItem, Metric, load_vocabulary, phrase_words
 
 _OWNER = re.compile(r"^.*(?:'s|’s|s'|s’)\s+", re.I)  # noqa: RUF001 (curly apostrophes)
@@ -43,6 +43,7 @@ class FigureText:
     source: str
     alternatives: tuple[FigureText, ...] = ()  # a standard metric's common alternatives, in order
     one_page: bool = False  # a share of a whole, read from one table
+    parts: tuple[tuple[str, Expr], ...] = ()  # each period's own figure of an average or a change
 
 
 def item_words(phrase: str) -> str:
@@ -81,23 +82,26 @@ _POINTS = re.compile(
 _N = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
+_CHANGE = [
+    re.compile(r"\b(?:change|difference)\s+in\s+(?P<item>.+?)\s+(?:from|between)\b", re.I),
+    re.compile(
+        r"\bhow\s+(?:much|many\s+(?:percentage\s+)?points)\s+did\s+(?P<item>.+?)\s+(?:change|move|shift)\b",
+        re.I,
+    ),
+]
+
+
 def change_text(core: str, percent: bool = True) -> FigureText | None:
-    """A growth rate ((X - prior X) / prior X), a CAGR, or a metric's change in percentage points;
-    unless percent (the question asks a percentage), a change is the amount X changed by."""
-    found = _POINTS.search(core)
-    if found:
-        metric = named_metric(found["item"])
-        if metric is None:
-            return None
-        later = _metric_expr(metric.formula, int(found.group(3)))
-        earlier = _metric_expr(metric.formula, int(found.group(2)), len(later[1]))
-        return FigureText(
-            f"change in {metric.names[0]}",
-            Op("-", later[0], earlier[0]),
-            later[1] + earlier[1],
-            "%",
-            "pattern",
-        )
+    """A growth rate ((X - prior X) / prior X), a CAGR, or a ratio's change between two years (the
+    difference of the two years' figures, each computed); unless percent (the question asks a
+    percentage), a line item's change is the amount X changed by."""
+    for pattern in (_POINTS, *_GROWTH, *_CHANGE):
+        found = pattern.search(core)
+        metric = named_metric(found["item"]) if found else None
+        if found and metric is not None and metric.unit != "amount":
+            written = found.groups()[1:3] if pattern in (_POINTS, _GROWTH[0]) else ()
+            years = (int(written[0]), int(written[1])) if len(written) == 2 else _two_years(core)
+            return _metric_change(metric, *years) if years else None
     found = _CAGR.search(core)
     if found:
         item = item_words(found["item"])
@@ -123,6 +127,32 @@ def change_text(core: str, percent: bool = True) -> FigureText | None:
     return None
 
 
+def _two_years(core: str) -> tuple[int, int] | None:
+    """The two years a change is between: a range's ends, else the first two years written."""
+    periods = read_periods(core)
+    if periods.ranges:
+        _, low, high = periods.ranges[0]
+        return low, high
+    years = sorted(periods.years[:2])
+    return (years[0], years[1]) if len(years) == 2 and years[0] != years[1] else None
+
+
+def _metric_change(metric: Metric, earlier: int, later: int) -> FigureText:
+    """A ratio's change from one year to another: the later year's figure less the earlier's, each
+    its own part (a percentage's change is in percentage points)."""
+    late, late_terms = _metric_expr(metric.formula, later)
+    early, early_terms = _metric_expr(metric.formula, earlier, len(late_terms))
+    unit = "ratio" if metric.unit == "times" else metric.unit
+    return FigureText(
+        f"change in {metric.names[0]}, FY{earlier} to FY{later}",
+        Op("-", late, early),
+        late_terms + early_terms,
+        unit,
+        "pattern",
+        parts=((f"FY{later}", late), (f"FY{earlier}", early)),
+    )
+
+
 def named_metric(words: str) -> Metric | None:
     found = [m for m in load_vocabulary().metrics_named(words) if not m.parameter]
     return found[0] if found else None
@@ -139,6 +169,12 @@ def metric_text(core: str) -> FigureText | None:
         for f in (metric.formula, *metric.alternatives)
     ]
     return replace(found[0], alternatives=tuple(found[1:]))
+
+
+def metric_formula(metric: Metric) -> tuple[Expr, tuple[Term, ...]]:
+    """A metric's formula over its line items' terms, at the asked year (a metric inside another
+    figure: EBITDA inside EBITDA margin)."""
+    return _metric_expr(metric.formula, None)
 
 
 def _metric_expr(formula: str, year: int | None, offset: int = 0) -> tuple[Expr, tuple[Term, ...]]:
@@ -173,34 +209,64 @@ def _metric_expr(formula: str, year: int | None, offset: int = 0) -> tuple[Expr,
 
 
 # What a question asking for one printed figure may hold besides the line item: how it asks, the
-# period, the company's name (capitalised), where to read it and the unit.
+# period, the company's name (capitalised), where to read it and the unit. Written from English's
+# asking words and the SEC forms' words; measured on filings-dev's lookups, checked on the generated
+# filings' (bench/README.md, issue 51).
 _ASKS_AMOUNT = re.compile(r"^\s*(?:what|how\s+much)\b", re.I)
 ITEM_FILLER = frozenset(
     "what was were is are did does do how much the a an of in for to its their on at as by from per "
     "report reported record recorded show shown showed book booked pay paid spend spent have had "
     "amount value figure fiscal year years quarter first second third fourth three six nine months "
     "ended ending end during company company's according based answer usd millions thousands billions "
-    "dollars statement statements 10-k 10-q consolidated & inc inc. corp co".split()
+    "dollars statement statements 10-k 10-q consolidated & inc inc. corp co "
+    "out earn earned make made generate generated originally approximately approximate".split()
+)
+# A row the vocabulary does not hold is asked by at most this many words ("provision for credit
+# losses", "operation and maintenance expense"); a longer rest is a sentence, not a row's label.
+ITEM_WORDS = 5
+# A run of capitalised words, a name ("Kraft Heinz", "MGM Resorts'", "Johnson & Johnson"; the currency
+# code aside); a possessive ends one ("PepsiCo's Gatorade" is two). A question naming two asks about
+# one inside the other (a product, a segment, a deal: "did Diet Coke generate for Coca-Cola"), whose
+# figure is no row of the company's tables: no row is then read as its answer.
+_NAME_RUN = re.compile(
+    r"\b(?!USD\b)[A-Z][\w&.'\u2019-]*(?:(?<!'s)(?<!\u2019s)(?<!s')(?:\s+|\s*&\s*|,\s+(?=Inc\b))[A-Z][\w&.'\u2019-]*)*"
 )
 
 
-def item_text(core: str, names: frozenset[str] = frozenset()) -> FigureText | None:
-    """One line item of the vocabulary asked for as printed ("What were Adobe's purchases of
-    property and equipment in fiscal 2016?"): its cell is the answer. Only when every other word
-    of the question is how it asks, the period, a name it gives (names: lower-case words of the
-    company's name) or the unit: "casino revenue" asks for another row than revenue."""
+def item_text(core: str, names: frozenset[str] = frozenset(), amount: bool = False) -> FigureText | None:
+    """One line item asked for as printed ("What were Adobe's purchases of property and equipment
+    in fiscal 2016?"): its cell is the answer. A line item of the vocabulary when every other word
+    of the question is how it asks, the period (rag.questions.periods reads it), a name it gives
+    (names: lower-case words of the company's name) or the unit; otherwise, when the question asks
+    an amount (amount: "how much", a currency), the row its other words name
+    ("casino revenue", "goodwill impairment"), matched by its label's words (rag.compute.cells)."""
     if not _ASKS_AMOUNT.match(core):
         return None
-    words = list(phrase_words(_OWNER_WORD.sub(" ", PERIOD_WORDS.sub(" ", FILING.sub(" ", core)))))
+    text = FILING.sub(" ", core)
+    text = without(text, read_periods(text).mentions)
+    words = list(phrase_words(_OWNER_WORD.sub(" ", PERIOD_WORDS.sub(" ", text))))
     item, run = _longest_item(words)
-    if item is None:
-        return None
-    own = {w for name in item.names for w in phrase_words(name)}  # "(capex)" beside its label
+    own = (
+        {w for name in item.names for w in phrase_words(name)} if item else set()
+    )  # "(capex)" beside its label
     rest = [w for n, w in enumerate(words) if not run[0] <= n < run[1]]
-    if any(w not in ITEM_FILLER and w not in names and w not in own and not w.isdigit() for w in rest):
+    if _names_two(text, own):
         return None
-    phrase = " ".join(words[run[0] : run[1]])
+    if item is not None and all(w in ITEM_FILLER or w in names or w in own or w.isdigit() for w in rest):
+        phrase = " ".join(words[run[0] : run[1]])
+        return FigureText(phrase, Ref(0), (Term(phrase),), "amount", "item")
+    left = [w for w in words if w not in ITEM_FILLER and w not in names and not w.isdigit()]
+    if not amount or not 0 < len(left) <= ITEM_WORDS:
+        return None
+    phrase = " ".join(left)
     return FigureText(phrase, Ref(0), (Term(phrase),), "amount", "item")
+
+
+def _names_two(text: str, own: set[str]) -> bool:
+    """Whether the question, its first word aside, writes two names (see _NAME_RUN); a line item's own
+    name ("PP&E", "SG&A") is none."""
+    runs = _NAME_RUN.findall(text.split(None, 1)[-1] if text.split() else "")
+    return len([r for r in runs if not set(phrase_words(r)) <= own]) > 1
 
 
 _OWNER_WORD = re.compile(r"\b[\w&.-]+(?:'s|’s|s'|s’)(?=\s)", re.I)  # noqa: RUF001 (curly apostrophes)
@@ -219,41 +285,68 @@ def _longest_item(words: list[str]) -> tuple[LineItem | None, tuple[int, int]]:
     return best
 
 
-_AVERAGE_OVER = [
-    re.compile(rf"{WRITTEN_RANGE}\s+\d+[- ]year\s+average\s+of\s+(?P<what>.+?)(?:\s+for\b|\?|$)", re.I),
-    re.compile(
-        rf"\baverage\s+(?:annual\s+)?(?P<what>.+?)\s+(?:over|for|from|between)\s+{WRITTEN_RANGE}", re.I
-    ),
-]
+# "the FY2018 - FY2020 3 year average of capex as a % of revenue", "the three-year average net margin
+# for 2019 to 2021", "average ROE over 2020-2022": what is averaged runs from "average" to the next
+# period, "for", "over" or the end.
+_AVERAGE = re.compile(
+    r"\baverage\s+(?:annual\s+)?(?:of\s+(?:the\s+|its\s+)?)?"
+    r"(?P<what>.+?)(?=\s+(?:for|over|from|between|during|across|in|at)\b|,|\?|$)",
+    re.I,
+)
+
+
+def _average_periods(core: str) -> tuple[bool, tuple[int, int] | None]:
+    """(whether the question asks an average over years: "average" and a count of years or two years
+    or more; the first and last year, or None when it does not place them). The years are those
+    the period reader reads (each range's between them too), the count ending with the latest."""
+    if not _AVERAGE.search(core):
+        return False, None
+    periods = read_periods(without_filing(core))
+    years = sorted({*periods.years, *(y for _, low, high in periods.ranges for y in range(low, high + 1))})
+    if periods.count:
+        if not years or years[0] < years[-1] - periods.count + 1:
+            return True, None  # no year to count back from, or years outside the count
+        return True, (years[-1] - periods.count + 1, years[-1])
+    if len(years) < 2:
+        return False, None
+    return True, (years[0], years[-1])
+
+
+def asks_average(core: str) -> bool:
+    """Whether the question asks an average over years (see _average_periods): then its figure is
+    that mean or none, never one year's figure."""
+    return _average_periods(core)[0]
 
 
 def average_text(core: str, inner_text: Callable[[str], FigureText | None]) -> FigureText | None:
-    """The mean over a range of years of a line item or of a figure inner_text reads (a metric)."""
-    for pattern in _AVERAGE_OVER:
-        found = pattern.search(core)
-        if not found:
-            continue
-        groups = [g for g in found.groups() if g and g.isdigit()]
-        first, last = int(groups[0]), int(groups[1])
-        if not 0 < last - first < 10:
-            return None
-        inner = inner_text(found["what"])
-        parts: list[Expr] = []
-        terms: list[Term] = []
-        for year in range(first, last + 1):
-            if inner is None:
-                parts.append(Ref(len(terms)))
-                terms.append(Term(item_words(found["what"]), year))
-            else:
-                parts.append(_shift(inner.formula, len(terms)))
-                terms += [Term(t.words, year) for t in inner.terms]
-        total = parts[0]
-        for part in parts[1:]:
-            total = Op("+", total, part)
-        unit = inner.unit if inner else "amount"
-        name = f"average {inner.name if inner else item_words(found['what'])}, {first}-{last}"
-        return FigureText(name, Op("/", total, Num(Decimal(len(parts)))), tuple(terms), unit, "pattern")
-    return None
+    """The mean over a range of years of a line item or of a figure inner_text reads (a metric, a
+    ratio written out): each year's figure is computed, then their mean is taken (FinanceBench's
+    convention: the mean of the yearly ratios, not the ratio of the sums)."""
+    found = _AVERAGE.search(core)
+    asked, span = _average_periods(core)
+    if not found or not asked or span is None or not item_words(found["what"]):
+        return None
+    first, last = span
+    if not 0 < last - first < 10:
+        return None
+    what = item_words(found["what"])
+    inner = inner_text(what)
+    parts: list[tuple[str, Expr]] = []
+    terms: list[Term] = []
+    for year in range(first, last + 1):
+        if inner is None:
+            parts.append((f"FY{year}", Ref(len(terms))))
+            terms.append(Term(what, year))
+        else:
+            parts.append((f"FY{year}", _shift(inner.formula, len(terms))))
+            terms += [Term(t.words, year) for t in inner.terms]
+    total = parts[0][1]
+    for _, part in parts[1:]:
+        total = Op("+", total, part)
+    unit = inner.unit if inner else "amount"
+    name = f"average {inner.name if inner else what}, FY{first}-FY{last}"
+    mean = Op("/", total, Num(Decimal(len(parts))))
+    return FigureText(name, mean, tuple(terms), unit, "pattern", parts=tuple(parts))
 
 
 def _shift(expr: Expr, by: int) -> Expr:

@@ -3,9 +3,9 @@
 ``read_periods(text)`` finds each period as English and analysts write it (FY2019, fiscal 2019,
 Q3 2022, 2Q23, the second quarter of 2021, first-half 2023, H1 FY24, May 25, 2023, May 2023, a plain
 2019), each year range (2018-2020, 2013 to 2015, between 2019 and 2021), the quarters named without
-a year ("Q2", "second quarter"), whether the first six or nine months are asked, the form of filing
-named (10-K, 10-Q, 8-K, an earnings release) and the year of a filing a figure is read from ("in its
-FY2017 10-K"). The rest of the answerer reads those from the value: the fiscal periods a question is
+a year ("Q2", "second quarter"), whether three months or the first six or nine months are asked, the form of filing
+named (10-K, 10-Q, 8-K, an earnings release), the year of a filing a figure is read from ("in its
+FY2017 10-K") and how many years a question counts ("a three-year average", "the last 3 years"). The rest of the answerer reads those from the value: the fiscal periods a question is
 about (``Periods.fiscal``: what search spells out and a figure's column is picked by), the periods a
 filing is picked by (``Periods.asked``: a half-year asks for its second or fourth quarter's report,
 "the start of 2019" for the end of 2018), the quarters named (``Periods.quarters``).
@@ -99,7 +99,16 @@ _FORMS = tuple(
 FORM_WORDS = {name: written for name, _, written in _FORMS}
 _HALF = re.compile(r"\b(?:" + "|".join(w.replace(" ", r"\s+") for w in _DATA["spans"]["half"]) + r")\b", re.I)
 _NINE = re.compile(r"\b(?:" + "|".join(w.replace(" ", r"\s+") for w in _DATA["spans"]["nine"]) + r")\b", re.I)
+_THREE = re.compile(
+    r"\b(?:" + "|".join(w.replace(" ", r"\s+") for w in _DATA["spans"]["quarter"]) + r")\b", re.I
+)
 _SEARCH_ORDINALS = ("first", "second", "third", "fourth")
+_COUNTS: dict[str, int] = _DATA["year_counts"]
+_COUNT = r"(\d|" + "|".join(_COUNTS) + ")"
+# "3 year", "three-year", "the last three years", "the past 3 fiscal years": how many years are counted.
+_YEAR_COUNT = re.compile(
+    rf"\b{_COUNT}[- ]year\b|\b(?:last|past|prior|previous|trailing)\s+{_COUNT}\s+(?:fiscal\s+)?years\b", re.I
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -149,8 +158,9 @@ class Periods:
     mentions: tuple[Mention, ...] = ()
     ranges: tuple[tuple[int, int, int], ...] = ()  # (position, first year, last year) of each range
     form: str = ""  # "10-K", "10-Q", "8-K", "release" or ""
-    span: str = ""  # "6m" (first half, six months), "9m" (nine months) or ""
+    span: str = ""  # "3m" (three months), "6m" (first half, six months), "9m" (nine months) or ""
     filing_year: int | None = None  # the year of a filing named ("in its FY2017 10-K")
+    count: int | None = None  # how many years it counts ("a three-year average", "the last 3 years")
 
     @property
     def fiscal(self) -> tuple[Period, ...]:
@@ -230,12 +240,15 @@ def read_periods(text: str) -> Periods:
         if high - low <= 10:
             ranges.append((match.start(), low, high))
     filing = FILING.search(text)
+    counted = _YEAR_COUNT.search(text)
+    count = next((g for g in counted.groups() if g), None) if counted else None
     return Periods(
         tuple(mentions),
         tuple(ranges),
         next((name for name, pattern, _ in _FORMS if pattern.search(text)), ""),
-        "6m" if _HALF.search(text) else "9m" if _NINE.search(text) else "",
+        "6m" if _HALF.search(text) else "9m" if _NINE.search(text) else "3m" if _THREE.search(text) else "",
         int(filing.group(1)) if filing else None,
+        (int(count) if count.isdigit() else _COUNTS[count.lower()]) if count else None,
     )
 
 

@@ -31,6 +31,7 @@ class LineItem:
     source: str
     names: tuple[str, ...] = ()  # what analysts call it besides its labels ("capex")
     outflow: bool = False  # printed in parentheses as a payment or deduction (see vocabulary.toml)
+    basis: str = ""  # "net" when the line item is defined net of something ("PP&E, net"): see vocabulary.toml
 
 
 @dataclass(frozen=True)
@@ -189,6 +190,7 @@ def load_vocabulary(path: Path = TABLE) -> Vocabulary:
             v["source"],
             tuple(v.get("names", ())),
             bool(v.get("outflow", False)),
+            v.get("basis", ""),
         )
         for k, v in raw["line_items"].items()
     }

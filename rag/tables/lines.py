@@ -219,7 +219,7 @@ def read_row(line: str) -> Row | None:
     """The row a line holds as computed answers read tables (see the module docstring), or None."""
     raw, spans = _split_cells(line)
     printed = [line[a:b].strip() for a, b in spans]
-    joined = _joined_header(raw)
+    joined = joined_header(raw)
     header = read_header(joined) if joined is not None else None
     if joined is not None and header is not None:
         raw = " " * len(joined) + raw[len(joined) :]
@@ -265,7 +265,7 @@ def _is_word_cell(word: str) -> bool:
     return bool(_WORD_CELL.fullmatch(word)) or (len(word) == 1 and word in _DASH + _CURRENCY)
 
 
-def _joined_header(raw: str) -> str | None:
+def joined_header(raw: str) -> str | None:
     """The header part when a row's label opens with a header's years ("... 2021 2020 2019")."""
     years = list(YEAR.finditer(raw))
     if len(years) < 2:

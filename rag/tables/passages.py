@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from rag.questions.request import statements_in
-from rag.tables.lines import SPAN, HeaderLine, read_header, read_row, split_rows
+from rag.tables.lines import SPAN, HeaderLine, joined_header, read_header, read_row, split_rows
 from rag.text import STOPWORDS
 
 _SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
@@ -36,6 +36,9 @@ PER_SHARE = "per share"  # the scale of a per-share row: units, never mixed with
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.IGNORECASE)
 SENTENCE_WORDS = 8  # a line of more words that is no row is prose (a note under a statement)
 TITLE_WORDS = 12  # a table's title or a section heading inside it is at most this long
+# A company name's abbreviations, whose full stop ends no sentence ("Acme Holdings, Inc. Consolidated
+# Balance Sheets" is a title).
+_ABBREVIATION = re.compile(r"\b(?:Inc|Corp|Co|Ltd|L\.P|N\.A|U\.S)\.", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,10 @@ def page_header(lines: Sequence[str]) -> str:
     years = 0
     for line in reversed(lines):
         read = read_header(line) if line.strip() else None
+        if (
+            read is None and (joined := joined_header(line)) is not None
+        ):  # "... 2020 2019 2018 Cash flows from"
+            read, line = read_header(joined), joined
         if read is not None and (read.columns or block):
             block.insert(0, " ".join(line.split()))
             years += len(read.columns)
@@ -198,6 +205,10 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
             header = Header([], [])
             continue
         read = read_header(line) if line.strip() else None
+        if read is None and (joined := joined_header(line)) is not None:
+            read = read_header(
+                joined
+            )  # "Years Ended December 31, 2021 2020 2019 Cash flows from operating activities"
         if read is not None:
             header.extend(read)
             if not read.columns and _PER_SHARE_TITLE.match(line):  # "Per Share Data" heads the rows below it
@@ -224,7 +235,8 @@ def _continues(line: str) -> bool:
 def _is_title(line: str) -> bool:
     """A heading above or inside a table: short, no sentence in it, not ending mid-phrase."""
     words = line.split()
-    return 0 < len(words) <= TITLE_WORDS and ". " not in line and words[-1].lower() not in STOPWORDS
+    sentence = ". " in _ABBREVIATION.sub("", line)
+    return 0 < len(words) <= TITLE_WORDS and not sentence and words[-1].lower() not in STOPWORDS
 
 
 def _row(

@@ -275,7 +275,8 @@ def test_a_printed_figure_is_its_row_and_cell() -> None:
     question = read_question("What were Acme's capital expenditures in FY2020? USD thousands.")
     computation = compute_answer(question, evidence(CASH_FLOWS))
     assert computation is not None and computation.complete
-    assert computation.line.startswith("Capital expenditures, FY2020: (1,602,000) [")
+    assert computation.line.startswith("Capital expenditures, FY2020: 1,602,000 (USD thousands) [")
+    assert "printed (1,602,000), an outflow" in computation.line
 
 
 ITEMS = ["cash and cash equivalents", "accounts receivable, net", "inventories", "total current liabilities"]

@@ -104,6 +104,10 @@ NO_FIGURE = [
     "Does American Water Works have positive working capital based on FY2022 data?",
     "Strip out the goodwill impairments: what was Kraft Heinz's FY2018 operating margin before impairment losses?",
     "What is the capital of Normandy?",
+    "How much was the 1994 earthquake estimated to cost?",  # "how much" alone asks no table's row
+    "How much revenue did Diet Coke generate for Coca-Cola in 2017? USD millions.",  # two names
+    "What were PepsiCo's Gatorade net revenues in FY2021?",  # a possessive ends a name: two names
+    "What was Acme's average operating margin over the last three years?",  # an average it does not place
 ]
 
 
