@@ -164,7 +164,7 @@ def stream_answer(
         text = NOT_IN_DOCUMENTS + note
         yield Done(build_answer(question.text, text, evidence, provider=provider_label, unsupported=True))
         return
-    computation = compute_answer(question, evidence, retrieval.picked)
+    computation = compute_answer(question, evidence, retrieval.picked, retrieval.fy_ends)
     cells = computation.cells if computation is not None else ()
     cites = AnswerCitations((*evidence, *cells), computation)
     if computation is not None:

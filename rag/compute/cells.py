@@ -18,7 +18,7 @@ are two candidates: no cell is chosen.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rag.judgement.question import STATEMENT_KINDS
@@ -36,6 +36,9 @@ QUALIFIERS = frozenset(
     "continuing discontinued noncontrolling minority before excluding adjusted per other".split()
 )
 QUALIFIER_WEIGHT = 5
+# A company's fiscal year end (0-based month) when its filings' covers give none: December, as
+# rag.retrieval.filings.periods takes it.
+DECEMBER = 11
 # A column's span fits the asked one: "" (a balance at a date, or a table naming none) fits any.
 _FITS = {"": ("", "12m"), "3m": ("", "3m"), "6m": ("", "6m"), "9m": ("", "9m")}
 _PER_SHARE_WORDS = re.compile(r"\bper\s+share\b|\beps\b|\bearnings\s+per\b", re.IGNORECASE)
@@ -98,21 +101,39 @@ def extra_words(operand: Operand, label: str) -> int:
 
 
 def column_cell(
-    row: TableRow, year: int, span: str, balance: bool = False, quarter: int | None = None
+    row: TableRow,
+    year: int,
+    span: str,
+    balance: bool = False,
+    quarter: int | None = None,
+    fy_end: int = DECEMBER,
 ) -> TableCell | None:
     """The row's cell in the column of that fiscal year and a span that fits the asked one: a
     quarter's or a half's flow needs a column that says so, a balance any column of its year; a
-    column that names its quarter must name the asked one."""
+    column that names its quarter must name the asked one, and a quarter's column dated by its
+    end ("Three Months Ended October 31, 2022") is the fiscal quarter that date ends, by the
+    company's fiscal year end (fy_end: its 0-based month)."""
     fits = _FITS.get(span, ("",)) if balance or not span else (span,)
     found = [
         c
         for c in row.cells
         if c.column
-        and c.column.year == year
         and c.column.span in fits
-        and (c.column.quarter is None or c.column.quarter == quarter)
+        and (
+            fiscal_quarter(c.column.end, fy_end) == (year, quarter)
+            if quarter and c.column.span == "3m" and c.column.quarter is None and c.column.end is not None
+            else c.column.year == year and (c.column.quarter is None or c.column.quarter == quarter)
+        )
     ]
     return found[0] if len(found) == 1 else None
+
+
+def fiscal_quarter(end: int, fy_end: int) -> tuple[int, int]:
+    """(fiscal year, quarter) of three months ending in month index end (year * 12 + month - 1),
+    for a fiscal year ending in the 0-based month fy_end and named by the year it ends in (as
+    rag.retrieval.filings.periods names them: Walmart's year ended January 31, 2018 is fiscal 2018)."""
+    year_end = end + (fy_end - end) % 12
+    return year_end // 12, (end - (year_end - 11)) // 3 + 1
 
 
 def _basis_said(label: str) -> tuple[str, ...]:
@@ -138,6 +159,7 @@ def candidates(
     span: str,
     statements: Sequence[str] = (),
     quarter: int | None = None,
+    fy_ends: Mapping[str, int] | None = None,
 ) -> tuple[list[Found], list[tuple[Evidence, TableRow]]]:
     """(the cells that may be the operand, best first; the rows naming it that have no such column)."""
     found, columnless = [], []
@@ -152,7 +174,7 @@ def candidates(
         if operand.basis and said and operand.basis not in said:
             continue  # "Property and equipment, gross" is not the net PP&E a definition asks
         balance = row.statement == "balance" or operand.statement == "balance"
-        cell = column_cell(row, year, span, balance, quarter)
+        cell = column_cell(row, year, span, balance, quarter, (fy_ends or {}).get(evidence.doc_id, DECEMBER))
         if cell is None:
             columnless.append((evidence, row))
             continue

@@ -13,7 +13,7 @@ them: the header lines above it on its page are added to its context (rag.tables
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -40,7 +40,9 @@ def gather(library: Any, question: Question, retrieval: Retrieval) -> Retrieval:
         return retrieval
     named = list(retrieval.picked) or list(dict.fromkeys(e.doc_id for e in retrieval.evidence))[:1]
     evidence = list(retrieval.evidence)
-    missing = _missing(figure, [e for e in evidence if e.doc_id in named], question.statements)
+    missing = _missing(
+        figure, [e for e in evidence if e.doc_id in named], question.statements, retrieval.fy_ends
+    )
     for operand in missing:
         focused = _focused(question, operand, operand.column_year(figure.year))
         for doc_id in named[:MAX_DOCUMENTS]:
@@ -57,14 +59,18 @@ def gather(library: Any, question: Question, retrieval: Retrieval) -> Retrieval:
     return replace(retrieval, evidence=_renamed(evidence))
 
 
-def _missing(figure: Figure, evidence: Sequence[Evidence], statements: Sequence[str]) -> list[Operand]:
+def _missing(
+    figure: Figure, evidence: Sequence[Evidence], statements: Sequence[str], fy_ends: Mapping[str, int]
+) -> list[Operand]:
     """The operands no row of the evidence gives a cell for, in their column (and, for a line item
     of the vocabulary, on its own statement)."""
     assert figure.year is not None
     rows = evidence_rows(evidence)
     missing = []
     for o in figure.operands:
-        found = candidates(o, rows, o.column_year(figure.year), figure.span, statements, figure.quarter)[0]
+        found = candidates(
+            o, rows, o.column_year(figure.year), figure.span, statements, figure.quarter, fy_ends
+        )[0]
         own = STATEMENT_KINDS.get(o.statement)
         if not found or (own and not any(f.row.statement == own for f in found)):
             missing.append(o)

@@ -11,7 +11,7 @@ that two operands of one chunk are two footnotes, each opening its cell.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -45,14 +45,18 @@ class Computation:
 
 
 def compute_answer(
-    question: Question, evidence: Sequence[Evidence], named: Sequence[str] = ()
+    question: Question,
+    evidence: Sequence[Evidence],
+    named: Sequence[str] = (),
+    fy_ends: Mapping[str, int] | None = None,
 ) -> Computation | None:
     """The question's figure computed from the evidence (rag.compute.solve), as the answer shows
-    it; None when the question asks for no figure. named: the documents the question names."""
+    it; None when the question asks for no figure. named: the documents the question names;
+    fy_ends: each document's company's fiscal year end (0-based month), dating quarters' columns."""
     figure = question.figure
     if figure is None:
         return None
-    outcome = solve(figure, evidence, question.statements, named, question.asked.names)
+    outcome = solve(figure, evidence, question.statements, named, question.asked.names, fy_ends)
     if isinstance(outcome, Refused):  # a figure printed as is but not found: the passages answer
         return None if figure.source == "item" and outcome.reason != TWO_ROWS else _refused(outcome)
     return _solved(outcome, {e.short_id for e in evidence})

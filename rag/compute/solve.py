@@ -18,7 +18,7 @@ comes to 0-100%.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 
@@ -78,11 +78,13 @@ def solve(
     statements: Sequence[str] = (),
     named: Sequence[str] = (),
     names: Sequence[str] = (),
+    fy_ends: Mapping[str, int] | None = None,
 ) -> Solved | Refused:
     """The figure from the evidence's cells (see the module docstring); the first of its formula
     and its alternatives that every operand's cell gives, else the first's refusal. named: the
     documents the question names (doc ids); with none, the evidence must be of one document.
-    names: the names the question writes (lower case), which pick a reporting entity."""
+    names: the names the question writes (lower case), which pick a reporting entity. fy_ends: each
+    document's company's fiscal year end (0-based month), which dates a quarter's column."""
     if figure.year is None:
         return Refused(figure, "", "the question names no fiscal period")
     if named:
@@ -94,9 +96,9 @@ def solve(
     rows = evidence_rows(evidence)
     first: Refused | None = None
     for candidate in (figure, *figure.alternatives):
-        outcome = _solve_one(candidate, rows, statements, names)
+        outcome = _solve_one(candidate, rows, statements, names, fy_ends)
         if isinstance(outcome, Refused) and outcome.reason == TWO_ROWS:
-            outcome = _each_entity(candidate, rows, statements, outcome)
+            outcome = _each_entity(candidate, rows, statements, outcome, fy_ends)
         if isinstance(outcome, Solved):
             return checked(outcome)
         first = first or outcome
@@ -105,7 +107,11 @@ def solve(
 
 
 def _each_entity(
-    figure: Figure, rows: list[tuple[Evidence, TableRow]], statements: Sequence[str], refused: Refused
+    figure: Figure,
+    rows: list[tuple[Evidence, TableRow]],
+    statements: Sequence[str],
+    refused: Refused,
+    fy_ends: Mapping[str, int] | None = None,
 ) -> Solved | Refused:
     """A filing reporting two entities (a holding company and its utility, each with statements of
     its own): the figure for each entity the tied rows' tables name, the first given with the others
@@ -116,7 +122,7 @@ def _each_entity(
     solved = []
     for entity in entities:
         own = [(e, r) for e, r in rows if entity_of(e, r) in (entity, "")]
-        outcome = _solve_one(figure, own, statements, ())
+        outcome = _solve_one(figure, own, statements, (), fy_ends)
         if not isinstance(outcome, Solved):
             return refused
         solved.append(replace(outcome, entity=entity))
@@ -174,14 +180,19 @@ def checked(solved: Solved) -> Solved | Refused:
 
 
 def _solve_one(
-    figure: Figure, rows: list[tuple[Evidence, TableRow]], statements: Sequence[str], names: Sequence[str]
+    figure: Figure,
+    rows: list[tuple[Evidence, TableRow]],
+    statements: Sequence[str],
+    names: Sequence[str],
+    fy_ends: Mapping[str, int] | None = None,
 ) -> Solved | Refused:
     def key(e: Evidence, r: TableRow) -> tuple[str, ...]:
         return (e.doc_id, e.short_id, str(r.table)) if figure.one_page else (e.doc_id,)
 
     groups = list(dict.fromkeys(key(e, r) for e, r in rows))
     outcomes = [
-        _in_document(figure, [(e, r) for e, r in rows if key(e, r) == g], statements, names) for g in groups
+        _in_document(figure, [(e, r) for e, r in rows if key(e, r) == g], statements, names, fy_ends)
+        for g in groups
     ]
     solved = [o for o in outcomes if isinstance(o, Solved)]
     if solved:
@@ -200,13 +211,17 @@ def _own_period(solved: Solved) -> bool:
 
 
 def _in_document(
-    figure: Figure, rows: list[tuple[Evidence, TableRow]], statements: Sequence[str], names: Sequence[str]
+    figure: Figure,
+    rows: list[tuple[Evidence, TableRow]],
+    statements: Sequence[str],
+    names: Sequence[str],
+    fy_ends: Mapping[str, int] | None = None,
 ) -> Solved | Refused:
     assert figure.year is not None
     readings: list[Reading] = []
     for operand in figure.operands:
         year = operand.column_year(figure.year)
-        found, columnless = candidates(operand, rows, year, figure.span, statements, figure.quarter)
+        found, columnless = candidates(operand, rows, year, figure.span, statements, figure.quarter, fy_ends)
         if not found:
             reason = (
                 f"its rows have no {year} column" if columnless else "no table row in the passages holds it"

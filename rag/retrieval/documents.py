@@ -102,6 +102,18 @@ def pick_documents(
     return _by_years(profiles, question, docs)
 
 
+def fiscal_year_ends(profiles: DocumentProfiles, doc_ids: Sequence[str]) -> dict[str, int]:
+    """Each document's company's fiscal year end, a 0-based month read from its annual covers
+    (rag.retrieval.filings.periods.year_end), for the documents profiled."""
+    ends: dict[str, int] = {}
+    for doc_id in doc_ids:
+        if doc_id in profiles.position and doc_id not in ends:
+            company = profiles.company[profiles.position[doc_id]]
+            covers = [profiles.covers[i] for i, c in enumerate(profiles.company) if c == company]
+            ends[doc_id] = year_end(covers)
+    return ends
+
+
 def _filings(profiles: DocumentProfiles, positions: Sequence[int]) -> list[Filing]:
     covers = [profiles.covers[i] for i in positions]
     fy_end = year_end(covers)

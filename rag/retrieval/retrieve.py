@@ -12,7 +12,13 @@ from ingest.pdf.context import indexed_text
 from ingest.types import Chunk, LibraryReader
 from rag.citations.evidence import build_evidence
 from rag.questions.read import Question
-from rag.retrieval.documents import DocumentPick, period_note, pick_documents, small_library_names
+from rag.retrieval.documents import (
+    DocumentPick,
+    fiscal_year_ends,
+    period_note,
+    pick_documents,
+    small_library_names,
+)
 from rag.retrieval.filings.profiles import ProfileCache
 from rag.retrieval.fusion import fuse, merged_passage, passage_groups, top_documents
 from rag.retrieval.lexical import WORD, LexicalCache, tokenize, without_words, without_written
@@ -40,6 +46,9 @@ class Retrieval:
     picked: tuple[str, ...] = ()  # the documents the question named (doc ids, best first), if any
     period_note: str = ""  # the library holds no filing of the period asked: which one was used
     section: str = ""  # the path of the section the question names (rag.sections.retrieval), if found
+    # doc_id -> its company's fiscal year end (0-based month, by its annual covers), for each evidence
+    # document: what dates a quarter's column for a computed figure
+    fy_ends: dict[str, int] = field(default_factory=dict)
     # doc_id -> share of vectors embedded, for the documents searched by words only (rag.retrieval.pending)
     vector_progress: dict[str, float] = field(default_factory=dict)
 
@@ -234,6 +243,7 @@ def search_evidence(
         picked=pick.doc_ids if pick else (),
         period_note=period_note(library, known_profiles, pick),
         section=section,
+        fy_ends=fiscal_year_ends(known_profiles, [top.doc_id for _, top, _ in groups]),
         vector_progress=progress,
     )
 

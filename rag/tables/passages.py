@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from rag.questions.request import statements_in
@@ -35,6 +35,7 @@ _PER_SHARE_TITLE = re.compile(r"^\W*(?:\w+\s+)?per\s+(?:common\s+)?share\b(?!.*\
 PER_SHARE = "per share"  # the scale of a per-share row: units, never mixed with amounts
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.IGNORECASE)
 SENTENCE_WORDS = 8  # a line of more words that is no row is prose (a note under a statement)
+MID_MONTH = 15  # a period ending before this day of a month ends the month before (52-53 week years)
 TITLE_WORDS = 12  # a table's title or a section heading inside it is at most this long
 # A company name's abbreviations, whose full stop ends no sentence ("Acme Holdings, Inc. Consolidated
 # Balance Sheets" is a title).
@@ -50,6 +51,9 @@ class Column:
     year: int
     span: str = ""
     quarter: int | None = None
+    # the month its period ends, as year * 12 + month - 1, rounded to the nearest month end (a
+    # "Three Months Ended July 2, 2023" column ends in June), when the header prints the date
+    end: int | None = None
 
 
 @dataclass(frozen=True)
@@ -91,20 +95,26 @@ class Header:
     frozen: bool = False  # comparison columns came: later years name no period
     wider: bool = False  # more columns than years follow (comparisons, "Reported", "% Change")
     repeated: bool = False  # the years start again after other columns: groups no span tells apart
+    ends: list[int | None] = field(default_factory=list)  # each year's period end, when dated (Column.end)
 
     def columns(self) -> tuple[Column | None, ...]:
         years = self.years
+        ends = self.ends if len(self.ends) == len(years) else [None] * len(years)
         if self.repeated:
             return tuple(None for _ in years)
         if len(set(years)) == len(years):
             span = self.spans[0] if len(set(self.spans)) == 1 else ""
-            return tuple(Column(y, "3m" if q else span, q) for y, q in years)
+            return tuple(Column(y, "3m" if q else span, q, e) for (y, q), e in zip(years, ends))
         groups = len(self.spans)
         if groups > 1 and len(years) % groups == 0:
             size = len(years) // groups
             chunks = [years[i * size : (i + 1) * size] for i in range(groups)]
             if all(len(set(c)) == len(c) for c in chunks):
-                return tuple(Column(y, self.spans[i], q) for i, c in enumerate(chunks) for y, q in c)
+                return tuple(
+                    Column(y, self.spans[i], q, ends[i * size + j])
+                    for i, c in enumerate(chunks)
+                    for j, (y, q) in enumerate(c)
+                )
         return tuple(None for _ in years)  # a year named twice, no span to tell: no column known
 
     def extend(self, line: HeaderLine, years: list[YearQuarter] | None = None) -> None:
@@ -116,12 +126,23 @@ class Header:
         found = _periods(line) if years is None else years
         if not self.frozen and found != self.years:  # a caption's years said again by the columns
             self.years.extend(found)
+            self.ends.extend(
+                _ends(line)[: len(found)] if len(_ends(line)) >= len(found) else [None] * len(found)
+            )
         self.wider = self.wider or line.more or line.comparison
         self.frozen = self.frozen or line.more
 
 
 def _periods(line: HeaderLine) -> list[YearQuarter]:
     return [(p.year, p.quarter if p.coded else None) for p in line.columns]
+
+
+def _ends(line: HeaderLine) -> list[int | None]:
+    """Each column's period end as a month index, rounded to the nearest month end (Column.end)."""
+    return [
+        None if p.end is None else p.end.year * 12 + p.end.month - 1 - (p.end.day < MID_MONTH)
+        for p in line.columns
+    ]
 
 
 def context_columns(context: str) -> tuple[tuple[Column | None, ...], bool]:

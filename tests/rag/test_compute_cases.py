@@ -71,6 +71,13 @@ Consolidated Statements of Income
 Income before income taxes 1,000 900 800
 Provision for (benefit from) income taxes 200 (50) 170
 Net income 800 950 630"""
+JANUARY = 0  # a fiscal year ending in January (0-based month), as retailers' do
+CALENDAR_QUARTER = """Acme Corp
+Condensed Consolidated Statements of Income
+(in millions)
+Three Months Ended June 30, 2023 2022
+Net revenue 40,000 31,000
+Net income 14,472 11,948"""
 FISCAL_QUARTERS = """Acme Stores, Inc.
 Condensed Consolidated Statements of Income
 (in millions)
@@ -80,7 +87,7 @@ Operating income 300 200"""
 
 CASES = [
     # (question, passages, result, unit, words the line holds); result None: refused for those words,
-    # or, unit "passages", no figure read at all
+    # or, unit "passages", no figure read at all; then the fiscal year end's month (0-based), if not December
     (  # a 3-year average: each year's ratio, then their mean; every year shown
         "What is the FY2019 - FY2021 3 year average of capex as a % of revenue for Acme? Percent, one decimal.",
         (CASH_3Y, TAXES),
@@ -122,6 +129,21 @@ CASES = [
         "2500",
         "USD millions",
         ("Net sales, three months of 2022: 2,500 (USD millions) [",),
+    ),
+    (  # a fiscal quarter: a year ending in January makes the three months to October 31, 2022 its Q3 FY2023
+        "What were Acme's net sales in Q3 of fiscal 2023? USD millions.",
+        (FISCAL_QUARTERS,),
+        "2500",
+        "USD millions",
+        ("Net sales, Q3 2023: 2,500 (USD millions) [",),
+        JANUARY,
+    ),
+    (  # a calendar year's three months to June 30 are its second quarter, never the third asked
+        "What was Acme's net income in Q3 2023? USD millions.",
+        (CALENDAR_QUARTER,),
+        None,
+        "passages",
+        (),
     ),
     (  # a provision printed in parentheses is an expense, not a negative amount; each year's rate shown
         "By how much did Acme's effective tax rate change from FY2020 to FY2021? Percent, one decimal.",
@@ -201,11 +223,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("question", "passages", "result", "unit", "holds"), CASES)
-def test_the_figure_an_analyst_means_and_its_line(
-    question: str, passages: tuple[str, ...], result: str | None, unit: str, holds: tuple[str, ...]
-) -> None:
-    computation = compute_answer(read_question(question), evidence(*passages))
+@pytest.mark.parametrize("case", CASES)
+def test_the_figure_an_analyst_means_and_its_line(case: tuple) -> None:
+    question, passages, result, unit, holds, *fy_end = case
+    fy_ends = {"0" * 64: fy_end[0]} if fy_end else None  # the document's company's fiscal year end
+    computation = compute_answer(read_question(question), evidence(*passages), (), fy_ends)
     if unit == "passages":  # no figure is read: the passages answer
         assert computation is None
         return
