@@ -14,8 +14,13 @@ PORT ?= 8501
 run: $(APP_STAMP)
 	$(VENV)/bin/streamlit run app.py --server.port $(PORT)
 
+# One pytest worker per core (pytest-xdist); each test file runs whole on one worker (loadfile), so
+# a file's module fixtures (an app server, Chromium, an ingested corpus) are built once. Files are
+# handed out in the suite's own order (xdist's default puts the files with most tests first, which
+# left a slow one-test browser file running alone at the end). PYTEST_ARGS comes after and may
+# override them (PYTEST_ARGS="-n 0" runs in one process).
 test: $(DEV_STAMP) browser
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n logical --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 lint: $(DEV_STAMP)
 	$(PY) -m compileall -q app.py settings.py wiring.py cli pages components ingest rag bench

@@ -3,6 +3,8 @@ examples on every run."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +18,14 @@ from tests.conftest import hypothesis_profile
 )
 def test_ci_environment_selects_the_ci_profile(environ: dict[str, str], expected: str) -> None:
     assert hypothesis_profile(environ) == expected
+
+
+def test_the_profile_this_environment_selects_is_loaded_here() -> None:
+    # In the process running the tests: each pytest-xdist worker imports tests/conftest.py itself.
+    loaded = hypothesis_profile(os.environ)
+    assert settings.get_current_profile_name() == loaded
+    assert settings().derandomize is (loaded == "ci")
+    assert (settings().database is None) is (loaded == "ci")
 
 
 def _drawn(profile: str) -> list[str]:

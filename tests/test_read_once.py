@@ -34,7 +34,6 @@ SEARCHES = frozenset(
         "rag.retrieval.retrieve._OwnLexical.scores",
         "rag.retrieval.retrieve._rankings",
         "rag.retrieval.page_stage.page_order",
-        "rag.retrieval.sections.chunk_scores",
         "ingest.types.LibraryReader.lexical_search",
         "ingest.local.library_reads.LibraryReads.lexical_search",
         "ingest.team.library_reads.PgLibraryReads.lexical_search",
@@ -45,7 +44,7 @@ SEARCHES = frozenset(
 # modules that call read_question itself: the edges.
 PART_READERS = frozenset(
     "read_request read_concepts read_asked names_in question_proper without_framing expand_question "
-    "expansions synonym_groups read_periods written_names read_written".split()
+    "expansions synonym_groups read_periods written_names read_written read_section".split()
 )
 READ_AT = frozenset({"rag.answering.answer", "rag.retrieval.retriever"})
 # The prompt's layout, named only where it is written (rag.prompts); a module naming one of these

@@ -2,7 +2,8 @@
 quotes the evidence sentences and table rows most relevant to the question, each cited by its
 source id; when the evidence is related but no sentence or row answers directly, it says so
 (CLOSEST_PASSAGES) and quotes the closest passages, cited; only for unrelated evidence does it say
-the documents do not answer.
+the documents do not answer. A question about a named section's structure (its subsections, its
+title) is answered from the evidence's section paths instead (rag.offline.sections).
 
 Scoring, the same on any document: the question's content words (rag.text), with analysts'
 shorthand spelled out and fiscal periods read (rag.questions.shorthand), are "concepts"; a sentence or row
@@ -36,6 +37,7 @@ from rag.offline.scoring import (
     label_share,
     score_sentences,
 )
+from rag.offline.sections import section_answer
 from rag.passages.units import passage_units, recurring_lines, split_sentences
 from rag.prompts import NOT_IN_DOCUMENTS
 from rag.questions.read import Question
@@ -245,8 +247,10 @@ class ExtractiveAnswerer:
     """The rules a quote must pass to be given as the answer (rag.offline.check)."""
 
     def answer(self, question: Question, evidence: Sequence[Evidence]) -> Iterator[str]:
-        """The answer to the question from this evidence, streamed word by word."""
-        text = compose_answer(
+        """The answer to the question from this evidence, streamed word by word: a question that
+        asks for a named section's subsections or title is answered from the evidence's section
+        paths (rag.offline.sections), any other by quoting it."""
+        text = section_answer(question, evidence) or compose_answer(
             question,
             [Source.of(e) for e in evidence],
             self.min_score,

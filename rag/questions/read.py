@@ -6,8 +6,8 @@ it where a question comes in; retrieval, the page stage, the offline answerer's 
 and the computed rows read the parts they need from the value. The parts come from the readers
 beside this module: the asking sentences apart from the instructions, the statements a question
 names, the formulas it writes and their inputs (request, with formula's reader), analysts' shorthand and fiscal periods
-(shorthand), its concepts (asked), what it asks for (terms) and the figure it asks to be computed
-(figure).
+(shorthand), its concepts (asked), what it asks for (terms), the figure it asks to be computed
+(figure) and the section of the document it names (section).
 
 Retrieval reads a few parts from texts of its own (the core without a yes/no question's verb of
 telling, that with its shorthand spelled out, the question after the one before it for a short
@@ -24,6 +24,7 @@ from rag.questions.figure import Figure, read_figure
 from rag.questions.judgement import Judgement, read_judgement
 from rag.questions.periods import Periods, read_periods
 from rag.questions.request import Request, read_request
+from rag.questions.section import Section, read_section
 from rag.questions.shorthand import expand_question
 from rag.questions.terms import Asked, names_in, read_asked, written_names
 from rag.text import stem, tokenize, words
@@ -87,6 +88,8 @@ class Question:
     search: Search  # what retrieval looks for
     judgement: Judgement | None = None  # the concept it asks to judge and the rows read for it, if any
     figure: Figure | None = None  # the figure it asks to be computed (rag.questions.figure), if any
+    # the section of the document it names and what it asks of it (rag.questions.section), if any
+    section: Section | None = None
 
 
 def read_question(text: str, previous: str | None = None) -> Question:
@@ -123,6 +126,7 @@ def read_question(text: str, previous: str | None = None) -> Question:
         search=search,
         judgement=read_judgement(request.core, bool(request.inputs)),
         figure=figure,
+        section=read_section(text),
     )
 
 

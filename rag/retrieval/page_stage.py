@@ -8,15 +8,15 @@ within the documents (rag.retrieval.retrieve: those the question names, else tho
 from, at most MAX_DOCUMENTS):
 
 1. every chunk of those documents gets its BM25 score, and the DENSE_POOL closest their cosine;
-2. a page scores by reciprocal rank fusion of its chunks' summed BM25 and its best cosine (and,
-   with SECTIONS, the rank of the first document's section whose title is the question's topic:
-   rag.retrieval.sections; its chunks rank by it too);
+2. a page scores by reciprocal rank fusion of its chunks' summed BM25 and its best cosine;
 3. a question that names financial statements (rag.questions.request) puts the pages whose heading is one
    of them (rag.retrieval.pages) first; for each line item of a metric it defines, the chunk of those pages
    (or of the documents, when it names none) with the best BM25 for that item comes first;
 4. then the named statements' best chunks, the JUDGED_AFTER best chunks overall, and a judgement
    question's first JUDGED_ROWS row chunks (rag.retrieval.concept_rows);
-5. then the best chunk of each of the best PAGE_POOL pages, then their second chunks, and so on.
+5. then the best chunk of each of the best PAGE_POOL pages, then their second chunks, and so on;
+6. but before all of them, the chunks of the section the question names, if it names one
+   (rag.retrieval.sections).
 
 The order goes on to the usual merging and cut to k (rag.retrieval.retrieve), so the evidence stays chunks
 with their locators.
@@ -33,6 +33,7 @@ from ingest.types import Chunk, LibraryReader
 from rag.passages.computed import holds_row
 from rag.questions.read import Input, Question
 from rag.questions.request import statements_in
+from rag.questions.section import SUBSECTIONS
 from rag.retrieval import sections
 from rag.retrieval.concept_rows import concept_rows
 from rag.retrieval.pages import DocumentPages, FactsCache
@@ -49,20 +50,21 @@ JUDGED_ROWS = 2  # and at most this many chunks of them: a third of the default 
 HEADING_WORDS = 8  # a heading at a passage's end has at most this many words
 HEADING_CONTEXT_CHARS = 120  # of a statement page's heading put before a chunk's context
 ORDER_MAX = 60  # chunks the stage hands on (k is 6-20; the chunk-level ranking follows them)
-# Off: the section ranking (rag.retrieval.sections) found the section-topic questions of filings-dev
-# (customers, employees, geographies) and lost as many statement-figure ones, and it cost the
-# generated filings (bench/README.md, "Sections").
-SECTIONS = False
-
 _FACTS = FactsCache()
 
 
 @dataclass(frozen=True)
 class PageOrder:
-    """The stage's chunks, best first, and the cosines it learned (by chunk id)."""
+    """The stage's chunks, best first, and the cosines it learned (by chunk id); when the question
+    names a section, its path, how many of the first chunks are that section's, and how many of
+    those the evidence needs whole (where it begins and where each subsection begins, when its
+    subsections are asked)."""
 
     chunks: list[Chunk]
     cosine: dict[str, float]
+    section: str = ""
+    section_chunks: int = 0
+    needed: int = 0
 
 
 def _ranks(values: dict[Any, float]) -> dict[Any, int]:
@@ -91,17 +93,6 @@ def fused_blind(lexical: dict[Any, float], dense: dict[Any, float], unseen: Any)
     for key, rank in dense_rank.items():
         scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
     return scores
-
-
-def with_ranking(scores: dict[Any, float], ranking: dict[Any, float]) -> dict[Any, float]:
-    """scores with one more ranking fused in by reciprocal rank (ties broken by scores)."""
-    if not ranking:
-        return scores
-    tie = {key: value + 1e-6 * scores.get(key, 0.0) for key, value in ranking.items()}
-    out = dict(scores)
-    for key, value in fused(tie).items():
-        out[key] = out.get(key, 0.0) + value
-    return out
 
 
 def page_order(
@@ -133,8 +124,6 @@ def page_order(
         if cid in page_of:
             page_dense[page_of[cid]] = max(page_dense.get(page_of[cid], 0.0), score)
     page_score = fused_blind(page_lexical, page_dense, lambda key: key[0] in words_only)
-    lifted = sections.chunk_scores(library, query, vector, doc_ids[0]) if SECTIONS else {}
-    page_score = with_ranking(page_score, sections.by_page(lifted, page_of))
     wanted = set(question.search.statements)
     named = {  # only a question naming statements reads every page's heading
         (d, f.page_index)
@@ -149,7 +138,6 @@ def page_order(
         set(page_score) | named, key=lambda key: (key not in named, -page_score.get(key, 0.0), key)
     )
     chunk_score = fused_blind(lexical, cosine, lambda cid: page_of.get(cid, ("",))[0] in words_only)
-    chunk_score = with_ranking(chunk_score, lifted)
     on_page: dict[tuple[str, int], list[str]] = {}
     for cid, key in page_of.items():
         on_page.setdefault(key, []).append(cid)
@@ -182,11 +170,20 @@ def page_order(
     spread = [cid for cid in leaders if cid]
     rest = sorted(final, key=lambda cid: -final[cid])
     lead = rest[:JUDGED_AFTER]
-    order = list(dict.fromkeys([*first, *spread, *lead, *judged[:JUDGED_ROWS], *rest]))[:ORDER_MAX]
+    asked = question.section
+    named = sections.named_section(library, asked, doc_ids) if asked is not None else None
+    section = sections.section_first(named, asked.asks, final) if named and asked else []
+    section = section[:ORDER_MAX]
+    order = list(dict.fromkeys([*section, *first, *spread, *lead, *judged[:JUDGED_ROWS], *rest]))[:ORDER_MAX]
     missing = [cid for cid in order if cid not in chunks]
     if missing:
         chunks.update(library.chunks_by_id(missing))
-    return PageOrder([chunks[cid] for cid in order if cid in chunks], cosine)
+    found = [chunks[cid] for cid in order if cid in chunks]
+    if named is None or asked is None:
+        return PageOrder(found, cosine)
+    needed = 1 + len(named.subsections) if asked.asks == SUBSECTIONS else 0
+    held = len([cid for cid in section if cid in chunks])
+    return PageOrder(found, cosine, named.path, held, min(needed, held))
 
 
 def _best_for(

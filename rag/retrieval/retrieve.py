@@ -23,6 +23,9 @@ from rag.types import Evidence
 
 _DEFAULT_CACHE = LexicalCache()
 _DEFAULT_PROFILES = ProfileCache()
+# Pieces of evidence beyond k for a section's subsections, one where each begins (set by hand: a
+# longer list is cut there).
+MAX_SUBSECTIONS = 12
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class Retrieval:
     names_found: bool = False
     picked: tuple[str, ...] = ()  # the documents the question named (doc ids, best first), if any
     period_note: str = ""  # the library holds no filing of the period asked: which one was used
+    section: str = ""  # the path of the section the question names (rag.retrieval.sections), if found
     # doc_id -> share of vectors embedded, for the documents searched by words only (rag.retrieval.pending)
     vector_progress: dict[str, float] = field(default_factory=dict)
 
@@ -46,9 +50,13 @@ class Retrieval:
         every word of it, written with a capital there too) is related whatever share of the other
         words it holds: "Who was Margaret's husband?" (two words, one found) is answered by "King
         Malcolm III of Scotland married Edgar's sister Margaret". The capital keeps "Pride and
-        Prejudice" from finding "without prejudice"."""
+        Prejudice" from finding "without prejudice". The section a question names, found, is
+        what it asks about, whatever words it shares ("What subsections make up chapter 5?")."""
         return bool(self.evidence) and (
-            self.best_dense >= min_dense or self.best_coverage >= min_coverage or self.names_found
+            self.best_dense >= min_dense
+            or self.best_coverage >= min_coverage
+            or self.names_found
+            or bool(self.section)
         )
 
 
@@ -191,6 +199,7 @@ def search_evidence(
     rankings, dense = _rankings(library, expanded, vector, n, doc_ids, index, pick, rest, words_only)
     fused = fuse(rankings)
     known = {c.chunk_id: s for c, s in dense}
+    section, first, needed = "", 0, 0
     if fused:
         few = pick.doc_ids if pick and len(pick.doc_ids) <= MAX_DOCUMENTS else None
         stage_docs = few or top_documents(fused, 2 * k)
@@ -198,8 +207,11 @@ def search_evidence(
         stage = page_order(library, index, question, query, query_vector, stage_docs, words_only)
         fused = _in_order([*stage.chunks, *(c for c, _ in fused)])
         known.update(stage.cosine)
-    fused = lists_last(fused)
-    groups = passage_groups(fused, k)
+        section, first, needed = stage.section, stage.section_chunks, stage.needed
+    # A named section's chunks stay first, lists or not (its subsections' headings are numbered
+    # lines); the evidence holds every one it needs, up to MAX_SUBSECTIONS more than k.
+    fused = fused[:first] + lists_last(fused[first:])
+    groups = passage_groups(fused, max(k, min(needed, k + MAX_SUBSECTIONS)))
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
     groups = [g for g in groups if docs[g[1].doc_id] is not None]
     members = [g for g, _, _ in groups]
@@ -221,6 +233,7 @@ def search_evidence(
         names_found=any(name <= held for name in names for held in capitalised),
         picked=pick.doc_ids if pick else (),
         period_note=period_note(library, known_profiles, pick),
+        section=section,
         vector_progress=progress,
     )
 

@@ -61,10 +61,13 @@ def long_pages(count: int, words: str = PARAGRAPH, repeat: int = 8) -> list[str]
 Block = tuple[str, str]  # ("title" | "heading" | "text" | "header", its words)
 
 
-def make_report(pages: list[list[Block]], *, outline: bool = False) -> bytes:
+def make_report(
+    pages: list[list[Block]], *, outline: bool = False, bookmarks: dict[str, str] | None = None
+) -> bytes:
     """A report laid out as filings are: titles (bold, 14 pt) and headings (bold, 11 pt) above
     running text (11 pt), an optional running header on every page, and, with ``outline``, the
-    titles and headings as bookmarks too (title level 0, heading level 1)."""
+    titles and headings as bookmarks too (title level 0, heading level 1), each named as printed
+    or as ``bookmarks`` names it (a paper's bookmarks often leave out the printed numbering)."""
     pdf = FPDF(format="A4")
     for blocks in pages:
         pdf.add_page()
@@ -74,7 +77,7 @@ def make_report(pages: list[list[Block]], *, outline: bool = False) -> bytes:
                 pdf.cell(0, 5, text, new_x="LMARGIN", new_y="NEXT")
                 continue
             if kind in ("title", "heading") and outline:
-                pdf.start_section(text, level=0 if kind == "title" else 1)
+                pdf.start_section((bookmarks or {}).get(text, text), level=0 if kind == "title" else 1)
             style, size = {"title": ("B", 14), "heading": ("B", 11), "text": ("", 11)}[kind]
             pdf.set_font("Helvetica", style, size)
             pdf.multi_cell(0, 6, text, new_x="LMARGIN", new_y="NEXT")

@@ -5,10 +5,12 @@ LaTeX sample); every page and chunk knows its section paths, and a library keeps
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader, PdfWriter
 
 from ingest.pdf.chunking import chunk_pages
 from ingest.pdf.headings import without_numbering
@@ -79,6 +81,68 @@ def test_the_outline_is_the_documents_own_word_when_it_has_one() -> None:
     assert [h.level for h in read.outline] == [1, 2, 2, 2, 1, 2, 2]
     legal = next(h for h in read.outline if h.title.startswith("Item 3."))
     assert read.pages[1].text[legal.char_start :].startswith("Item 3. Legal Proceedings")
+
+
+def test_bookmarks_without_the_printed_numbering_start_where_their_titles_are_printed() -> None:
+    paper = [
+        [
+            ("title", "4 Evaluation Metrics"),
+            ("text", PARAGRAPH),
+            ("heading", "4.1 Text Evaluation"),
+            ("text", PARAGRAPH),
+            ("heading", "4.2 Citation Evaluation"),
+            ("text", PARAGRAPH),
+        ],
+        [("text", PARAGRAPH), ("heading", "4.3 Alignment"), ("text", PARAGRAPH)],
+    ]
+    unnumbered = {
+        title: title.split(" ", 1)[1] for blocks in paper for kind, title in blocks if kind != "text"
+    }
+    read = read_pdf(make_report(paper, outline=True, bookmarks=unnumbered), "paper.pdf")
+    assert [h.title for h in read.outline] == list(unnumbered)  # the numbering as printed
+    first = read.pages[0]
+    assert [path for _, path in first.sections] == [
+        "4 Evaluation Metrics",
+        "4 Evaluation Metrics > 4.1 Text Evaluation",
+        "4 Evaluation Metrics > 4.2 Citation Evaluation",
+    ]  # each where its title is printed, none lost at the page's top
+    assert all(first.text[start:].startswith(path.split(" > ")[-1]) for start, path in first.sections)
+
+
+def test_a_bookmark_anchored_at_the_foot_of_the_page_before_its_heading_starts_at_the_heading() -> None:
+    paper = [
+        [("title", "A Appendix"), ("heading", "A.1 Data"), ("text", PARAGRAPH)],
+        [("heading", "A.2 Model"), ("text", PARAGRAPH)],
+    ]
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(make_report(paper))))
+    top = writer.add_outline_item(title="Appendix", page_number=0)
+    for title in ("Data", "Model", "Training"):  # "Model" is printed on the next page; "Training" nowhere
+        writer.add_outline_item(title=title, page_number=0, parent=top)
+    out = io.BytesIO()
+    writer.write(out)
+    read = read_pdf(out.getvalue(), "paper.pdf")
+    assert [(h.title, h.page_index) for h in read.outline] == [
+        ("A Appendix", 0),
+        ("A.1 Data", 0),
+        ("A.2 Model", 1),
+        ("Training", 0),
+    ]
+    model = read.outline[2]
+    assert read.pages[1].text[model.char_start :].startswith("A.2 Model")
+
+
+@pytest.mark.parametrize("bookmark", ["Note 1. Goodwill and Other", "Note 1"])
+def test_a_bookmark_finds_its_title_run_together_by_the_text_layer_and_never_a_longer_number(
+    bookmark: str,
+) -> None:
+    report = [[("heading", "Note 13. Leases"), ("text", PARAGRAPH), ("heading", "NOTE 1. GOODWILLAND OTHER")]]
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(make_report(report))))
+    writer.add_outline_item(title=bookmark, page_number=0)
+    out = io.BytesIO()
+    writer.write(out)
+    read = read_pdf(out.getvalue(), "report.pdf")
+    (note,) = read.outline
+    assert read.pages[0].text[note.char_start :].startswith("NOTE 1. GOODWILLAND")
 
 
 def test_a_title_wrapped_over_two_lines_is_one_heading_and_two_short_ones_are_two() -> None:
