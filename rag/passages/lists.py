@@ -14,12 +14,14 @@ import re
 from collections.abc import Sequence
 
 # Where a list quoted as one unit stops taking items: about what a reader takes in at a glance
-# (a dozen short items or five of a line each). Measured on docs-dev's list questions and checked
-# on filings-dev's narrative lists (bench/README.md, "Any PDF: lists, short lines, tables").
+# (a dozen short items or five of a line each); measured in bench/README.md ("Lists, short lines
+# and tables in any PDF").
 LIST_CHARS = 700
 # An item line with no marker, in a run of them after a colon, has at most these words and characters
 # (rag.passages.units.HEADING_WORDS and HEADING_CHARS: the same short line a heading is).
 ITEM_WORDS, ITEM_CHARS = 8, 60
+# A marked item wraps onto at most these many short lines of its own (a slide's narrow column).
+WRAPPED_LINES = 3
 
 _BULLETS = (
     "\u2022\u00b7\u25cf\u25cb\u25e6\u25aa\u25a0\u25ba\u25b8\u2023\u2043\u2219\u27a2\u2713\u2714\uf0b7\uf0a7"
@@ -94,12 +96,12 @@ def list_runs(lines: Sequence[str]) -> list[tuple[int, int]]:
         if not (introduces(line, after) and (marked or (line.endswith(":") and _short(after)))):
             i += 1
             continue
-        own, size, j, previous = marker(line), len(line), i + 1, line
+        own, first, size, j, previous = marker(line), marker(after), len(line), i + 1, line
         while j < len(lines) and (text := lines[j]):
             kind = marker(text) if item(text) else ""
             if kind and own and kind == own:
                 break
-            if marked and not kind and not _continues(previous, text):
+            if marked and not kind and not _continues(previous, text) and not _between(lines, j, first):
                 break
             if not marked and (not _short(text) or text.endswith(":")):
                 break  # a long line, or the next list's introducing line
@@ -120,6 +122,16 @@ def _continues(previous: str, line: str) -> bool:
         return True
     unfinished = previous[-1:] not in _TERMINAL
     return unfinished and (len(previous) > ITEM_CHARS or line[:1].islower())
+
+
+def _between(lines: Sequence[str], j: int, first: str) -> bool:
+    """Whether the unmarked short line j wraps the item above it: up to WRAPPED_LINES short
+    unmarked lines from it, an item marked as the list's first opens ("• Computerized" /
+    "Physician Order Entry" / "(CPOE)" / "• EMR")."""
+    k = j
+    while k < min(len(lines), j + WRAPPED_LINES) and lines[k] and not item(lines[k]) and _short(lines[k]):
+        k += 1
+    return bool(first) and k > j and k < len(lines) and item(lines[k]) and marker(lines[k]) == first
 
 
 def join_inline(sentences: Sequence[str]) -> list[str]:

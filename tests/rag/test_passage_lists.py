@@ -86,6 +86,22 @@ def test_items_run_into_the_text_join_the_sentence_that_introduces_them() -> Non
     assert join_inline(numbered) == [" ".join(numbered[:4]), numbered[4]]
 
 
+def test_a_bullet_wrapped_onto_a_line_of_its_own_stays_in_the_list() -> None:
+    text = (
+        "Applications in use:\n"
+        "• Patient registration\n"
+        "• Computerized\n"
+        "Physician Order Entry\n"
+        "(CPOE)\n"
+        "• Pharmacy systems\n"
+        "• Lab systems\n"
+    )
+    assert texts(text) == [
+        "Applications in use: • Patient registration • Computerized Physician Order Entry (CPOE) "
+        "• Pharmacy systems • Lab systems"
+    ]
+
+
 def test_a_step_number_is_never_a_unit_alone() -> None:
     units = texts(
         "To remove the trim piece:\n1.\nPull the lower edge towards you.\n2.\nLift it off the clips.\n"
