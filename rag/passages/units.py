@@ -17,6 +17,11 @@ from rag.text import split_sentences as text_sentences
 HEADING_WORDS, HEADING_CHARS = 8, 60
 # A "sentence" of at most this many words ending in a full stop is a run-in heading.
 RUN_IN_WORDS = 3
+# A contents page's entry: a title, then the page it starts on ("Risk Factors 53", "Properties
+# ........ 65", "Preface xi"); CONTENTS_RUN of them in a row, their pages never going back, are
+# a contents page's lines, not a sentence.
+_ENTRY = re.compile(r"^(?=.*[A-Za-z]{2}).*?[A-Za-z)](?:\s*\.{2,}\s*|\s+)(\d{1,4}|[ivxlc]{1,6})$")
+CONTENTS_RUN = 3
 
 
 @dataclass(frozen=True)
@@ -32,10 +37,33 @@ class Unit:
     tabular: bool = False  # a sentence that runs over a table's lines no row parses (table_line)
 
 
+def contents_entries(lines: Sequence[str]) -> list[str]:
+    """The lines that are a contents page's entries: runs of at least CONTENTS_RUN lines each
+    ending in a page number after its title, the arabic numbers never going back."""
+    return [lines[i] for i in _entry_indexes(lines)]
+
+
+def _entry_indexes(lines: Sequence[str]) -> list[int]:
+    found: list[int] = []
+    run: list[int] = []
+    last = -1
+    for i, line in enumerate([*lines, ""]):
+        entry = _ENTRY.match(line)
+        page = int(entry.group(1)) if entry and entry.group(1).isdigit() else None
+        if entry and (page is None or page >= last):
+            run.append(i)
+            last = page if page is not None else last
+            continue
+        if len(run) >= CONTENTS_RUN:
+            found += run
+        run, last = ([i], page if page is not None else -1) if entry else ([], -1)
+    return found
+
+
 def heading_lines(lines: Sequence[str], items: frozenset[int] = frozenset()) -> list[bool]:
     """Which lines are headings: short, not ending in punctuation or a stopword, after a finished
     sentence, another heading or nothing, and before a capitalised line ("Working pattern" above
-    "The standard hybrid pattern is ..."); never a list's item line (items: their indexes)."""
+    "The standard hybrid pattern is ..."); never a list's item or a contents entry (items)."""
     flags = [False] * len(lines)
     before = ""  # the last non-empty line, or "." after a heading
     for i, line in enumerate(lines):
@@ -128,12 +156,27 @@ def passage_units(
     title = ""
 
     section = ""  # the last heading: sentences after it carry it as their title
+    entry_lines = frozenset(_entry_indexes(prose))
+    contents: set[int] = set()  # indexes into a flush's texts of contents runs
 
     def flush(table: bool) -> str:
         texts: list[tuple[str, bool]] = []  # (text, a list's)
         prose_lines: list[str] = []
         listed: list[str] | None = None
+        entries: list[str] = []  # a contents page's entries in a row: one unit, never quoted
         for line, role in [*block, ("", "end")]:
+            if role == "entry":
+                if prose_lines:
+                    texts += [
+                        (s, False) for s in _run_in(join_inline(text_sentences("\n".join(prose_lines))))
+                    ]
+                    prose_lines.clear()
+                entries.append(line)
+                continue
+            if entries:
+                contents.add(len(texts))
+                texts.append((" ".join(entries), False))
+                entries = []
             if role == "item" and listed is not None:
                 listed.append(line)
                 continue
@@ -163,13 +206,16 @@ def passage_units(
                 first + k,
                 sentence,
                 title=section,
-                tabular=not listed_text and any(c in sentence for c in cells),
+                tabular=k in contents or (not listed_text and any(c in sentence for c in cells)),
             )
             for k, (sentence, listed_text) in enumerate(texts)
         )
+        contents.clear()
         return last
 
-    for i, (line, row, header, heading) in enumerate(zip(prose, rows, headers, heading_lines(prose, items))):
+    for i, (line, row, header, heading) in enumerate(
+        zip(prose, rows, headers, heading_lines(prose, items | entry_lines))
+    ):
         if header:
             title = flush(True) or title
             columns = header
@@ -181,6 +227,7 @@ def passage_units(
             flush(False)
             title = section = line
         elif line:
-            block.append((line, "intro" if i in intros else "item" if i in items else ""))
+            role = "entry" if i in entry_lines else "intro" if i in intros else "item" if i in items else ""
+            block.append((line, role))
     flush(False)
     return units

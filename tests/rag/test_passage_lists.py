@@ -4,7 +4,7 @@ items, so the offline answerer quotes the list whole; a step's number is never a
 from __future__ import annotations
 
 from rag.passages.lists import LIST_CHARS, join_inline, list_runs
-from rag.passages.units import passage_units
+from rag.passages.units import contents_entries, passage_units
 from tests.rag.test_extractive import ask, evidence
 
 
@@ -147,3 +147,27 @@ def test_the_answer_quotes_the_list_whole() -> None:
     answer = ask("Which items does the package hold?", evidence("aaaa111", text))
     assert "Carrying case" in answer and "Plug adaptor for in-flight use" in answer
     assert answer.endswith("[aaaa111]")
+
+
+def test_a_contents_page_is_one_unit_never_quoted_as_a_sentence() -> None:
+    text = (
+        "Business 3\nRisk Factors 53\nProperties 65\nMarket for Our Common Stock 66\n"
+        "The auditor is Ernst & Young LLP, who audited the statements.\n"
+    )
+    units = passage_units("aaaa111", text)
+    assert [(u.text, u.tabular) for u in units] == [
+        ("Business 3 Risk Factors 53 Properties 65 Market for Our Common Stock 66", True),
+        ("The auditor is Ernst & Young LLP, who audited the statements.", False),
+    ]
+    answer = ask("Who is the auditor?", evidence("aaaa111", text))
+    assert "Risk Factors" not in answer
+
+
+def test_lines_ending_in_numbers_that_go_back_are_no_contents() -> None:
+    assert contents_entries(["Revenue rose to 53", "Costs fell to 12", "Staff grew to 40"]) == []
+    assert contents_entries(["Preface xi", "Methods 4", "Results 19", "Outlook 27"]) == [
+        "Preface xi",
+        "Methods 4",
+        "Results 19",
+        "Outlook 27",
+    ]
