@@ -21,7 +21,7 @@ LAYERS = (
     ("ingest.team",),
     ("ingest.worker", "ingest.backfill", "ingest.backend", "ingest"),
     ("rag.figures", "rag.types", "rag.citations"),
-    ("rag.text", "rag.prompts", "rag.relevance"),
+    ("rag.text", "rag.prompts", "rag.relevance", "rag.values"),
     ("rag.questions", "rag.sections.question", "rag.judgement.question"),
     ("rag.tables",),
     ("rag.passages",),

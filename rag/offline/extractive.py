@@ -3,7 +3,7 @@ quotes the evidence sentences and table rows most relevant to the question, each
 source id; when the evidence is related but no sentence or row answers directly, it says so
 (CLOSEST_PASSAGES) and quotes the closest passages, cited; only for unrelated evidence does it say
 the documents do not answer. A question about a named section's structure (its subsections, its
-title) is answered from the evidence's section paths instead (rag.sections.answer).
+from rag.offline.lines import holds_value, line_answer
 
 Scoring, the same on any document: the question's content words (rag.text), with analysts'
 shorthand spelled out and fiscal periods read (rag.questions.shorthand), are "concepts"; a sentence or row
@@ -27,6 +27,7 @@ from typing import Any
 
 from rag.judgement.answer import closest_passages, judged_rows, judgement_answer, passages_beside_rows
 from rag.offline.check import DEFAULT, Quote, Rules, check, support, unnamed_label
+from rag.offline.lines import holds_value, line_answer
 from rag.offline.scoring import (
     NUMBER_BONUS,
     SEMANTIC_WEIGHT,
@@ -122,7 +123,10 @@ def compose_answer(
         beside = passages_beside_rows(sources, [*meaning, *ranked], lead, rows, CLOSEST_COUNT)
         return judgement_answer(question, sources, _cite(beside))
 
+    line = line_answer(question, sources)
     if not ranked or max(s.lexical for s in ranked) < RELATED_SCORE:
+        if line is not None:
+            return _cite([line])
         near = by_meaning() if _reads_cosine(embeddings) else []
         if near and max(s.semantic for s in near) >= MIN_DENSE:
             return judged() or closest_passages(question, sources, _cite(near[:CLOSEST_COUNT]))
@@ -146,8 +150,12 @@ def compose_answer(
             and (s.unit.row is None or label_share(s.unit, terms) >= named)
             and not (s.unit.row and _unnamed(question, s, sources))
         ]
-        if _answers(question, best, sources, rules):
+        if _answers(question, best, sources, rules) and (
+            line is None or any(holds_value(question, s.sentence) for s in chosen)
+        ):
             return _cite(chosen)
+    if line is not None:  # a short line holding the kind of value asked for (rag.offline.lines)
+        return _cite([line])
     closest = _closest([s for s in ranked if s.lexical >= RELATED_SCORE], by_meaning())
     return judged() or closest_passages(question, sources, _cite(closest))
 

@@ -15,6 +15,7 @@ from rag.questions.asked import Concept, read_concepts, without_framing
 from rag.questions.periods import PERIOD_CODE, YEAR_TOKEN, read_periods, without
 from rag.questions.shorthand import SHORTHAND
 from rag.text import STOPWORDS, split_sentences, words
+from rag.values import ROLE_WORDS
 
 _WANTS = (
     (
@@ -40,6 +41,44 @@ _WANTS = (
     ("name", re.compile(r"^\W*(who|whom|whose)\b|\b(by|to|for|with|of) (whom|who)\b", re.I)),
     ("place", re.compile(r"^\W*where\b|\bwhere (did|was|were|is|are|does|do)\b", re.I)),
 )
+# The kind of value a question asks for, which a short line can hold (rag.values reads
+# it there), by the words that ask for it; the first that matches: "email address" is an e-mail.
+_VALUES = (
+    ("email", re.compile(r"\be-?mails?\b|\bcorrespondence\b", re.I)),
+    ("fax", re.compile(r"\bfax\b", re.I)),
+    ("phone", re.compile(r"\b(?:tele)?phone (?:numbers?|no\b)|\btelephone\b|\btel\b|\bhotline\b", re.I)),
+    ("url", re.compile(r"\bweb ?(?:site|page|address)s?\b|\burls?\b|\bsupport site\b", re.I)),
+    ("address", re.compile(r"\baddress\b|\bpostal\b|\bmailing\b", re.I)),
+    (
+        "code",
+        re.compile(
+            r"\b(?:order|serial|docket|case|action|filing|file|reference|model|part|catalog(?:ue)?|patent"
+            r"|registration|version|document)\s+(?:number|no\.?|id)\b|\bisbn\b|\bdocket\b",
+            re.I,
+        ),
+    ),
+    ("role", re.compile(r"\b(?:role|position|job title)\b|\bin what capacity\b", re.I)),
+    (
+        "organisation",
+        re.compile(
+            r"\b(?:which|what) (?:university|universities|organi[sz]ations?|institutions?|institutes?|company"
+            r"|companies|firms?|court|agency|department|school|college|publisher|conference|journal"
+            r"|association|commission|committee|lab|laboratory|government)\b|\baffiliat|\brepresented\b",
+            re.I,
+        ),
+    ),
+    ("date", re.compile(r"\b(?:what|which) (?:date|day)\b|\bdate of\b|^\W*when\b", re.I)),
+    ("year", re.compile(r"\b(?:what|which) year\b|\bin what year\b", re.I)),
+    (
+        "name",
+        re.compile(
+            r"^\W*(?:who|whom|whose)\b"
+            rf"|\b(?:which|what) (?:{'|'.join(sorted(ROLE_WORDS))})\b",
+            re.I,
+        ),
+    ),
+)
+_COUNT = re.compile(r"^\W*how (?:many|much)\b", re.I)
 # "one" is left out: "one of the", "how does one" are no numbers.
 _SPELLED = (
     "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -97,6 +136,10 @@ class Asked:
     # question's verb of telling ("reported"): what a quote must share with it
     concepts: tuple[Concept, ...] = ()
     about: tuple[Concept, ...] = ()
+    # the kind of value it asks for that a line can hold (rag.values.KINDS: "email",
+    # "phone", "name", "organisation", ...), or ""; with the words that asked for it
+    value: str = ""
+    value_words: frozenset[str] = frozenset()
 
 
 def question_proper(text: str) -> str:
@@ -171,6 +214,7 @@ def read_asked(text: str) -> Asked:
     """A question's text read for the check (see the module docstring)."""
     text = question_proper(text)
     wants = next((name for name, pattern in _WANTS if pattern.search(text)), "")
+    value, value_words = read_value(text)
     # Fiscal periods and dates are the periods asked for (rag.questions.asked reads them), and forms
     # ("10-K") are shorthand: no figures.
     kept = [
@@ -195,7 +239,21 @@ def read_asked(text: str) -> Asked:
         tuple(dict.fromkeys(p for m in _QUOTED.finditer(text) if (p := (m.group(1) or m.group(2)).strip()))),
         read_concepts(text).concepts,
         read_concepts(without_framing(text)).concepts,
+        value,
+        value_words,
     )
+
+
+def read_value(text: str) -> tuple[str, frozenset[str]]:
+    """The kind of value a question asks for that a line can hold (see _VALUES), with the words
+    of the question that asked for it ("email", "address"), or ("", frozenset())."""
+    if _COUNT.match(text):  # a count or an amount, never a line's value
+        return "", frozenset()
+    for kind, pattern in _VALUES:
+        found = pattern.search(text)
+        if found:
+            return kind, frozenset(words(found.group()))
+    return "", frozenset()
 
 
 def _qualifiers(found: list[str]) -> list[str]:

@@ -25,6 +25,7 @@ from rag.retrieval.lexical import WORD, LexicalCache, tokenize, without_words, w
 from rag.retrieval.lists import lists_last
 from rag.retrieval.page_stage import DENSE_POOL, MAX_DOCUMENTS, page_order, with_statement
 from rag.retrieval.pending import vector_progress
+from rag.retrieval.values import value_chunks, with_value_chunks
 from rag.types import Evidence
 
 _DEFAULT_CACHE = LexicalCache()
@@ -218,8 +219,10 @@ def search_evidence(
         known.update(stage.cosine)
         section, first, needed = stage.section, stage.section_chunks, stage.needed
     # A named section's chunks stay first, lists or not (its subsections' headings are numbered
-    # lines); the evidence holds every one it needs, up to MAX_SUBSECTIONS more than k.
-    fused = fused[:first] + lists_last(fused[first:])
+    # lines); the evidence holds every one it needs, up to MAX_SUBSECTIONS more than k. Chunks
+    # printing the kind of value asked for (rag.retrieval.values) come second among the rest.
+    after = with_value_chunks(lists_last(fused[first:]), value_chunks(library, question, doc_ids))
+    fused = fused[:first] + after
     groups = passage_groups(fused, max(k, min(needed, k + MAX_SUBSECTIONS)))
     docs = {doc_id: library.document(doc_id) for doc_id in {top.doc_id for _, top, _ in groups}}
     groups = [g for g in groups if docs[g[1].doc_id] is not None]
