@@ -163,12 +163,16 @@ def _figure(text: str, found: FigureText, period: tuple[int | None, int | None, 
 
 
 def asked_kind(text: str) -> str:
-    """What the question asks for (see _ASKS_SHARE): "%", "ratio", "amount", or ""."""
+    """What the question asks for (see _ASKS_SHARE): "%", "ratio", "amount", or "". A currency
+    beside a margin or a rate and no percentage ("gross margin in USD millions") asks for an
+    amount: a percentage is no answer to it, so it is refused rather than stated."""
     share, ratio, amount = _ASKS_SHARE.search(text), _ASKS_RATIO.search(text), _ASKS_AMOUNT.search(text)
     if share and not amount:
         return "%"
     if ratio and not amount:
         return "ratio"
+    if amount and share and not ratio and not _PERCENT.search(text):
+        return "amount"
     return "amount" if amount and not (share or ratio) else ""
 
 

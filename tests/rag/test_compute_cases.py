@@ -213,6 +213,13 @@ CASES = [
         "passages",
         (),
     ),
+    (  # a margin asked in a currency: an amount, so the margin's percentage is refused, never stated
+        "What was Acme's operating margin in FY2021, in USD millions?",
+        (TAXES,),
+        None,
+        "",
+        ("asks for an amount", "gives a percentage"),
+    ),
     (  # a percentage asked, and the only figure found an amount: refused, the rows found shown
         "What was Acme's FY2021 free cash flow yield, in percent?",
         (CASH_3Y,),
