@@ -222,7 +222,8 @@ ITEM_FILLER = frozenset(
     "out earn earned make made generate generated originally approximately approximate".split()
 )
 # A row the vocabulary does not hold is asked by at most this many words ("provision for credit
-# losses", "operation and maintenance expense"); a longer rest is a sentence, not a row's label.
+# losses", "operation and maintenance expense"), none an adverb ("directly outlined in the income
+# statement" is how the question asks); a longer rest is a sentence, not a row's label.
 ITEM_WORDS = 5
 # A run of capitalised words, a name ("Kraft Heinz", "MGM Resorts'", "Johnson & Johnson"; the currency
 # code aside); a possessive ends one ("PepsiCo's Gatorade" is two). A question naming two asks about
@@ -256,7 +257,7 @@ def item_text(core: str, names: frozenset[str] = frozenset(), amount: bool = Fal
         phrase = " ".join(words[run[0] : run[1]])
         return FigureText(phrase, Ref(0), (Term(phrase),), "amount", "item")
     left = [w for w in words if w not in ITEM_FILLER and w not in names and not w.isdigit()]
-    if not amount or not 0 < len(left) <= ITEM_WORDS:
+    if not amount or not 0 < len(left) <= ITEM_WORDS or any(w.endswith("ly") for w in left):
         return None
     phrase = " ".join(left)
     return FigureText(phrase, Ref(0), (Term(phrase),), "amount", "item")

@@ -162,3 +162,16 @@ def test_the_operands_are_searched_for_with_the_question() -> None:
 def test_words_without_a_formula_are_none(words: str) -> None:
     with pytest.raises(NotAFormula):
         parse_formula(words)
+
+
+def test_an_adverb_is_no_row_labels_word_so_a_clause_is_not_read_as_a_row() -> None:
+    # "directly outlined in its income statements" is how the question asks: no row is named
+    # "quantity restructuring costs directly outlined", and reading one displaced the real row's
+    # passage from the evidence (the PepsiCo browser test)
+    asked = "What is the quantity of restructuring costs directly outlined in Acme's income statements for FY2021?"
+    assert read_question(asked).figure is None
+    # a row the vocabulary does not hold is still read when its words are a label's
+    assert (
+        read_question("How much goodwill impairment did Acme record in FY2019? USD millions.").figure
+        is not None
+    )
