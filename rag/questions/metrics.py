@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from pathlib import Path
 
 from rag.questions.formula import Expr, Num, Op, Ref, Term
 from rag.questions.periods import FILING, PERIOD_WORDS, WRITTEN_YEAR, read_periods, without, without_filing
@@ -208,18 +210,11 @@ def _metric_expr(formula: str, year: int | None, offset: int = 0) -> tuple[Expr,
     return walk(ast.parse(formula, mode="eval")), tuple(terms)
 
 
-# What a question asking for one printed figure may hold besides the line item: how it asks, the
-# period, the company's name (capitalised), where to read it and the unit. Written from English's
-# asking words and the SEC forms' words; measured on filings-dev's lookups, checked on the generated
-# filings' (bench/README.md, issue 51).
 _ASKS_AMOUNT = re.compile(r"^\s*(?:what|how\s+much)\b", re.I)
+# What a question asking for one printed figure may hold besides the line item: how it asks, the
+# period, the company's name (capitalised), where to read it and the unit (words in asking.toml).
 ITEM_FILLER = frozenset(
-    "what was were is are did does do how much the a an of in for to its their on at as by from per "
-    "report reported record recorded show shown showed book booked pay paid spend spent have had "
-    "amount value figure fiscal year years quarter first second third fourth three six nine months "
-    "ended ending end during company company's according based answer usd millions thousands billions "
-    "dollars statement statements 10-k 10-q consolidated & inc inc. corp co "
-    "out earn earned make made generate generated originally approximately approximate".split()
+    tomllib.loads(Path(__file__).with_name("asking.toml").read_text(encoding="utf-8"))["item"]["filler"]
 )
 # A row the vocabulary does not hold is asked by at most this many words ("provision for credit
 # losses", "operation and maintenance expense"), none an adverb ("directly outlined in the income
