@@ -11,6 +11,11 @@ import re
 
 from rag.text import STOPWORDS
 
+# A line can be a value's line when it has at most these many words and characters (a name with
+# its role, an e-mail line of an author block, a phone line): retrieval (rag.retrieval.values) and
+# the offline answer (rag.offline.lines) read the same lines.
+LINE_WORDS, LINE_CHARS = 12, 100
+
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\{[\w.,\s-]+\}@[\w-]+(?:\.[\w-]+)+")
 URL = re.compile(
     r"https?://\S+|\bwww\.[\w-]+(?:\.[\w-]+)+\S*"

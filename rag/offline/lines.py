@@ -13,11 +13,8 @@ from rag.offline.scoring import Scored, Source
 from rag.passages.lists import item
 from rag.questions.read import Question
 from rag.text import SOFT_HYPHEN, STOPWORDS, tokenize
-from rag.values import values_in
+from rag.values import LINE_CHARS, LINE_WORDS, values_in
 
-# A line can be a value's line when it has at most these many words and characters (a name with
-# its role, an e-mail line of an author block, a phone line), and so can the line above it.
-LINE_WORDS, LINE_CHARS = 12, 100
 # Short lines above a value's line that are read with it, as its label ("FOR MEDIA OR OTHER
 # INQUIRIES:" above three names and a phone number).
 ABOVE = 5

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from ingest.types import Chunk, LibraryReader
 from rag.questions.read import Question
 from rag.text import tokenize
-from rag.values import values_in
+from rag.values import LINE_WORDS, values_in
 
 # The kinds a value's look tells apart from ordinary text (a name or a date is in every chunk).
 PATTERNED = frozenset({"email", "phone", "fax", "url", "code", "address"})
@@ -18,7 +18,6 @@ PATTERNED = frozenset({"email", "phone", "fax", "url", "code", "address"})
 MAX_DOCUMENTS = 2
 # Chunks put among the candidates, the best by the question's words first.
 VALUE_CHUNKS = 1
-LINE_WORDS = 12  # a line of at most this many words can be a value's line (rag.offline.lines)
 
 
 def value_chunks(library: LibraryReader, question: Question, doc_ids: Sequence[str] | None) -> list[Chunk]:
