@@ -37,13 +37,9 @@ class Unit:
     tabular: bool = False  # a sentence that runs over a table's lines no row parses (table_line)
 
 
-def contents_entries(lines: Sequence[str]) -> list[str]:
-    """The lines that are a contents page's entries: runs of at least CONTENTS_RUN lines each
-    ending in a page number after its title, the arabic numbers never going back."""
-    return [lines[i] for i in _entry_indexes(lines)]
-
-
-def _entry_indexes(lines: Sequence[str]) -> list[int]:
+def contents_entries(lines: Sequence[str]) -> list[int]:
+    """The indexes of the lines that are a contents page's entries: runs of at least CONTENTS_RUN
+    lines each ending in a page number after its title, the arabic numbers never going back."""
     found: list[int] = []
     run: list[int] = []
     last = -1
@@ -156,7 +152,7 @@ def passage_units(
     title = ""
 
     section = ""  # the last heading: sentences after it carry it as their title
-    entry_lines = frozenset(_entry_indexes(prose))
+    entry_lines = frozenset(contents_entries(prose))
     contents: set[int] = set()  # indexes into a flush's texts of contents runs
 
     def flush(table: bool) -> str:

@@ -164,8 +164,11 @@ def test_a_contents_page_is_one_unit_never_quoted_as_a_sentence() -> None:
 
 
 def test_lines_ending_in_numbers_that_go_back_are_no_contents() -> None:
-    assert contents_entries(["Revenue rose to 53", "Costs fell to 12", "Staff grew to 40"]) == []
-    assert contents_entries(["Preface xi", "Methods 4", "Results 19", "Outlook 27"]) == [
+    def entries(lines: list[str]) -> list[str]:
+        return [lines[i] for i in contents_entries(lines)]
+
+    assert entries(["Revenue rose to 53", "Costs fell to 12", "Staff grew to 40"]) == []
+    assert entries(["Preface xi", "Methods 4", "Results 19", "Outlook 27"]) == [
         "Preface xi",
         "Methods 4",
         "Results 19",
