@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from itertools import pairwise
 from pathlib import Path
 
 from rag.questions.formula import Expr, Num, Op, Ref, Term
@@ -217,8 +218,9 @@ ITEM_FILLER = frozenset(
     tomllib.loads(Path(__file__).with_name("asking.toml").read_text(encoding="utf-8"))["item"]["filler"]
 )
 # A row the vocabulary does not hold is asked by at most this many words ("provision for credit
-# losses", "operation and maintenance expense"), none an adverb ("directly outlined in the income
-# statement" is how the question asks); a longer rest is a sentence, not a row's label.
+# losses", "operation and maintenance expense"), with no adverb before a participle ("directly
+# outlined in the income statement" is how the question asks, not a label; "quarterly dividends"
+# and "supply costs" are labels); a longer rest is a sentence, not a row's label.
 ITEM_WORDS = 5
 # A run of capitalised words, a name ("Kraft Heinz", "MGM Resorts'", "Johnson & Johnson"; the currency
 # code aside); a possessive ends one ("PepsiCo's Gatorade" is two). A question naming two asks about
@@ -227,6 +229,11 @@ ITEM_WORDS = 5
 _NAME_RUN = re.compile(
     r"\b(?!USD\b)[A-Z][\w&.'\u2019-]*(?:(?<!'s)(?<!\u2019s)(?<!s')(?:\s+|\s*&\s*|,\s+(?=Inc\b))[A-Z][\w&.'\u2019-]*)*"
 )
+
+
+def _clause(words: list[str]) -> bool:
+    """Whether the words hold an adverb before a participle ("directly outlined"): a clause."""
+    return any(w.endswith("ly") and nxt.endswith("ed") for w, nxt in pairwise(words))
 
 
 def item_text(core: str, names: frozenset[str] = frozenset(), amount: bool = False) -> FigureText | None:
@@ -252,7 +259,7 @@ def item_text(core: str, names: frozenset[str] = frozenset(), amount: bool = Fal
         phrase = " ".join(words[run[0] : run[1]])
         return FigureText(phrase, Ref(0), (Term(phrase),), "amount", "item")
     left = [w for w in words if w not in ITEM_FILLER and w not in names and not w.isdigit()]
-    if not amount or not 0 < len(left) <= ITEM_WORDS or any(w.endswith("ly") for w in left):
+    if not amount or not 0 < len(left) <= ITEM_WORDS or _clause(left):
         return None
     phrase = " ".join(left)
     return FigureText(phrase, Ref(0), (Term(phrase),), "amount", "item")
