@@ -175,3 +175,6 @@ def test_an_adverb_is_no_row_labels_word_so_a_clause_is_not_read_as_a_row() -> N
         read_question("How much goodwill impairment did Acme record in FY2019? USD millions.").figure
         is not None
     )
+    # an adjective in -ly is a label's word ("quarterly dividends"): only an adverb before a participle is not
+    asked = "What were Acme's quarterly dividends in FY2021, according to the cash flow statement?"
+    assert read_question(asked).figure is not None
