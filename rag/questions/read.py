@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from rag.compute.question import Figure, read_figure
 from rag.judgement.question import Judgement, read_judgement
 from rag.questions.asked import Concept, Concepts, read_concepts, without_framing
-from rag.questions.figure import Figure, read_figure
 from rag.questions.periods import Periods, read_periods
 from rag.questions.request import Request, read_request
 from rag.questions.shorthand import expand_question
@@ -87,7 +87,7 @@ class Question:
     words: frozenset[str]  # stems of every word of the core with shorthand spelled out (stopwords too)
     search: Search  # what retrieval looks for
     judgement: Judgement | None = None  # the concept it asks to judge and the rows read for it, if any
-    figure: Figure | None = None  # the figure it asks to be computed (rag.questions.figure), if any
+    figure: Figure | None = None  # the figure it asks to be computed (rag.compute.question), if any
     # the section of the document it names and what it asks of it (rag.sections.question), if any
     section: Section | None = None
 

@@ -2,7 +2,7 @@
 formula over operands (line items at fiscal periods), the unit, scale and rounding asked, and the
 period. rag.compute computes it from the evidence's cells.
 
-Where the formula comes from, first found first (rag.questions.figure_text finds the words):
+Where the formula comes from, first found first (rag.compute.question_text finds the words):
 1. the question defines it or writes it out ("defined as: cash from operations / total current
    liabilities", "(dividends paid / net earnings)", "taking FCF as operating cash flow minus
    purchases of property and equipment", "capex as a % of revenue", "what share of revenue went
@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from rag.compute.formula import Expr, Term, Written, show
+from rag.compute.question_text import FigureText, find_figure_text
 from rag.questions.asked import Concept, read_concepts
-from rag.questions.figure_text import FigureText, find_figure_text
-from rag.questions.formula import Expr, Term, Written, show
 from rag.questions.periods import Periods, read_periods, without_filing
 from rag.questions.vocabulary import load_vocabulary, phrase_words
 

@@ -1,4 +1,4 @@
-"""Figures a question names rather than writes out (rag.questions.figure): a standard metric of
+"""Figures a question names rather than writes out (rag.compute.question): a standard metric of
 the vocabulary (rag.questions.vocabulary), unqualified, with its formula and alternatives; a
 growth rate, a CAGR or a metric's change in percentage points between the years it names. Also
 the value both finders of formulas return (FigureText) and how a line item's words are taken out
@@ -16,7 +16,7 @@ from decimal import Decimal
 from itertools import pairwise
 from pathlib import Path
 
-from rag.questions.formula import Expr, Num, Op, Ref, Term
+from rag.compute.formula import Expr, Num, Op, Ref, Term
 from rag.questions.periods import FILING, PERIOD_WORDS, WRITTEN_YEAR, read_periods, without, without_filing
 from rag.questions.vocabulary import FUNCTIONS, LineItem, Metric, load_vocabulary, phrase_words
 
