@@ -29,6 +29,7 @@ from rag.compute.metrics import (
     named_metric,
 )
 from rag.questions.asked import YES_NO
+from rag.questions.periods import Periods
 from rag.questions.vocabulary import load_vocabulary, phrase_words
 
 # The Written kinds _defined takes a figure's formula from; "A + B" written out in the sentence
@@ -44,22 +45,24 @@ _AMOUNT = re.compile(
 )
 
 
-def find_figure_text(text: str, core: str, written: tuple[Written, ...]) -> FigureText | None:
+def find_figure_text(
+    text: str, core: str, written: tuple[Written, ...], periods: Periods
+) -> FigureText | None:
     """The first formula the question gives (rag.compute.question's order), or None; a question
     asked yes or no gets one only from a formula it writes out. written: the formulas its
-    sentences write (rag.compute.formula.read_written), in order."""
+    sentences write (rag.compute.formula.read_written), in order; periods: the core's."""
     if YES_NO.match(core):  # a yes/no question asks whether, not how much
         return _defined(written, core)
     defined = _defined(written, core)
     if defined is not None:
         return defined
-    if asks_average(core):  # an average over years is that mean or no figure, never one year's
-        return average_text(core, lambda words: _written(written, words) or metric_text(words))
+    if asks_average(core, periods):  # an average over years is that mean or no figure, never one year's
+        return average_text(core, periods, lambda words: _written(written, words) or metric_text(words))
     finders: list[Callable[[], FigureText | None]] = [
-        lambda: change_text(core, bool(PERCENT.search(text))),
+        lambda: change_text(core, periods, bool(PERCENT.search(text))),
         lambda: _written(written, core),
         lambda: metric_text(core),
-        lambda: item_text(core, _names(text), bool(_AMOUNT.search(text))),
+        lambda: item_text(core, periods, _names(text), bool(_AMOUNT.search(text))),
     ]
     for finder in finders:
         found = finder()
