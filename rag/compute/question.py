@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, replace
 
 from rag.compute.formula import Expr, Term, Written, show
+from rag.compute.metrics import metric_text, named_metric
 from rag.compute.question_text import FigureText, find_figure_text
 from rag.questions.asked import Concept, read_concepts
 from rag.questions.periods import Periods, read_periods, without_filing
@@ -133,6 +134,21 @@ def read_figure(text: str, core: str, periods: Periods, written: tuple[Written, 
         for alternative in found.alternatives
         if (f := _figure(text, alternative, _period(text, core, periods)))
     ]
+    return replace(figure, alternatives=tuple(others))
+
+
+def metric_figure(key: str, year: int | None = None) -> Figure | None:
+    """A metric of the vocabulary as a figure of one fiscal year, with its alternatives, as a
+    question naming it alone would read it (a judgement's figures: rag.judgement.figures); None
+    when its name reads as another metric."""
+    name = load_vocabulary().metrics[key].names[0]
+    found = metric_text(name)
+    if found is None or named_metric(name) != load_vocabulary().metrics[key]:
+        return None
+    figure = _figure(name, found, (year, None, ""))
+    if figure is None:
+        return None
+    others = [f for alternative in found.alternatives if (f := _figure(name, alternative, (year, None, "")))]
     return replace(figure, alternatives=tuple(others))
 
 
