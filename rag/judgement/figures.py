@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from rag.compute.cells import evidence_rows, label_rank
 from rag.compute.present import Computation, cell_list, solved_computation
 from rag.compute.question import Figure, metric_figure
-from rag.compute.solve import Refused, Solved, solve
+from rag.compute.solve import NO_ROW, Refused, Solved, solve
 from rag.judgement.question import STATEMENT_KINDS
 from rag.questions.read import Question
 from rag.questions.vocabulary import load_vocabulary
@@ -98,9 +98,7 @@ def judged_figures(
         done, left = [], []
         # a metric whose rows the evidence lacks is tried at the latest year, to say what it lacks
         for year in shown[base.name] or ([latest] if latest is not None else []):
-            outcome = solve(
-                _at(base, year), scope.evidence, (), (scope.doc_id,), question.asked.names, fy_ends
-            )
+            outcome = _solve(question, _at(base, year), scope, fy_ends)
             if isinstance(outcome, Refused):
                 left.append(f"FY{year}: {_why(outcome)}")
                 continue
@@ -123,6 +121,27 @@ def judged_figures(
     line, kept = _one_cell_once("\n\n".join(lines), cells)
     block = f"{JUDGED_HEAD}\n{line}\n{cell_list(kept)}"
     return Computation(line, kept, None, block, judged=True)
+
+
+def _solve(
+    question: Question, figure: Figure, scope: _Scope, fy_ends: Mapping[str, int] | None
+) -> Solved | Refused:
+    """The figure from the filing's cells; its alternatives only when an operand of its own formula
+    has no row at all (the quick ratio without short-term investments when the company holds
+    none), never when a row is there but cannot be read (two rows could be it: "Short-term
+    investments" beside "Marketable securities")."""
+
+    def one(each: Figure) -> Solved | Refused:
+        return solve(
+            replace(each, alternatives=()), scope.evidence, (), (scope.doc_id,), question.asked.names, fy_ends
+        )
+
+    first = outcome = one(figure)
+    for alternative in figure.alternatives:
+        if not isinstance(outcome, Refused) or outcome.reason != NO_ROW:
+            break
+        outcome = one(alternative)
+    return first if isinstance(outcome, Refused) else outcome  # a refusal says what its own formula lacks
 
 
 def _at(figure: Figure, year: int) -> Figure:

@@ -11,6 +11,7 @@ import pytest
 
 from rag.answering.answer import stream_answer
 from rag.answering.events import Done
+from rag.answering.scripted import ScriptedChatModel
 from rag.judgement.figures import JUDGED_HEAD, judged_figures
 from rag.offline.extractive import ExtractiveAnswerer
 from rag.questions.read import read_question
@@ -60,6 +61,17 @@ Consolidated Balance Sheets
 2021 2020
 Total current assets 900 800
 Property, plant and equipment, net 2,400 2,000"""
+# Two rows an operand's labels print (short-term investments), with different figures.
+BALANCE_TWO_INVESTMENTS = """Acme Corp
+Consolidated Balance Sheets
+(in millions)
+2021 2020
+Cash and cash equivalents 150 120
+Short-term investments 90 80
+Marketable securities 210 200
+Accounts receivable, net 250 230
+Total current assets 900 800
+Total current liabilities 600 640"""
 QUARTER = """Acme Corp
 Consolidated Balance Sheets
 (in millions)
@@ -155,6 +167,13 @@ def test_a_row_that_only_holds_an_operands_words_is_not_read() -> None:
     assert 'total assets: no row printed under its name (only "Total current assets")' in line
 
 
+def test_an_alternative_formula_stands_in_only_for_a_row_the_filing_lacks() -> None:
+    line = _figure(_line("Does Acme look liquid at FY2021 year-end?", BALANCE_TWO_INVESTMENTS))
+    assert "Current ratio, FY2021 = current assets 900 / current liabilities 600 = 1.50" in line
+    assert "Quick ratio, FY2021 =" not in line  # never (cash + receivables) beside two investment rows
+    assert "Not computed: quick ratio (FY2021: short term investments: two rows could be it)." in line
+
+
 def test_each_cell_is_one_footnote_whichever_figures_read_it() -> None:
     computation = judged_figures(read_question("Does Acme look liquid?"), evidence(BALANCE))
     assert computation is not None
@@ -198,3 +217,21 @@ def test_the_offline_answer_opens_with_the_figures_then_the_passages() -> None:
     assert {f.evidence.cell.printed for f in cells} >= {"(300)", "1,000", "2,400", "4,000"}
     assert all(f.kind == "cited" for f in cells)
     assert not answer.closest and not answer.unsupported and answer.computed is None
+
+
+def test_a_model_gets_the_figures_as_one_block_and_the_answer_opens_with_them() -> None:
+    model = ScriptedChatModel(replies=["Capex runs near a third of sales: capital intensive."])
+    retrieval = Retrieval(evidence(INCOME, CASH_FLOWS, BALANCE), best_dense=0.9, best_coverage=1.0)
+    question = read_question("Is Acme capital-intensive? Use FY2021.")
+    events = list(stream_answer(question, retrieval, chat_model=model, provider_label="test"))
+    answer = next(e for e in events if isinstance(e, Done)).answer
+    figures, _, rest = answer.text.rpartition("\n\n")
+    assert figures.startswith("Capex as a % of revenue, FY2021 =") and rest.startswith(
+        "Capex runs near a third"
+    )
+    prompt = str(model.calls[0][-1].content)
+    assert prompt.count(JUDGED_HEAD) == 1 and "Fixed assets to total assets, FY2021 = pp&e 2,400 [" in prompt
+    cells = [f.evidence for f in answer.footnotes if f.evidence.cell is not None]
+    assert len(cells) >= 4
+    for cell in cells:
+        assert prompt.count(f"Source ID [{cell.short_id}]: cell of source [") == 1
