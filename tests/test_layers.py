@@ -34,7 +34,7 @@ LAYERS = (
     ("rag.tables",),
     ("rag.passages",),
     ("rag.retrieval", "rag.sections.retrieval", "rag.judgement.rows"),
-    ("rag.compute",),
+    ("rag.compute", "rag.judgement.figures"),
     ("rag.offline", "rag.sections.answer", "rag.judgement.answer"),
     ("rag.answering",),
     ("rag.stores",),

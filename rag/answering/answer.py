@@ -21,6 +21,7 @@ from rag.citations.parser import CitationStream, citation_spans
 from rag.citations.table import canonical_id, resolve
 from rag.compute.gather import gather
 from rag.compute.present import Computation, compute_answer
+from rag.judgement.figures import judged_figures
 from rag.prompts import CLOSEST_PASSAGES, NOT_IN_DOCUMENTS, build_messages
 from rag.questions.read import Question, read_question
 from rag.relevance import MIN_DENSE, gate_measured_for
@@ -124,7 +125,8 @@ class AnswerCitations:
         """The Answer for the text so far, from the citations already reported (no second parse),
         with the figure computed and its line left out of the support check."""
         if self.computation is not None:
-            refused = self.computation.computed is None  # a refusal does not answer directly: closest
+            # a refusal does not answer directly: closest (a judgement's figures are no refusal)
+            refused = self.computation.computed is None and not self.computation.judged
             fields = {"computed": self.computation.computed, "fixed": len(self.computation.line), **fields}
             fields.setdefault("closest", refused)
         return build_answer(question.text, self.text, self.evidence, spans=self.spans, **fields)
@@ -164,7 +166,9 @@ def stream_answer(
         text = NOT_IN_DOCUMENTS + note
         yield Done(build_answer(question.text, text, evidence, provider=provider_label, unsupported=True))
         return
-    computation = compute_answer(question, evidence, retrieval.picked, retrieval.fy_ends)
+    computation = compute_answer(question, evidence, retrieval.picked, retrieval.fy_ends) or judged_figures(
+        question, evidence, retrieval.picked, retrieval.fy_ends
+    )
     cells = computation.cells if computation is not None else ()
     cites = AnswerCitations((*evidence, *cells), computation)
     if computation is not None:

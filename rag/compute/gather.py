@@ -20,6 +20,7 @@ from typing import Any
 from rag.citations.evidence import assign_short_ids
 from rag.compute.cells import candidates, evidence_rows
 from rag.compute.question import Figure, Operand
+from rag.judgement.figures import PRINTED, judged_metrics, latest_figures
 from rag.judgement.question import STATEMENT_KINDS
 from rag.questions.read import Question
 from rag.retrieval.retrieve import Retrieval, search_evidence
@@ -34,19 +35,14 @@ LABELS = 6  # of a line item's printed labels, searched for beside its name
 
 def gather(library: Any, question: Question, retrieval: Retrieval) -> Retrieval:
     """The retrieval with its figure's missing operand rows added and its passages' headers read
-    from their pages (see the module docstring); unchanged for a question without a figure."""
+    from their pages (see the module docstring); a judgement's figures (rag.judgement.figures) are
+    gathered at the latest year its statements show. Unchanged for a question without a figure."""
     figure = question.figure
-    if figure is None or figure.year is None or not retrieval.evidence:
+    judged = figure is None and bool(judged_metrics(question))
+    if not retrieval.evidence or not (judged or (figure is not None and figure.year is not None)):
         return retrieval
     named = list(retrieval.picked) or list(dict.fromkeys(e.doc_id for e in retrieval.evidence))[:1]
     evidence = list(retrieval.evidence)
-    missing = _missing(
-        figure, [e for e in evidence if e.doc_id in named], question.statements, retrieval.fy_ends
-    )
-    for operand in missing:
-        focused = _focused(question, operand, operand.column_year(figure.year))
-        for doc_id in named[:MAX_DOCUMENTS]:
-            evidence += search_evidence(library, focused, k=OPERAND_K, doc_ids=[doc_id]).evidence
     pages: dict[str, list[Any]] = {}
 
     def page_text(doc_id: str, index: int) -> str:
@@ -55,15 +51,35 @@ def gather(library: Any, question: Question, retrieval: Retrieval) -> Retrieval:
         found = pages[doc_id]
         return found[index].text if 0 <= index < len(found) else ""
 
+    own = [e for e in evidence if e.doc_id in named]
+    if judged:  # a judgement's year is its statements' latest column: read with the passages' headers
+        own = [_with_header(page_text, e) for e in own]
+    figures = latest_figures(question, own, named) if judged else [figure]
+    if not figures:
+        return retrieval
+    searched: set[tuple[str, int]] = set()  # an operand two figures read is searched for once
+    for each in figures:
+        assert each is not None and each.year is not None
+        for operand in _missing(each, own, question.statements, retrieval.fy_ends, judged):
+            if (operand.name, year := operand.column_year(each.year)) not in searched:
+                searched.add((operand.name, year))
+                focused = _focused(question, operand, year)
+                for doc_id in named[:MAX_DOCUMENTS]:
+                    evidence += search_evidence(library, focused, k=OPERAND_K, doc_ids=[doc_id]).evidence
     evidence = [_with_header(page_text, e) if e.doc_id in named else e for e in _distinct(evidence)]
     return replace(retrieval, evidence=_renamed(evidence))
 
 
 def _missing(
-    figure: Figure, evidence: Sequence[Evidence], statements: Sequence[str], fy_ends: Mapping[str, int]
+    figure: Figure,
+    evidence: Sequence[Evidence],
+    statements: Sequence[str],
+    fy_ends: Mapping[str, int],
+    printed: bool = False,
 ) -> list[Operand]:
     """The operands no row of the evidence gives a cell for, in their column (and, for a line item
-    of the vocabulary, on its own statement)."""
+    of the vocabulary, on its own statement; printed: under one of its labels, as a judgement's
+    figures read them: rag.judgement.figures.PRINTED)."""
     assert figure.year is not None
     rows = evidence_rows(evidence)
     missing = []
@@ -71,6 +87,8 @@ def _missing(
         found = candidates(
             o, rows, o.column_year(figure.year), figure.span, statements, figure.quarter, fy_ends
         )[0]
+        if printed:
+            found = [f for f in found if f.rank[1] <= PRINTED]
         own = STATEMENT_KINDS.get(o.statement)
         if not found or (own and not any(f.row.statement == own for f in found)):
             missing.append(o)

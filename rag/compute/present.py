@@ -42,6 +42,7 @@ class Computation:
     computed: Computed | None
     block: str
     complete: bool = False  # the figure is given and is all the question asks
+    judged: bool = False  # a judgement's figures (rag.judgement.figures): given, though no one Computed
 
 
 def compute_answer(
@@ -59,10 +60,11 @@ def compute_answer(
     outcome = solve(figure, evidence, question.statements, named, question.asked.names, fy_ends)
     if isinstance(outcome, Refused):  # a figure printed as is but not found: the passages answer
         return None if figure.source == "item" and outcome.reason != TWO_ROWS else _refused(outcome)
-    return _solved(outcome, {e.short_id for e in evidence})
+    return solved_computation(outcome, {e.short_id for e in evidence})
 
 
-def _solved(solved: Solved, taken: set[str]) -> Computation:
+def solved_computation(solved: Solved, taken: set[str]) -> Computation:
+    """A figure computed, as the answer shows it; its cells' ids are taken into `taken`."""
     figure = solved.figure
     line, cells = _line(solved, taken)
     if solved.others:  # two reporting entities: the figure of each, labelled with its entity
@@ -86,8 +88,9 @@ def _solved(solved: Solved, taken: set[str]) -> Computation:
         for n, (r, c) in enumerate(zip(solved.readings, cells))
     )
     computed = Computed(show(figure.formula, names), operands, plain(solved.result), unit_of(solved))
-    listed = "\n".join(f"Source ID [{c.short_id}]: {_cell_text(c)}" for c in cells)
-    return Computation(line, tuple(cells), computed, f"{BLOCK_HEAD}\n{line}\n{listed}", figure.whole)
+    return Computation(
+        line, tuple(cells), computed, f"{BLOCK_HEAD}\n{line}\n{cell_list(cells)}", figure.whole
+    )
 
 
 def _line(solved: Solved, taken: set[str]) -> tuple[str, list[Evidence]]:
@@ -253,6 +256,11 @@ def page_range(evidence: Evidence, start: int, end: int) -> tuple[int, int, int]
             return n, loc.char_start + start - offset, loc.char_start + end - offset
         offset += size + len(PAGE_JOIN)
     return None
+
+
+def cell_list(cells: Sequence[Evidence]) -> str:
+    """The operands' cells as a model's block lists them, one a line."""
+    return "\n".join(f"Source ID [{c.short_id}]: {_cell_text(c)}" for c in cells)
 
 
 def _cell_text(cell: Evidence) -> str:

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, replace
 
 from rag.compute.formula import Expr, Term, Written, show
+from rag.compute.metrics import metric_text, named_metric
 from rag.compute.question_text import FigureText, find_figure_text
 from rag.questions.asked import Concept, read_concepts
 from rag.questions.periods import Periods, carried, without_filing
@@ -130,6 +131,25 @@ def read_figure(text: str, core: str, periods: Periods, written: tuple[Written, 
     if figure is None:
         return None
     others = [f for alternative in found.alternatives if (f := _figure(text, periods, alternative, period))]
+    return replace(figure, alternatives=tuple(others))
+
+
+def metric_figure(key: str, year: int | None = None) -> Figure | None:
+    """A metric of the vocabulary as a figure of one fiscal year, with its alternatives, as a
+    question naming it alone would read it (a judgement's figures: rag.judgement.figures); None
+    when its name reads as another metric. A metric's name names no period (Periods())."""
+    name = load_vocabulary().metrics[key].names[0]
+    found = metric_text(name)
+    if found is None or named_metric(name) != load_vocabulary().metrics[key]:
+        return None
+    figure = _figure(name, Periods(), found, (year, None, ""))
+    if figure is None:
+        return None
+    others = [
+        f
+        for alternative in found.alternatives
+        if (f := _figure(name, Periods(), alternative, (year, None, "")))
+    ]
     return replace(figure, alternatives=tuple(others))
 
 

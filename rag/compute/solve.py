@@ -31,6 +31,7 @@ from rag.tables.passages import PER_SHARE, TableRow
 from rag.types import Evidence
 
 TWO_ROWS = "two rows could be it"
+NO_ROW = "no table row in the passages holds it"
 PRECISION = 28  # decimal digits of the arithmetic (Python's default context)
 # A statement_rank (rag.compute.cells) from which a statement line item's row is no longer its own.
 OFF_STATEMENT = 2
@@ -199,7 +200,7 @@ def _solve_one(
         return min(enumerate(solved), key=lambda i_s: (not _own_period(i_s[1]), i_s[0]))[1]
     refused = [o for o in outcomes if isinstance(o, Refused)]
     if not refused:
-        return Refused(figure, figure.operands[0].name, "no table row in the passages holds it")
+        return Refused(figure, figure.operands[0].name, NO_ROW)
     return max(refused, key=lambda r: len(r.found))
 
 
@@ -223,9 +224,7 @@ def _in_document(
         year = operand.column_year(figure.year)
         found, columnless = candidates(operand, rows, year, figure.span, statements, figure.quarter, fy_ends)
         if not found:
-            reason = (
-                f"its rows have no {year} column" if columnless else "no table row in the passages holds it"
-            )
+            reason = f"its rows have no {year} column" if columnless else NO_ROW
             return Refused(figure, operand.name, reason, tuple(readings), tuple(columnless[:3]))
         if found[0].rank[0] >= OFF_STATEMENT and operand.statement:
             return Refused(

@@ -48,14 +48,24 @@ class Metric:
 
 
 @dataclass(frozen=True)
+class JudgedMetric:
+    """A metric a judgement's answer opens with, and the reference that reads the concept by it."""
+
+    metric: str
+    source: str
+
+
+@dataclass(frozen=True)
 class Concept:
-    """A word of judgement and the line items and metrics an analyst reads for it."""
+    """A word of judgement, the line items and metrics an analyst reads for it, and the metrics its
+    answer opens with, computed (figures: rag.judgement.figures)."""
 
     key: str
     names: tuple[str, ...]
     line_items: tuple[str, ...]
     metrics: tuple[str, ...]
     source: str
+    figures: tuple[JudgedMetric, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -207,7 +217,14 @@ def load_vocabulary(path: Path = TABLE) -> Vocabulary:
         for k, v in raw["metrics"].items()
     }
     concepts = {
-        k: Concept(k, tuple(v["names"]), tuple(v["line_items"]), tuple(v["metrics"]), v["source"])
+        k: Concept(
+            k,
+            tuple(v["names"]),
+            tuple(v["line_items"]),
+            tuple(v["metrics"]),
+            v["source"],
+            tuple(JudgedMetric(f["metric"], f["source"]) for f in v.get("figures", ())),
+        )
         for k, v in raw["concepts"].items()
     }
     vocabulary = Vocabulary(sources, items, metrics, concepts)
@@ -227,5 +244,9 @@ def _check(v: Vocabulary) -> None:
     for concept in v.concepts.values():
         unknown = [i for i in concept.line_items if i not in v.line_items]
         unknown += [m for m in concept.metrics if m not in v.metrics]
+        unknown += [
+            f.metric for f in concept.figures if f.metric not in v.metrics or v.metrics[f.metric].parameter
+        ]
+        unknown += [f.source for f in concept.figures if f.source not in v.sources]
         if unknown:
             raise ValueError(f"concept {concept.key}: unknown entries {unknown}")

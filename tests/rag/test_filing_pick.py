@@ -96,5 +96,8 @@ def test_a_judgement_answer_quotes_the_rows_and_leaves_the_judgement_to_the_read
     found = search_evidence(library, question, k=6)
     events = stream_answer(question, found, chat_model=ExtractiveAnswerer(), provider_label="t")
     answer = next(e.answer for e in events if isinstance(e, Done))
-    assert answer.text.startswith("The documents state no judgement of capital intensity")
+    # the figures first (rag.judgement.figures), then the rows, the judgement left to the reader
+    assert answer.text.startswith("Capex as a % of revenue, FY2021 = capex 3,333 [")
+    assert "= 16.5% (cells in millions" in answer.text
+    assert "\n\nThe documents state no judgement of capital intensity" in answer.text
     assert "(3333) / (1,602) (columns 2021, 2020)" in answer.text and answer.footnotes
