@@ -21,10 +21,11 @@ from rag.citations.evidence import assign_short_ids
 from rag.compute.cells import candidates, evidence_rows
 from rag.compute.question import Figure, Operand
 from rag.judgement.question import STATEMENT_KINDS
-from rag.questions.read import Question
+from rag.questions.read import Input, Question
 from rag.retrieval.retrieve import Retrieval, search_evidence
 from rag.tables.lines import read_header
 from rag.tables.passages import page_header, table_rows
+from rag.text import tokenize
 from rag.types import Evidence
 
 MAX_DOCUMENTS = 3  # named documents an operand is searched for in (the asked period's filing first)
@@ -80,12 +81,15 @@ def _missing(
 def _focused(question: Question, operand: Operand, year: int) -> Question:
     """The question as retrieval reads it, searching for one operand's row: its words and the
     labels filings print it under, its year; its statement's pages first (a line item of the
-    vocabulary), else those the question names."""
+    vocabulary), else those the question names; and the operand as the line item searched for,
+    so the chunk of those pages with a row naming it comes first (rag.retrieval.page_stage), not
+    only the pages that repeat its words most (a consolidating statement's three years)."""
     words = " ".join(dict.fromkeys([operand.name, *operand.labels[:LABELS], str(year)]))
     statements = (
         (STATEMENT_KINDS[operand.statement],) if operand.statement in STATEMENT_KINDS else question.statements
     )
-    search = replace(question.search, text=words, words=words, inputs=(), statements=statements)
+    item = Input(operand.name, operand.concepts, frozenset(tokenize(operand.name)), operand.name)
+    search = replace(question.search, text=words, words=words, inputs=(item,), statements=statements)
     return replace(question, search=search)
 
 
