@@ -64,7 +64,8 @@ def _missing(
     figure: Figure, evidence: Sequence[Evidence], statements: Sequence[str], fy_ends: Mapping[str, int]
 ) -> list[Operand]:
     """The operands no row of the evidence gives a cell for, in their column (and, for a line item
-    of the vocabulary, on its own statement)."""
+    of the vocabulary, on its own statement), or whose best rows tie on different values (each
+    segment's row: the statement's may settle it)."""
     assert figure.year is not None
     rows = evidence_rows(evidence)
     missing = []
@@ -73,7 +74,8 @@ def _missing(
             o, rows, o.column_year(figure.year), figure.span, statements, figure.quarter, fy_ends
         )[0]
         own = STATEMENT_KINDS.get(o.statement)
-        if not found or (own and not any(f.row.statement == own for f in found)):
+        tied = {f.cell.value for f in found if f.rank == found[0].rank} if found else set()
+        if not found or (own and not any(f.row.statement == own for f in found)) or len(tied) > 1:
             missing.append(o)
     return missing
 
