@@ -106,6 +106,14 @@ Selected income statement data
 (in millions)
 Three Months Ended March 31, 2021 2020
 Total net revenue (473) 166"""
+DISCONTINUED = """Acme Corp
+Consolidated Statements of Operations
+(in millions)
+2021 2020
+Revenues 5,000 4,000
+Interest expense (300) (250)
+Income (loss) from discontinued operations (135) 40
+Net income 600 500"""
 
 CASES = [
     # (question, passages, result, unit, words the line holds); result None: refused for those words,
@@ -255,6 +263,13 @@ CASES = [
         None,
         "",
         ("two rows could be it", "32,266", "(473)"),
+    ),
+    (  # a row holding the line item's words and a qualifier ("discontinued operations") is not it
+        "What was Acme's FY2021 interest coverage ratio (operating income / interest expense)? Two decimals.",
+        (DISCONTINUED,),
+        None,
+        "",
+        ('"operating income"',),
     ),
     (  # a percentage asked, and the only figure found an amount: refused, the rows found shown
         "What was Acme's FY2021 free cash flow yield, in percent?",
