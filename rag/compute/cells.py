@@ -4,7 +4,9 @@ of the operand's period, in one document.
 A row's label names an operand, best first: it is the words the question uses (rank 0); one of
 the labels filings print the line item under (1); it opens with one, then a qualifier ("Trade
 receivables, net of allowances ...", 2); it holds every concept of the question's words
-(rag.questions.asked: "cash from operations" in "Net cash provided by operating activities", 3);
+(rag.questions.asked: "cash from operations" in "Net cash provided by operating activities", 3),
+unless it holds a qualifier the line item's name lacks ("Income from discontinued operations" is
+no operating income);
 with its table's title it does, for words no line item of the vocabulary has ("Worldwide" under
 "Segment sales results", 4). A line item of the
 vocabulary (a statement's row) named by its words and others must be on a statement's page: "Other
@@ -91,6 +93,13 @@ def _holds(operand: Operand, text: str) -> bool:
     return all(c.credit(terms) >= 1.0 for c in operand.concepts)
 
 
+def _qualified(operand: Operand, label: str) -> bool:
+    """Whether the label holds a qualifier the operand's name does not: a part or a variant of it."""
+    return any(
+        w in QUALIFIERS and w not in phrase_words(operand.name) for w in phrase_words(_MARK.sub(" ", label))
+    )
+
+
 def extra_words(operand: Operand, label: str) -> int:
     """Words of the label the operand's words (or labels) do not have, neutral words aside."""
     own = set(tokenize(" ".join((operand.name, *operand.labels))))
@@ -170,6 +179,8 @@ def candidates(
         extra = extra_words(operand, row.label)
         if rank is None or (rank >= 3 and operand.line_item and not row.statement and extra):
             continue  # a statement line item named by its words and more, off the statements: a note's row
+        if rank >= 3 and operand.line_item and _qualified(operand, row.label):
+            continue  # "Income (loss) from discontinued operations" holds "operating income"'s words, and is not it
         said = _basis_said(row.label)
         if operand.basis and said and operand.basis not in said:
             continue  # "Property and equipment, gross" is not the net PP&E a definition asks

@@ -22,10 +22,11 @@ from rag.compute.cells import candidates, evidence_rows
 from rag.compute.question import Figure, Operand
 from rag.judgement.figures import PRINTED, judged_metrics, latest_figures
 from rag.judgement.question import STATEMENT_KINDS
-from rag.questions.read import Question
+from rag.questions.read import Input, Question
 from rag.retrieval.retrieve import Retrieval, search_evidence
 from rag.tables.lines import read_header
 from rag.tables.passages import page_header, table_rows
+from rag.text import tokenize
 from rag.types import Evidence
 
 MAX_DOCUMENTS = 3  # named documents an operand is searched for in (the asked period's filing first)
@@ -78,8 +79,9 @@ def _missing(
     printed: bool = False,
 ) -> list[Operand]:
     """The operands no row of the evidence gives a cell for, in their column (and, for a line item
-    of the vocabulary, on its own statement; printed: under one of its labels, as a judgement's
-    figures read them: rag.judgement.figures.PRINTED)."""
+    of the vocabulary, on its own statement), or whose best rows tie on different values (each
+    segment's row: the statement's may settle it); printed: under one of its labels, as a
+    judgement's figures read them (rag.judgement.figures.PRINTED)."""
     assert figure.year is not None
     rows = evidence_rows(evidence)
     missing = []
@@ -90,7 +92,8 @@ def _missing(
         if printed:
             found = [f for f in found if f.rank[1] <= PRINTED]
         own = STATEMENT_KINDS.get(o.statement)
-        if not found or (own and not any(f.row.statement == own for f in found)):
+        tied = {f.cell.value for f in found if f.rank == found[0].rank} if found else set()
+        if not found or (own and not any(f.row.statement == own for f in found)) or len(tied) > 1:
             missing.append(o)
     return missing
 
@@ -98,12 +101,15 @@ def _missing(
 def _focused(question: Question, operand: Operand, year: int) -> Question:
     """The question as retrieval reads it, searching for one operand's row: its words and the
     labels filings print it under, its year; its statement's pages first (a line item of the
-    vocabulary), else those the question names."""
+    vocabulary), else those the question names; and the operand as the line item searched for,
+    so the chunk of those pages with a row naming it comes first (rag.retrieval.page_stage), not
+    only the pages that repeat its words most (a consolidating statement's three years)."""
     words = " ".join(dict.fromkeys([operand.name, *operand.labels[:LABELS], str(year)]))
     statements = (
         (STATEMENT_KINDS[operand.statement],) if operand.statement in STATEMENT_KINDS else question.statements
     )
-    search = replace(question.search, text=words, words=words, inputs=(), statements=statements)
+    item = Input(operand.name, operand.concepts, frozenset(tokenize(operand.name)), operand.name)
+    search = replace(question.search, text=words, words=words, inputs=(item,), statements=statements)
     return replace(question, search=search)
 
 

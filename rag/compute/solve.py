@@ -3,7 +3,8 @@ one document, each value exact (rag.compute.values), the scales reconciled, the 
 evaluated, the result rounded as asked.
 
 Refusal beats a wrong number. No figure is given when the question names no period, an operand
-has no row, its rows have no column for its period, two rows could be it, a scale is not stated
+has no row, its rows have no column for its period, two rows could be it (and no label says
+which is the total), a scale is not stated
 where another is, or a divisor is zero; the refusal says which operand failed and which rows were
 found. Signs are an analyst's: a dash is nothing (0); an outflow's parentheses (capital
 expenditures, dividends, interest expense: rag.questions.vocabulary) give its direction, so its
@@ -149,6 +150,17 @@ def entity_of(evidence: Evidence, row: TableRow) -> str:
     return ""
 
 
+_TOTAL = re.compile(r"^\s*(?:total|consolidated)\b", re.IGNORECASE)
+
+
+def is_total(label: str) -> bool:
+    """Whether a row's label says it is its table's total ("Total provision for credit losses",
+    "Consolidated net revenues"). Of rows that tie on naming an operand, the total's is the
+    company's figure, the others a part of it (a segment's, a note's share); the rows' order or
+    size never says which is the total."""
+    return bool(_TOTAL.match(label))
+
+
 def _names_entity(names: Sequence[str], entity: str) -> bool:
     """Whether a name the question writes is the entity's ("mgm resorts": MGM RESORTS INTERNATIONAL)."""
     words = set(phrase_words(entity))
@@ -239,6 +251,9 @@ def _in_document(
         named = [f for f in best if _names_entity(names, entity_of(f.evidence, f.row))]
         if len(values) > 1 and named and len({_read(f, _outflow(operand, f)).value for f in named}) == 1:
             best, values = named, {_read(named[0], _outflow(operand, named[0])).value}  # the entity asked
+        total = [f for f in best if is_total(f.row.label)]
+        if len(values) > 1 and total and len({_read(f, _outflow(operand, f)).value for f in total}) == 1:
+            best, values = total, {_read(total[0], _outflow(operand, total[0])).value}  # the whole's row
         if len(values) > 1:
             rows_of = tuple((f.evidence, f.row) for f in best[:3])
             return Refused(figure, operand.name, TWO_ROWS, tuple(readings), rows_of)

@@ -20,8 +20,11 @@ from typing import Any
 from ingest.types import LibraryReader
 from rag.questions.request import statements_in
 from rag.tables.lines import column_years, read_word_row
+from rag.text import STOPWORDS
 
 HEADING_MAX_LINES = 8  # a title, the company, "(in millions)", a date line: more is a page's body
+# (a line of one word is not counted: some text layers set a heading's words one a line, and a
+# function word alone on its line is one of them, however many pages repeat it)
 HEADING_MAX_CHARS = 240
 REPEATED_PAGE_SHARE = 0.3  # as ingest.pdf.context: a line on 30% of the pages (3 or more) runs on every page
 _WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")
@@ -58,15 +61,17 @@ def heading(text: str, repeated: set[str]) -> tuple[str, tuple[int, ...]]:
     """The page's heading lines (joined) and the years of its first column header line."""
     lines: list[str] = []
     years: tuple[int, ...] = ()
+    counted = 0
     for raw in text.splitlines():
         line = " ".join(raw.split())
-        if not line or _key(line) in repeated or line.isdigit():
-            continue
+        if not line or line.isdigit() or (_key(line) in repeated and line.lower() not in STOPWORDS):
+            continue  # a running header or footer; but "of" on its own line is a title's word
         found = column_years(line)
-        if found or read_word_row(line) is not None or _is_prose(line) or len(lines) >= HEADING_MAX_LINES:
+        if found or read_word_row(line) is not None or _is_prose(line) or counted >= HEADING_MAX_LINES:
             years = found or _years_below(text)
             break
         lines.append(line)
+        counted += " " in line
     return " ".join(lines)[:HEADING_MAX_CHARS], years
 
 

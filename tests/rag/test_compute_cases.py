@@ -84,6 +84,36 @@ Condensed Consolidated Statements of Income
 Three Months Ended October 31, 2022 2021
 Net sales 2,500 2,000
 Operating income 300 200"""
+SECURITIES_NOTE = """Acme Corp
+Investment securities
+(in millions)
+Three Months Ended March 31, 2021 2020
+Provision for credit losses 16 9"""
+ALLOWANCE = """Acme Corp
+Allowance for credit losses
+(in millions)
+Three Months Ended March 31, 2021 2020
+Consumer loans 10 3,000
+Wholesale loans (4,166) 5,285
+Total provision for credit losses (4,156) 8,285"""
+FIRM = """Acme Corp
+Selected income statement data
+(in millions)
+Three Months Ended March 31, 2021 2020
+Total net revenue 32,266 28,286"""
+CORPORATE_SEGMENT = """Corporate segment
+Selected income statement data
+(in millions)
+Three Months Ended March 31, 2021 2020
+Total net revenue (473) 166"""
+DISCONTINUED = """Acme Corp
+Consolidated Statements of Operations
+(in millions)
+2021 2020
+Revenues 5,000 4,000
+Interest expense (300) (250)
+Income (loss) from discontinued operations (135) 40
+Net income 600 500"""
 
 CASES = [
     # (question, passages, result, unit, words the line holds); result None: refused for those words,
@@ -219,6 +249,27 @@ CASES = [
         None,
         "",
         ("asks for an amount", "gives a percentage"),
+    ),
+    (  # rows tied on the line item: the one its label says is the total is the company's figure
+        "What was Acme's provision for credit losses in Q1 2020? USD millions.",
+        (SECURITIES_NOTE, ALLOWANCE),
+        "8285",
+        "USD millions",
+        ("Total provision for credit losses, Q1 2020: 8,285 (USD millions) [",),
+    ),
+    (  # two totals disagree (the firm's and a segment's): refused, never the larger or the first
+        "What was Acme's total net revenue in Q1 2021? USD millions.",
+        (FIRM, CORPORATE_SEGMENT),
+        None,
+        "",
+        ("two rows could be it", "32,266", "(473)"),
+    ),
+    (  # a row holding the line item's words and a qualifier ("discontinued operations") is not it
+        "What was Acme's FY2021 interest coverage ratio (operating income / interest expense)? Two decimals.",
+        (DISCONTINUED,),
+        None,
+        "",
+        ('"operating income"',),
     ),
     (  # a percentage asked, and the only figure found an amount: refused, the rows found shown
         "What was Acme's FY2021 free cash flow yield, in percent?",

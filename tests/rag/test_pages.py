@@ -37,6 +37,28 @@ def test_a_statement_page_is_known_by_its_heading_and_prose_is_not() -> None:
     assert facts[0].years == (2021, 2020, 2019) and facts[2].years == (2021, 2020)
 
 
+def word_a_line(title: str, *rows: str) -> str:
+    """A page whose text layer sets each word of its heading on a line of its own."""
+    return "\n".join([*title.split(), "(In thousands)", "2018 2017", *rows])
+
+
+def test_a_heading_set_one_word_a_line_is_read_whole() -> None:
+    # nine lines of one word are one title, and "OF" or "AND", on many pages, are its words, not a footer
+    pages = [
+        word_a_line("ACME RESORTS INTERNATIONAL AND SUBSIDIARIES CONSOLIDATED BALANCE SHEETS", "Cash 5 4"),
+        word_a_line(
+            "ACME RESORTS INTERNATIONAL AND SUBSIDIARIES CONSOLIDATED STATEMENTS OF OPERATIONS", "Casino 9 8"
+        ),
+        word_a_line(
+            "ACME RESORTS INTERNATIONAL AND SUBSIDIARIES CONSOLIDATED STATEMENTS OF CASH FLOWS", "Net 3 2"
+        ),
+        "Notes\nOF\nAND\nThe company operates resorts in many places and reports them in segments.",
+    ]
+    facts = page_facts(pages)
+    assert [f.statement for f in facts] == ["balance", "income", "cash_flows", ""]
+    assert "STATEMENTS OF OPERATIONS" in facts[1].heading
+
+
 def test_a_documents_pages_read_one_at_a_time_give_what_reading_them_all_gives() -> None:
     texts = [STATEMENT, MDNA, BALANCE, "Table of Contents\nNotes\n64"]
     pages = DocumentPages(texts, {"c1": 0, "c2": 2})
