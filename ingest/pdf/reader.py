@@ -5,7 +5,8 @@ offsets are the indexes ``ingest.pdf.render`` highlights. To keep that 1:1 mappi
 characters are replaced in place, never removed: the generated line-end ``\\r`` becomes a space,
 pdfium's hyphen-at-line-end marker becomes a soft hyphen (U+00AD: invisible, and dropped by
 BERT tokenizers, so "recog\\u00adnition" embeds as one word; strip it before lexical
-tokenising), other control characters become spaces, and a character above U+FFFF (two pdfium
+tokenising), or a hyphen where the document prints that compound with one ("long-term":
+``ingest.pdf.hyphens``), other control characters become spaces, and a character above U+FFFF (two pdfium
 indexes, one per UTF-16 half) becomes itself and a soft hyphen (``ingest.text.valid_in_place``)
 (``ingest.pdf.page_text``, which the page pool's helper processes use too). Titles and outline
 entries are made valid text too: nothing invalid is ever stored, embedded or searched.
@@ -22,7 +23,7 @@ import io
 import logging
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -40,6 +41,7 @@ from ingest.errors import (
 )
 from ingest.pdf import page_pool
 from ingest.pdf.headings import headings_from, page_lines
+from ingest.pdf.hyphens import compound_hyphens
 from ingest.pdf.ocr import OcrUnavailable
 from ingest.pdf.ocr_pages import OcrOutcome, read_unusable
 from ingest.pdf.pdfium_guard import PDFIUM_LOCK
@@ -118,6 +120,8 @@ def read_pdf(
         raise NoTextLayer(file_name, ocr_warning)
     fit = [ok if p.text == r.text else usable(p.text) for p, r, ok in zip(pages, as_read, fit)]  # after OCR
     warnings = _summarise(pages, damaged, outcome, fit) + ([ocr_warning] if ocr_warning else [])
+    texts = compound_hyphens([p.text for p in pages])  # "long-/term" stays "long-term" (ingest.pdf.hyphens)
+    pages = [p if t == p.text else replace(p, text=t) for p, t in zip(pages, texts)]
     lines = [line for p, r in zip(pages, rows) if p.ocr is None for line in page_lines(p, r)]
     outline, layout = tuple(outline_headings(reader, pages)), tuple(headings_from(lines, len(pages)))
     return ReadDocument(
