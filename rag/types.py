@@ -1,4 +1,4 @@
-"""The answering vocabulary: evidence, citation spans and events, footnotes, answers, turns (the stream's events are in rag/answering/events.py; a computed figure's cells and record in rag/figures.py)."""
+"""The answering vocabulary: evidence, citation spans and events, footnotes, answers, turns (the stream's events are in rag/answering/events.py; a computed figure's cells and record in rag/compute/figures.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ingest.types import PageLocator
-from rag.figures import Cell, Computed, ComputedOperand
+from rag.compute.figures import Cell, Computed, ComputedOperand
 
 __all__ = [
     "Answer",

@@ -1,6 +1,6 @@
 """A question's text is read by one function, rag.questions.read.read_question (issue 41): no core
 function takes the question as text but the few edges listed here, each with its reason, and no
-module outside rag/questions calls the readers of a question's parts. The prompt rag.prompts lays
+module outside rag/questions (and the computed figure's question modules) calls the readers of a question's parts. The prompt rag.prompts lays
 out for a model is read back by nobody: the offline answerer is given the question and the evidence
 as values (issue 52). tests/rag/test_read.py checks that the answer stream calls the one reader
 once per question and hands the offline answerer its values."""
@@ -47,6 +47,15 @@ PART_READERS = frozenset(
     "expansions synonym_groups read_periods written_names read_written read_section".split()
 )
 READ_AT = frozenset({"rag.answering.answer", "rag.retrieval.retriever"})
+# The modules of a feature's home that read_question reads the question with (on rag.questions'
+# layer, tests/test_layers.py): they read its parts as rag/questions does.
+QUESTION_STAGE = (
+    "rag.questions",
+    "rag.compute.question",
+    "rag.compute.question_text",
+    "rag.compute.metrics",
+    "rag.compute.formula",
+)
 # The prompt's layout, named only where it is written (rag.prompts); a module naming one of these
 # elsewhere would be reading a prompt back. The offline answerer imports nothing of LangChain: it
 # is given values, never messages.
@@ -99,7 +108,7 @@ def reader_calls(root: Path) -> list[str]:
     for package in (*CORE, "components", "pages"):
         for path in sorted((root / package).rglob("*.py")):
             module = _module(path, root)
-            if module.startswith("rag.questions"):
+            if module.startswith(QUESTION_STAGE):
                 continue
             names = set()
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -21,8 +21,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from rag.compute.question import BASES, Operand
 from rag.judgement.question import STATEMENT_KINDS
-from rag.questions.figure import BASES, Operand
 from rag.questions.vocabulary import phrase_words
 from rag.tables.passages import PER_SHARE, TableCell, TableRow, table_rows
 from rag.text import tokenize

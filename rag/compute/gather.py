@@ -19,8 +19,8 @@ from typing import Any
 
 from rag.citations.evidence import assign_short_ids
 from rag.compute.cells import candidates, evidence_rows
+from rag.compute.question import Figure, Operand
 from rag.judgement.question import STATEMENT_KINDS
-from rag.questions.figure import Figure, Operand
 from rag.questions.read import Question
 from rag.retrieval.retrieve import Retrieval, search_evidence
 from rag.tables.lines import read_header

@@ -16,10 +16,10 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from ingest.pdf.chunking import PAGE_JOIN  # how a chunk's pages are joined in its text
+from rag.compute.formula import Ref, show
+from rag.compute.question import Figure
 from rag.compute.solve import TWO_ROWS, Reading, Refused, Solved, solve
 from rag.compute.values import grouped, plain
-from rag.questions.figure import Figure
-from rag.questions.formula import Ref, show
 from rag.questions.read import Question
 from rag.tables.passages import TableRow
 from rag.types import Cell, Computed, ComputedOperand, Evidence

@@ -23,9 +23,9 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 
 from rag.compute.cells import Found, candidates, evidence_rows
+from rag.compute.formula import Expr, evaluate
+from rag.compute.question import Figure, Operand
 from rag.compute.values import SCALES, decimals_of, in_parentheses, round_half_up
-from rag.questions.figure import Figure, Operand
-from rag.questions.formula import Expr, evaluate
 from rag.questions.vocabulary import load_vocabulary, phrase_words
 from rag.tables.passages import PER_SHARE, TableRow
 from rag.types import Evidence

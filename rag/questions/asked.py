@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rag.questions.periods import PERIOD_CODE, read_periods, without
+from rag.questions.periods import PERIOD_CODE, Periods, carried, read_periods, without
 from rag.questions.shorthand import SHORTHAND, synonym_groups
 from rag.text import tokenize, words
 
@@ -71,11 +71,11 @@ class Concepts:
     amount: bool
 
 
-def read_concepts(text: str) -> Concepts:
+def read_concepts(text: str, periods: Periods | None = None) -> Concepts:
     """The concepts of a question's text (or of a line item's): each SYNONYMS group it names
     (spelled out or through a shorthand) with its phrases as alternatives, each other shorthand
     term with its spelled-out words, each other content word alone; its fiscal years; the other
-    numbers it names."""
+    numbers it names. periods: text's periods when already read (the question's, carried)."""
     concepts: list[Concept] = []
     taken: set[str] = set()
     spelled = []
@@ -97,9 +97,11 @@ def read_concepts(text: str) -> Concepts:
             bag = frozenset(tokenize(words_out))
             concepts.append(Concept(((bag, min(2, len(bag))), (frozenset(tokenize(key)), 1))))
     # "the fiscal year ended December 31, 2022": the year is the period asked for, the day is no figure.
-    days = read_periods(text).dated()
-    text = without(text, days)
-    years = tuple(dict.fromkeys([p.year for p in read_periods(text).fiscal] + [m.period.year for m in days]))
+    read = periods if periods is not None else read_periods(text)
+    days = read.dated()
+    undated = without(text, days)
+    read, text = carried(read, text, undated), undated
+    years = tuple(dict.fromkeys([p.year for p in read.fiscal] + [m.period.year for m in days]))
     if years:
         taken.update(t for w in words(text) if _PERIOD_WORD.match(w) for t in tokenize(w))
         taken.update(str(y) for y in years)

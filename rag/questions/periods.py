@@ -10,6 +10,10 @@ about (``Periods.fiscal``: what search spells out and a figure's column is picke
 filing is picked by (``Periods.asked``: a half-year asks for its second or fourth quarter's report,
 "the start of 2019" for the end of 2018), the quarters named (``Periods.quarters``).
 
+A question is read once: each part of it another reader takes (its asking sentences, a line item,
+a formula's term) gets the question's reading carried to it (``carried``), never its own text read
+again.
+
 A year written as a maturity ("notes due 2025", "the 2030 Notes") is no period asked. The words are
 data (periods.toml beside this module); the patterns are built from them here, and the few pattern
 pieces other readers compose (a year as written, a range of them, a filing named) are exported from
@@ -21,7 +25,8 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 
@@ -152,6 +157,18 @@ class Mention:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where the text writes one of the whole text's readings (a range, a form, a span, a filing,
+    a count of years) and what it reads there: what ``carried`` keeps when a part of the text
+    keeps those characters."""
+
+    what: str  # "range", "form", "span", "filing" or "count"
+    start: int
+    end: int
+    value: object
+
+
+@dataclass(frozen=True)
 class Periods:
     """What ``read_periods`` read (see the module docstring)."""
 
@@ -161,6 +178,8 @@ class Periods:
     span: str = ""  # "3m" (three months), "6m" (first half, six months), "9m" (nine months) or ""
     filing_year: int | None = None  # the year of a filing named ("in its FY2017 10-K")
     count: int | None = None  # how many years it counts ("a three-year average", "the last 3 years")
+    # every place the readings above were read from, in the reader's order (carried keeps them)
+    places: tuple[Place, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def fiscal(self) -> tuple[Period, ...]:
@@ -234,22 +253,68 @@ def read_periods(text: str) -> Periods:
             taken.append(range(match.start(), match.end()))
             mentions.append(_mention(text, match, kind))
     mentions.sort(key=lambda m: m.start)
-    ranges = []
+    places = []
     for match in _RANGE.finditer(text):
         low, high = int(match.group(1)), int(match.group(2))
         if high - low <= 10:
-            ranges.append((match.start(), low, high))
-    filing = FILING.search(text)
-    counted = _YEAR_COUNT.search(text)
-    count = next((g for g in counted.groups() if g), None) if counted else None
+            places.append(Place("range", match.start(), match.end(), (low, high)))
+    places += [
+        Place("form", m.start(), m.end(), name) for name, pattern, _ in _FORMS for m in pattern.finditer(text)
+    ]
+    for span, pattern in (("6m", _HALF), ("9m", _NINE), ("3m", _THREE)):
+        places += [Place("span", m.start(), m.end(), span) for m in pattern.finditer(text)]
+    places += [Place("filing", m.start(), m.end(), int(m.group(1))) for m in FILING.finditer(text)]
+    for m in _YEAR_COUNT.finditer(text):
+        count = next(g for g in m.groups() if g)
+        places.append(
+            Place("count", m.start(), m.end(), int(count) if count.isdigit() else _COUNTS[count.lower()])
+        )
+    return _periods(tuple(mentions), tuple(places))
+
+
+def _periods(mentions: tuple[Mention, ...], places: tuple[Place, ...]) -> Periods:
+    """The value read from mentions and places (each kind of place in the reader's order: the first
+    form and span of their tables' order, the first filing and count written)."""
+
+    def first(what: str) -> Place | None:
+        return next((p for p in places if p.what == what), None)
+
+    form, span, filing, count = first("form"), first("span"), first("filing"), first("count")
     return Periods(
-        tuple(mentions),
-        tuple(ranges),
-        next((name for name, pattern, _ in _FORMS if pattern.search(text)), ""),
-        "6m" if _HALF.search(text) else "9m" if _NINE.search(text) else "3m" if _THREE.search(text) else "",
-        int(filing.group(1)) if filing else None,
-        (int(count) if count.isdigit() else _COUNTS[count.lower()]) if count else None,
+        mentions,
+        tuple((p.start, *p.value) for p in places if p.what == "range"),  # type: ignore[misc]
+        str(form.value) if form else "",
+        str(span.value) if span else "",
+        int(filing.value) if filing else None,  # type: ignore[call-overload]
+        int(count.value) if count else None,  # type: ignore[call-overload]
+        places,
     )
+
+
+def carried(periods: Periods, source: str, part: str) -> Periods:
+    """The periods read from source that part, a text made from it (a sentence kept, words
+    dropped or blanked, spaces collapsed), still writes whole, at their places in part: what a
+    reader of part takes instead of reading its periods again. A period is carried when its
+    characters are one run source and part share (difflib's matching blocks)."""
+    if part == source:
+        return periods
+    blocks = SequenceMatcher(None, source, part, autojunk=False).get_matching_blocks()
+
+    def moved(start: int, end: int) -> int | None:
+        block = next((b for b in blocks if b.a <= start and end <= b.a + b.size), None)
+        return None if block is None else start + block.b - block.a
+
+    mentions = []
+    for m in periods.mentions:
+        at = moved(m.start, m.end)
+        if at is not None:
+            mentions.append(replace(m, start=at, end=at + m.end - m.start))
+    places = []
+    for p in periods.places:
+        at = moved(p.start, p.end)
+        if at is not None:
+            places.append(replace(p, start=at, end=at + p.end - p.start))
+    return _periods(tuple(mentions), tuple(places))
 
 
 def _mention(text: str, match: re.Match[str], kind: str) -> Mention:

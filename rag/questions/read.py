@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from rag.compute.question import Figure, read_figure
 from rag.judgement.question import Judgement, read_judgement
 from rag.questions.asked import Concept, Concepts, read_concepts, without_framing
-from rag.questions.figure import Figure, read_figure
-from rag.questions.periods import Periods, read_periods
+from rag.questions.periods import Periods, carried, read_periods
 from rag.questions.request import Request, read_request
 from rag.questions.shorthand import expand_question
 from rag.questions.terms import Asked, names_in, read_asked, written_names
@@ -87,7 +87,7 @@ class Question:
     words: frozenset[str]  # stems of every word of the core with shorthand spelled out (stopwords too)
     search: Search  # what retrieval looks for
     judgement: Judgement | None = None  # the concept it asks to judge and the rows read for it, if any
-    figure: Figure | None = None  # the figure it asks to be computed (rag.questions.figure), if any
+    figure: Figure | None = None  # the figure it asks to be computed (rag.compute.question), if any
     # the section of the document it names and what it asks of it (rag.sections.question), if any
     section: Section | None = None
 
@@ -96,33 +96,37 @@ def read_question(text: str, previous: str | None = None) -> Question:
     """The question read (see the module docstring). previous: the question asked before it in the
     conversation, if any; a follow-up of fewer than SHORT_FOLLOW_UP content words ("and in
     1066?") is searched for after it."""
-    request = read_request(text)
-    inputs = _inputs(request.inputs)
-    asked = read_asked(request.core)
+    # The one reading of the question's periods: each part read below takes them carried to it.
     periods = read_periods(text)
+    request = read_request(text)
+    core = carried(periods, text, request.core)
+    inputs = _inputs(request.inputs, text, periods)
+    asked = read_asked(request.core, core)
     figure = read_figure(text, request.core, periods, request.written)
+    named = periods  # the periods it names, or a short follow-up's before it
     if previous is not None and len(tokenize(text)) < SHORT_FOLLOW_UP:
-        searched = f"{previous} {text}"
+        searched = f"{previous} {text}"  # a follow-up is read with the question before it
+        both = read_periods(searched)
         found = read_request(searched)
-        search = _search(searched, found, _inputs(found.inputs), names_in(found.core))
+        search = _search(searched, both, found, _inputs(found.inputs, searched, both), names_in(found.core))
         if not periods.asked:  # "and the year before?" asks about the periods asked before
-            periods = read_periods(searched)
+            named = both
     else:
-        search = _search(text, request, inputs, asked.names)
+        search = _search(text, periods, request, inputs, asked.names)
     if figure is not None:  # the rows of the figure's operands are searched for too
         known = {i.text.lower() for i in search.inputs}
         more = [o.name for o in figure.operands if o.name.lower() not in known]
-        search = replace(search, inputs=search.inputs + _inputs(list(dict.fromkeys(more))))
+        search = replace(search, inputs=search.inputs + _inputs(list(dict.fromkeys(more)), text, periods))
     return Question(
         text=text,
         core=request.core,
         instructions=request.instructions,
         statements=request.statements,
         inputs=inputs,
-        periods=periods,
-        concepts=read_concepts(request.core),
+        periods=named,
+        concepts=read_concepts(request.core, core),
         asked=asked,
-        words=frozenset(stem(w) for w in words(expand_question(request.core))),
+        words=frozenset(stem(w) for w in words(expand_question(request.core, read=core))),
         search=search,
         judgement=read_judgement(request.core, bool(request.inputs)),
         figure=figure,
@@ -130,16 +134,27 @@ def read_question(text: str, previous: str | None = None) -> Question:
     )
 
 
-def _inputs(items: Sequence[str]) -> tuple[Input, ...]:
-    return tuple(
-        Input(item, read_concepts(item).concepts, frozenset(tokenize(item)), expand_question(item))
-        for item in items
-    )
+def _inputs(items: Sequence[str], text: str, periods: Periods) -> tuple[Input, ...]:
+    """Each line item read as an Input, with the periods of the question (text) it carries."""
+    found = []
+    for item in items:
+        held = carried(periods, text, item)
+        found.append(
+            Input(
+                item,
+                read_concepts(item, held).concepts,
+                frozenset(tokenize(item)),
+                expand_question(item, read=held),
+            )
+        )
+    return tuple(found)
 
 
-def _search(text: str, request: Request, inputs: tuple[Input, ...], names: tuple[str, ...]) -> Search:
+def _search(
+    text: str, periods: Periods, request: Request, inputs: tuple[Input, ...], names: tuple[str, ...]
+) -> Search:
     unframed = without_framing(request.core)
-    naming = expand_question(unframed)
+    naming = expand_question(unframed, read=carried(periods, text, unframed))
     return Search(
         text=text,
         words=expand_question(unframed, periods=False),

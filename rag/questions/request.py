@@ -18,7 +18,7 @@ about analysts, units and responses. So:
   says where to look (rag.retrieval.pages finds those pages by their headings); its name is not searched for;
 - an *input* is a line item of a formula the question writes ("Operating cash flow ratio is
   defined as: cash from operations / total current liabilities", "(CFO minus capex)", "capex as a %
-  of revenue"): the operands rag.questions.formula.read_written reads, without "average", "change
+  of revenue"): the operands rag.compute.formula.read_written reads, without "average", "change
   in" or the periods. A sentence that defines a metric is set apart from the asking sentences; the
   formulas of instructions name no inputs.
 
@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag.questions.formula import Written, read_written
+from rag.compute.formula import Written, read_written
 
 # Verbs that open a sentence telling the answerer how to answer, not what is asked.
 ANSWER_VERBS = frozenset(
@@ -94,7 +94,7 @@ class Request:
     statements: tuple[str, ...] = ()  # STATEMENTS kinds the question names, in order
     inputs: tuple[str, ...] = ()  # line items of the formulas it defines or asks with, in order
     instructions: tuple[str, ...] = ()  # the sentences and clauses set aside
-    written: tuple[Written, ...] = ()  # every formula its sentences write (rag.questions.formula), in order
+    written: tuple[Written, ...] = ()  # every formula its sentences write (rag.compute.formula), in order
 
 
 def statements_in(text: str) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from rag.questions.periods import read_periods
+from rag.questions.periods import Periods, read_periods
 from rag.text import tokenize
 
 SHORTHAND: dict[str, str] = {
@@ -66,20 +66,20 @@ def synonym_groups(text: str) -> list[tuple[str, ...]]:
     return [g for g in SYNONYMS if any(_holds_run(terms, tokenize(p)) for p in g)]
 
 
-def expansions(text: str, periods: bool = True) -> list[str]:
+def expansions(text: str, periods: bool = True, read: Periods | None = None) -> list[str]:
     """The spelled-out forms of the shorthand, the other phrases of its synonyms and (unless not
     periods) the periods in text, in order of appearance (synonyms of spelled-out phrases after
-    the shorthand)."""
+    the shorthand). read: text's periods when already read (a question's, carried to this part)."""
     out = [SHORTHAND[t.group(0).lower()] for t in _TOKEN.finditer(text) if t.group(0).lower() in SHORTHAND]
     for group in synonym_groups(" ".join([text, *out])):
         out += [p for p in group if p not in out]
     if periods:
-        out += [p.search_words() for p in read_periods(text).fiscal]
+        out += [p.search_words() for p in (read if read is not None else read_periods(text)).fiscal]
     return list(dict.fromkeys(out))
 
 
-def expand_question(text: str, periods: bool = True) -> str:
+def expand_question(text: str, periods: bool = True, read: Periods | None = None) -> str:
     """The question with its shorthand spelled out after it (unchanged when there is none); with
-    periods, its fiscal periods spelled out too ("fiscal 2018 2018")."""
-    extra = expansions(text, periods)
+    periods, its fiscal periods spelled out too ("fiscal 2018 2018"; read: as expansions)."""
+    extra = expansions(text, periods, read)
     return f"{text} {' '.join(extra)}" if extra else text

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from rag.questions.asked import Concept, read_concepts, without_framing
-from rag.questions.periods import PERIOD_CODE, YEAR_TOKEN, read_periods, without
+from rag.questions.periods import PERIOD_CODE, YEAR_TOKEN, Periods, carried, read_periods, without
 from rag.questions.shorthand import SHORTHAND
 from rag.text import STOPWORDS, split_sentences, words
 from rag.values import ROLE_WORDS
@@ -210,9 +210,12 @@ def names_in(text: str) -> tuple[str, ...]:
     return tuple(n for n, _ in dict.fromkeys(_names(question_proper(text))))
 
 
-def read_asked(text: str) -> Asked:
-    """A question's text read for the check (see the module docstring)."""
-    text = question_proper(text)
+def read_asked(text: str, periods: Periods | None = None) -> Asked:
+    """A question's text read for the check (see the module docstring). periods: text's periods
+    when already read (the question's, carried to its core)."""
+    read = periods if periods is not None else read_periods(text)
+    proper = question_proper(text)
+    read, text = carried(read, text, proper), proper
     wants = next((name for name, pattern in _WANTS if pattern.search(text)), "")
     value, value_words = read_value(text)
     # Fiscal periods and dates are the periods asked for (rag.questions.asked reads them), and forms
@@ -223,10 +226,11 @@ def read_asked(text: str) -> Asked:
         if not _PERIOD_CODE.match(t.strip("?,.()")) and t.strip("?,.()'s").lower() not in SHORTHAND
     ]
     joined = " ".join(kept)
-    undated = without(joined, read_periods(joined).dated())
-    periods = read_periods(text)
+    undated = without(joined, carried(read, text, joined).dated())
+    periods = read
     years = {str(p.year) for p in periods.fiscal}
     names = list(dict.fromkeys(_names(text)))
+    unframed = without_framing(text)
     return Asked(
         text,
         wants,
@@ -237,8 +241,8 @@ def read_asked(text: str) -> Asked:
         negated(text),
         frozenset(n for n, caps in names if caps),
         tuple(dict.fromkeys(p for m in _QUOTED.finditer(text) if (p := (m.group(1) or m.group(2)).strip()))),
-        read_concepts(text).concepts,
-        read_concepts(without_framing(text)).concepts,
+        read_concepts(text, read).concepts,
+        read_concepts(unframed, carried(read, text, unframed)).concepts,
         value,
         value_words,
     )

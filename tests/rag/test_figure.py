@@ -1,12 +1,12 @@
-"""rag.questions.figure: the figure a question asks to be computed, read with the question: its
+"""rag.compute.question: the figure a question asks to be computed, read with the question: its
 formula (defined, written out, a share, a change, an average, a standard metric), unit, rounding
-and period; and rag.questions.formula's reading of a formula's words."""
+and period; and rag.compute.formula's reading of a formula's words."""
 
 from __future__ import annotations
 
 import pytest
 
-from rag.questions.formula import NotAFormula, parse_formula, show
+from rag.compute.formula import NotAFormula, parse_formula, show
 from rag.questions.read import read_question
 
 FIGURES = [

@@ -1,12 +1,12 @@
-"""rag.questions.formula.read_written: where a question writes a formula and what it reads there,
+"""rag.compute.formula.read_written: where a question writes a formula and what it reads there,
 from one table of cases (every formula of a question is read once, by this reader, for the
-inputs rag.questions.request names and the figure rag.questions.figure computes)."""
+inputs rag.questions.request names and the figure rag.compute.question computes)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rag.questions.formula import show
+from rag.compute.formula import show
 from rag.questions.request import read_request
 
 WRITTEN = [

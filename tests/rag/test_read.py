@@ -11,7 +11,7 @@ from rag.answering import answer as answer_module
 from rag.answering.answer import answer_stream
 from rag.answering.events import Done, Retrieved
 from rag.offline.extractive import ExtractiveAnswerer
-from rag.questions.periods import Period
+from rag.questions.periods import Period, carried, read_periods, without_filing
 from rag.questions.read import Question, read_question
 from rag.retrieval import retriever as retriever_module
 from rag.text import stem
@@ -99,3 +99,40 @@ def test_the_answer_stream_reads_each_question_once(hash_library: Library, monke
     assert [q for q, _ in model.given] == made and all(q is m for (q, _), m in zip(model.given, made))
     assert [e for _, e in model.given] == retrieved
     assert "1987" in first.answer.text and first.answer.question == "When was the greenhouse built?"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What is the FY2018 - FY2020 3 year average of capex as a % of revenue? Answer in percent.",
+        "What was the change in gross margin between 2021 and 2022 for the first half of 2023 report?",
+        "How much did PepsiCo report for net income for 2019 in its FY2020 10-K, in USD millions?",
+        "Using the balance sheet, what is the quick ratio (cash + receivables) / current liabilities "
+        "as of December 31, 2022?",
+        "What was Q2 FY24 revenue, and how did it compare with the second quarter of 2023?",
+        ANALYST,
+    ],
+)
+def test_the_period_reader_reads_each_question_once(text: str) -> None:
+    """Every part of the question (its core, the question proper, its inputs, the figure's terms)
+    takes the periods read from the whole text, carried to it, rather than reading its own text
+    again (issue 52): one text read, the question's."""
+    read_periods.cache_clear()
+    read_question(text)
+    assert read_periods.cache_info().misses == 1
+
+
+def test_periods_are_carried_to_a_part_of_the_text() -> None:
+    """A period the part keeps is at its place in the part, one the part drops is gone, and the
+    whole text's readings (a filing named, a count of years) follow the characters they were read
+    from."""
+    text = "What was the 3 year average net margin for FY2019 to FY2021 in its FY2022 10-K?"
+    periods = read_periods(text)
+    part = "net margin for FY2019 to FY2021"
+    kept = carried(periods, text, part)
+    assert [part[m.start : m.end] for m in kept.mentions] == ["FY2019", "FY2021"]
+    assert kept.ranges == ((part.index("FY2019"), 2019, 2021),)
+    assert (periods.filing_year, periods.count) == (2022, 3)
+    assert (kept.filing_year, kept.count) == (None, None)
+    assert kept == read_periods(part)
+    assert carried(periods, text, without_filing(text)).filing_year is None

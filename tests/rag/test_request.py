@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.questions.formula import read_written
+from rag.compute.formula import read_written
 from rag.questions.request import read_request, statements_in
 
 CASES = [

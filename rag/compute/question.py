@@ -2,7 +2,7 @@
 formula over operands (line items at fiscal periods), the unit, scale and rounding asked, and the
 period. rag.compute computes it from the evidence's cells.
 
-Where the formula comes from, first found first (rag.questions.figure_text finds the words):
+Where the formula comes from, first found first (rag.compute.question_text finds the words):
 1. the question defines it or writes it out ("defined as: cash from operations / total current
    liabilities", "(dividends paid / net earnings)", "taking FCF as operating cash flow minus
    purchases of property and equipment", "capex as a % of revenue", "what share of revenue went
@@ -18,10 +18,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from rag.compute.formula import Expr, Term, Written, show
+from rag.compute.question_text import FigureText, find_figure_text
 from rag.questions.asked import Concept, read_concepts
-from rag.questions.figure_text import FigureText, find_figure_text
-from rag.questions.formula import Expr, Term, Written, show
-from rag.questions.periods import Periods, read_periods, without_filing
+from rag.questions.periods import Periods, carried, without_filing
 from rag.questions.vocabulary import load_vocabulary, phrase_words
 
 # Rounding when the question asks none (issue 39): ratios to two decimals, percentages to one.
@@ -122,27 +122,26 @@ class Figure:
 def read_figure(text: str, core: str, periods: Periods, written: tuple[Written, ...]) -> Figure | None:
     """The figure the question asks for (see the module docstring), or None. written: the formulas
     the question writes (rag.questions.request.Request.written)."""
-    found = find_figure_text(text, core, written)
+    found = find_figure_text(text, core, written, carried(periods, text, core))
     if found is None:
         return None
-    figure = _figure(text, found, _period(text, core, periods))
+    period = _period(text, core, periods)
+    figure = _figure(text, periods, found, period)
     if figure is None:
         return None
-    others = [
-        f
-        for alternative in found.alternatives
-        if (f := _figure(text, alternative, _period(text, core, periods)))
-    ]
+    others = [f for alternative in found.alternatives if (f := _figure(text, periods, alternative, period))]
     return replace(figure, alternatives=tuple(others))
 
 
-def _figure(text: str, found: FigureText, period: tuple[int | None, int | None, str]) -> Figure | None:
-    operands = tuple(_operand(term) for term in found.terms)
+def _figure(
+    text: str, periods: Periods, found: FigureText, period: tuple[int | None, int | None, str]
+) -> Figure | None:
+    operands = tuple(_operand(term, carried(periods, text, term.words)) for term in found.terms)
     if not operands or any(not o.concepts and not o.line_item for o in operands):
         return None
     unit = _unit(text, found)
     year, quarter, span = period
-    filing = _filing(text, text)
+    filing = _filing(text, text, periods)
     return Figure(
         name=found.name,
         formula=found.formula,
@@ -176,7 +175,8 @@ def asked_kind(text: str) -> str:
     return "amount" if amount and not (share or ratio) else ""
 
 
-def _operand(term: Term) -> Operand:
+def _operand(term: Term, periods: Periods) -> Operand:
+    """The operand a term of the formula names; periods: those of the question its words carry."""
     vocabulary = load_vocabulary()
     words = term.words
     item = vocabulary.line_item_named(words)
@@ -185,7 +185,9 @@ def _operand(term: Term) -> Operand:
         if vocabulary.line_item_named(plain_words) is not None or not plain_words:
             words = plain_words or words
             item = vocabulary.line_item_named(words)
-    concepts = read_concepts(words).concepts
+    concepts = read_concepts(
+        words, periods if words == term.words else carried(periods, term.words, words)
+    ).concepts
     if item is None:
         outflow = vocabulary.outflow_named(words)
         said = [b for b in BASES if b in phrase_words(words)]
@@ -228,23 +230,24 @@ def _unit(text: str, found: FigureText) -> str:
     return found.unit
 
 
-def _filing(text: str, core: str) -> int | None:
+def _filing(text: str, core: str, periods: Periods) -> int | None:
     """The year of a filing the question names ("in its FY2017 10-K"), when it names the asked
-    period too ("the FY2021 balance sheet" alone is the asked year's)."""
-    year = read_periods(text).filing_year
+    period too ("the FY2021 balance sheet" alone is the asked year's). periods: the text's."""
+    year = periods.filing_year
     if year is None:
         return None
-    return year if read_periods(without_filing(core)).years else None
+    return year if carried(periods, text, without_filing(core)).years else None
 
 
 def _period(text: str, core: str, periods: Periods) -> tuple[int | None, int | None, str]:
     """(the asked fiscal year, its quarter, its span): the latest period the question names,
     a filing it names aside ("for 2019 in its 2020 annual report" asks for 2019)."""
-    filing = _filing(text, core)
+    filing = _filing(text, core, periods)
+    source = text
     if filing is not None:
         text, core = without_filing(text), without_filing(core)
-        periods = read_periods(text)
-    years = [p.year for p in periods.fiscal] + list(read_periods(core).years)
+        periods = carried(periods, source, text)
+    years = [p.year for p in periods.fiscal] + list(carried(periods, text, core).years)
     if filing is not None and any(y != filing for y in years):
         years = [y for y in years if y != filing]  # "for 2020, as shown in its 2022 income statement"
     if not years:

@@ -1,4 +1,4 @@
-"""Figures a question names rather than writes out (rag.questions.figure): a standard metric of
+"""Figures a question names rather than writes out (rag.compute.question): a standard metric of
 the vocabulary (rag.questions.vocabulary), unqualified, with its formula and alternatives; a
 growth rate, a CAGR or a metric's change in percentage points between the years it names. Also
 the value both finders of formulas return (FigureText) and how a line item's words are taken out
@@ -16,8 +16,16 @@ from decimal import Decimal
 from itertools import pairwise
 from pathlib import Path
 
-from rag.questions.formula import Expr, Num, Op, Ref, Term
-from rag.questions.periods import FILING, PERIOD_WORDS, WRITTEN_YEAR, read_periods, without, without_filing
+from rag.compute.formula import Expr, Num, Op, Ref, Term
+from rag.questions.periods import (
+    FILING,
+    PERIOD_WORDS,
+    WRITTEN_YEAR,
+    Periods,
+    carried,
+    without,
+    without_filing,
+)
 from rag.questions.vocabulary import FUNCTIONS, LineItem, Metric, load_vocabulary, phrase_words
 
 _OWNER = re.compile(r"^.*(?:'s|’s|s'|s’)\s+", re.I)  # noqa: RUF001 (curly apostrophes)
@@ -94,16 +102,16 @@ _CHANGE = [
 ]
 
 
-def change_text(core: str, percent: bool = True) -> FigureText | None:
+def change_text(core: str, periods: Periods, percent: bool = True) -> FigureText | None:
     """A growth rate ((X - prior X) / prior X), a CAGR, or a ratio's change between two years (the
     difference of the two years' figures, each computed); unless percent (the question asks a
-    percentage), a line item's change is the amount X changed by."""
+    percentage), a line item's change is the amount X changed by. periods: the core's."""
     for pattern in (_POINTS, *_GROWTH, *_CHANGE):
         found = pattern.search(core)
         metric = named_metric(found["item"]) if found else None
         if found and metric is not None and metric.unit != "amount":
             written = found.groups()[1:3] if pattern in (_POINTS, _GROWTH[0]) else ()
-            years = (int(written[0]), int(written[1])) if len(written) == 2 else _two_years(core)
+            years = (int(written[0]), int(written[1])) if len(written) == 2 else _two_years(periods)
             return _metric_change(metric, *years) if years else None
     found = _CAGR.search(core)
     if found:
@@ -130,9 +138,8 @@ def change_text(core: str, percent: bool = True) -> FigureText | None:
     return None
 
 
-def _two_years(core: str) -> tuple[int, int] | None:
+def _two_years(periods: Periods) -> tuple[int, int] | None:
     """The two years a change is between: a range's ends, else the first two years written."""
-    periods = read_periods(core)
     if periods.ranges:
         _, low, high = periods.ranges[0]
         return low, high
@@ -236,7 +243,9 @@ def _clause(words: list[str]) -> bool:
     return any(w.endswith("ly") and nxt.endswith("ed") for w, nxt in pairwise(words))
 
 
-def item_text(core: str, names: frozenset[str] = frozenset(), amount: bool = False) -> FigureText | None:
+def item_text(
+    core: str, periods: Periods, names: frozenset[str] = frozenset(), amount: bool = False
+) -> FigureText | None:
     """One line item asked for as printed ("What were Adobe's purchases of property and equipment
     in fiscal 2016?"): its cell is the answer. A line item of the vocabulary when every other word
     of the question is how it asks, the period (rag.questions.periods reads it), a name it gives
@@ -246,7 +255,7 @@ def item_text(core: str, names: frozenset[str] = frozenset(), amount: bool = Fal
     if not _ASKS_AMOUNT.match(core):
         return None
     text = FILING.sub(" ", core)
-    text = without(text, read_periods(text).mentions)
+    text = without(text, carried(periods, core, text).mentions)
     words = list(phrase_words(_OWNER_WORD.sub(" ", PERIOD_WORDS.sub(" ", text))))
     item, run = _longest_item(words)
     own = (
@@ -298,13 +307,13 @@ _AVERAGE = re.compile(
 )
 
 
-def _average_periods(core: str) -> tuple[bool, tuple[int, int] | None]:
+def _average_periods(core: str, periods: Periods) -> tuple[bool, tuple[int, int] | None]:
     """(whether the question asks an average over years: "average" and a count of years or two years
     or more; the first and last year, or None when it does not place them). The years are those
     the period reader reads (each range's between them too), the count ending with the latest."""
     if not _AVERAGE.search(core):
         return False, None
-    periods = read_periods(without_filing(core))
+    periods = carried(periods, core, without_filing(core))
     years = sorted({*periods.years, *(y for _, low, high in periods.ranges for y in range(low, high + 1))})
     if periods.count:
         if not years or years[0] < years[-1] - periods.count + 1:
@@ -315,18 +324,20 @@ def _average_periods(core: str) -> tuple[bool, tuple[int, int] | None]:
     return True, (years[0], years[-1])
 
 
-def asks_average(core: str) -> bool:
+def asks_average(core: str, periods: Periods) -> bool:
     """Whether the question asks an average over years (see _average_periods): then its figure is
     that mean or none, never one year's figure."""
-    return _average_periods(core)[0]
+    return _average_periods(core, periods)[0]
 
 
-def average_text(core: str, inner_text: Callable[[str], FigureText | None]) -> FigureText | None:
+def average_text(
+    core: str, periods: Periods, inner_text: Callable[[str], FigureText | None]
+) -> FigureText | None:
     """The mean over a range of years of a line item or of a figure inner_text reads (a metric, a
     ratio written out): each year's figure is computed, then their mean is taken (FinanceBench's
     convention: the mean of the yearly ratios, not the ratio of the sums)."""
     found = _AVERAGE.search(core)
-    asked, span = _average_periods(core)
+    asked, span = _average_periods(core, periods)
     if not found or not asked or span is None or not item_words(found["what"]):
         return None
     first, last = span

@@ -1,6 +1,6 @@
-"""Where a question's words give a figure's formula (rag.questions.figure): a formula it writes
+"""Where a question's words give a figure's formula (rag.compute.question): a formula it writes
 (after "defined as", "i.e.", in brackets, "A as a % of B": read once by
-rag.questions.formula.read_written, for the request's inputs too), a share, a change, a growth rate
+rag.compute.formula.read_written, for the request's inputs too), a share, a change, a growth rate
 or an average over years, or a standard metric's name. Each finder returns a FigureText: the
 formula over terms, the figure's name and the unit its kind implies.
 
@@ -16,9 +16,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
 
-from rag.questions.asked import YES_NO
-from rag.questions.formula import Expr, Num, Op, Ref, Term, Written, refs
-from rag.questions.metrics import (
+from rag.compute.formula import Expr, Num, Op, Ref, Term, Written, refs
+from rag.compute.metrics import (
     FigureText,
     asks_average,
     average_text,
@@ -29,6 +28,8 @@ from rag.questions.metrics import (
     metric_text,
     named_metric,
 )
+from rag.questions.asked import YES_NO
+from rag.questions.periods import Periods
 from rag.questions.vocabulary import load_vocabulary, phrase_words
 
 # The Written kinds _defined takes a figure's formula from; "A + B" written out in the sentence
@@ -44,22 +45,24 @@ _AMOUNT = re.compile(
 )
 
 
-def find_figure_text(text: str, core: str, written: tuple[Written, ...]) -> FigureText | None:
-    """The first formula the question gives (rag.questions.figure's order), or None; a question
+def find_figure_text(
+    text: str, core: str, written: tuple[Written, ...], periods: Periods
+) -> FigureText | None:
+    """The first formula the question gives (rag.compute.question's order), or None; a question
     asked yes or no gets one only from a formula it writes out. written: the formulas its
-    sentences write (rag.questions.formula.read_written), in order."""
+    sentences write (rag.compute.formula.read_written), in order; periods: the core's."""
     if YES_NO.match(core):  # a yes/no question asks whether, not how much
         return _defined(written, core)
     defined = _defined(written, core)
     if defined is not None:
         return defined
-    if asks_average(core):  # an average over years is that mean or no figure, never one year's
-        return average_text(core, lambda words: _written(written, words) or metric_text(words))
+    if asks_average(core, periods):  # an average over years is that mean or no figure, never one year's
+        return average_text(core, periods, lambda words: _written(written, words) or metric_text(words))
     finders: list[Callable[[], FigureText | None]] = [
-        lambda: change_text(core, bool(PERCENT.search(text))),
+        lambda: change_text(core, periods, bool(PERCENT.search(text))),
         lambda: _written(written, core),
         lambda: metric_text(core),
-        lambda: item_text(core, _names(text), bool(_AMOUNT.search(text))),
+        lambda: item_text(core, periods, _names(text), bool(_AMOUNT.search(text))),
     ]
     for finder in finders:
         found = finder()
