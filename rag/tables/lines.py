@@ -6,7 +6,7 @@ Rows. A row is a label, then cells at the line's end; the label has a letter, op
 capital, a digit, "(" or a bullet, and ends neither a sentence nor on a stopword; a lone cell looks
 like an amount (1,577, 3.5, (12), 4%, $9), not like a year or a page number. A cell is read as
 printed and its value exactly (parse_amount): a filing's "( 1,177 )", "(57.8)%", "$ 1,577" and
-dashes for empty columns; a paper's or a report's score with its deviation ("71.3(1.4)", "71.3 (1.4)"
+dashes for empty columns, a percent sign printed apart ("40.1 %"); a paper's or a report's score with its deviation ("71.3(1.4)", "71.3 (1.4)"
 in a row that glues another, "71.3±1.4"), a mark after it ("71.3†", "45.2*") and "n/a". A
 capitalised heading run into a label is dropped, a header run into it read ("... 2021 2020
 Operating revenues $ 3,930").
@@ -37,7 +37,8 @@ _MARK = "*\u2020\u2021"  # a mark printed after a score: 45.2* 71.3\u2020
 # A score with its deviation glued to it or after a plus-minus sign: 62.1(0.4) 53.6(\u2212) 71.3\u00b11.4.
 _DEVIATION = rf"{_NUMBER}%?(?:\(\s*(?:{_NUMBER}|[{_DASH}\u2212])\s*\)|\s?\u00b1\s?{_NUMBER})[{_MARK}]*"
 # A cell at the end of a line: (1,311 ) ( 1,177 ) $ 1,577 -12.5 3% 4.450% 1.00 62.1(0.4) 45.2* n/a,
-# or a dash; a currency or percent sign standing alone is read and dropped.
+# or a dash; a currency sign standing alone is read and dropped, a percent sign after a number is
+# its cell's ("40.1 %": a quoted row keeps its unit).
 _CELL = (
     rf"(?:{_DEVIATION}|\(\s*[{_CURRENCY}]?\s*{_NUMBER}\s*%?\s*\)|[-\u2212]?[{_CURRENCY}]?{_NUMBER}%?[{_MARK}]*"
     rf"|[{_DASH}](?=\s|$)|n/a(?=\s|$)|[{_CURRENCY}%])"
@@ -195,10 +196,11 @@ def parse_amount(printed: str) -> Decimal | None:
 
 
 def _split_cells(line: str) -> tuple[str, list[tuple[int, int]]]:
-    """(label part, [start, end) of each cell at the line's end); currency and percent signs are no cells."""
+    """(label part, [start, end) of each cell at the line's end); a currency sign is no cell, a
+    percent sign after a number is that number's."""
     cells: list[tuple[int, int]] = []
     end = len(line.rstrip())
-    glued = 0  # the end of a percent sign printed right after a parenthesis: "(57.8)%" is one cell
+    glued = 0  # the end of a percent sign after a number: "(57.8)%" and "40.1 %" are one cell each
     while end > 0:
         found = _CELL_AT_END.search(line, 0, end)
         if not found or (found.end() < end and line[found.end() : end].strip()):
@@ -206,7 +208,8 @@ def _split_cells(line: str) -> tuple[str, list[tuple[int, int]]]:
         printed = line[found.start() : end].strip()
         if printed not in _SIGNS:
             cells.append((found.start(), glued or found.start() + len(line[found.start() : end].rstrip())))
-        glued = found.end() if printed == "%" and line[found.start() - 1 : found.start()] == ")" else 0
+        before = line[: found.start()].rstrip()[-1:]
+        glued = found.end() if printed == "%" and (before == ")" or before.isdigit()) else 0
         end = len(line[: found.start()].rstrip())
     return line[:end], cells[::-1]
 

@@ -109,6 +109,11 @@ def test_comparison_columns_are_more_columns_and_a_repeat_is_said() -> None:
             "Effective tax rate",
             (("21.5%", Decimal("21.5")), ("(3.2)%", Decimal("-3.2"))),
         ),
+        (
+            "Effective tax rate 40.1 % 65.0 % (2.1)%",
+            "Effective tax rate",
+            (("40.1 %", Decimal("40.1")), ("65.0 %", Decimal("65.0")), ("(2.1)%", Decimal("-2.1"))),
+        ),
         ("Trade payables........ $ 93,307", "Trade payables", (("93,307", 93307),)),
         (
             "CASH FLOWS FROM OPERATING ACTIVITIES Net income 537 917",
