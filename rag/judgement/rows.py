@@ -18,7 +18,7 @@ from rag.judgement.question import STATEMENT_KINDS, row_rank
 from rag.questions.read import Question
 from rag.questions.vocabulary import load_vocabulary
 from rag.retrieval.pages import DocumentPages
-from rag.tables.lines import read_word_row
+from rag.tables.lines import read_row
 
 ITEM_POOL = 30  # chunks by BM25 checked for an item's row (as the page stage checks an input's)
 
@@ -77,7 +77,7 @@ def _row_chunk(key: str, searched: _Searched) -> tuple[str, bool] | None:
         ranks = [
             r
             for line in chunk.text.splitlines()
-            if (row := read_word_row(" ".join(line.split())))
+            if (row := read_row(" ".join(line.split())))
             if (r := row_rank(key, row.label)) is not None
         ]
         if ranks:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rag.judgement.answer import closest_passages, judged_rows, judgement_answer, passages_beside_rows
+from rag.offline.cells import cell_answer
 from rag.offline.check import DEFAULT, Quote, Rules, check, support, unnamed_label
 from rag.offline.lines import holds_value, line_answer
 from rag.offline.scoring import (
@@ -94,7 +95,8 @@ def compose_answer(
     lexical_floor: float = LEXICAL_FLOOR,
     rules: Rules = DEFAULT,
 ) -> str:
-    """The cited sentences or rows, best first; else CLOSEST_PASSAGES and the closest ones, cited
+    """A table's cell when the question names its row and column (rag.offline.cells); else the
+    cited sentences or rows, best first; else CLOSEST_PASSAGES and the closest ones, cited
     (a judgement question's rows instead, with the passages beside them: rag.judgement.answer), when some unit holds RELATED_SCORE of the question (or, with embeddings whose cosine
     rag.relevance reads, holds one of its words and MIN_DENSE of its meaning); else
     NOT_IN_DOCUMENTS. The closest are BY_WORDS by words, then by meaning (_closest). It answers only
@@ -123,6 +125,9 @@ def compose_answer(
         beside = passages_beside_rows(sources, [*meaning, *ranked], lead, rows, CLOSEST_COUNT)
         return judgement_answer(question, sources, _cite(beside))
 
+    cells = cell_answer(question, sources)  # the value of A under B (rag.offline.cells)
+    if cells:
+        return _cite(cells)
     line = line_answer(question, sources)
     if not ranked or max(s.lexical for s in ranked) < RELATED_SCORE:
         if line is not None:

@@ -10,7 +10,7 @@ phrases: a label holding "current liabilities" but not "total" is another row.
 from __future__ import annotations
 
 from rag.questions.read import Input
-from rag.tables.lines import read_word_row
+from rag.tables.lines import read_row
 from rag.text import acronyms, tokenize
 
 # Share of an input's concepts a row label must hold. 1.0: every one (a label holding "current
@@ -32,5 +32,5 @@ def holds_row(item: Input, text: str) -> bool:
     return any(
         _holds(item, row.label) >= INPUT_SHARE
         for line in text.splitlines()
-        if (row := read_word_row(" ".join(line.split()))) is not None
+        if (row := read_row(" ".join(line.split()))) is not None
     )

@@ -1,19 +1,19 @@
 """How a table row is quoted with the column the question asks for (the offline answerer's row
 units, rag.passages.units). Nothing here invents a number: every number quoted is a cell of the
-row as written, and a year is named only when a header gave it (rag.tables.lines.column_years)."""
+row as written, and a year is named only when a header gave it (rag.tables.lines.header_years)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.tables.lines import DASHES, Row, column_years
+from rag.tables.lines import DASHES, Row, header_years
 
 
 def context_years(context: str) -> tuple[int, ...]:
     """The column years in a source's context line ("Cash flows | 2023 2022"): its last part
     that reads as a header line, or ()."""
     for part in reversed(context.split("|")):
-        years = column_years(part)
+        years = header_years(part)
         if years:
             return years
     return ()

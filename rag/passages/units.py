@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from rag.passages.lists import item, join_inline, list_runs
 from rag.passages.rows import context_years
-from rag.tables.lines import Row, column_years, read_word_row, table_line
+from rag.tables.lines import Row, header_years, read_row, table_line
 from rag.text import SOFT_HYPHEN, STOPWORDS
 from rag.text import split_sentences as text_sentences
 
@@ -115,7 +115,7 @@ def recurring_lines(texts: Sequence[tuple[str, str]]) -> frozenset[str]:
     where: dict[str, list[set[str]]] = {}
     for text, pages in texts:
         span = set(pages.split("-", 1)) if pages.count("-") == 1 else {pages}
-        unfinished = [x for x in _lines(text) if x and x[-1] not in ".!?" and read_word_row(x) is None]
+        unfinished = [x for x in _lines(text) if x and x[-1] not in ".!?" and read_row(x) is None]
         for key in {line_key(x) for x in unfinished}:
             where.setdefault(key, []).append(span)
     return frozenset(
@@ -135,8 +135,8 @@ def passage_units(
     above it, else from the context line; its title from the heading or the unfinished line
     (one not ending a sentence, "Consolidated Statements of Income (in millions)") above it."""
     lines = ["" if line_key(x) in skip else x for x in _lines(text)]
-    rows = [read_word_row(line) if line else None for line in lines]
-    headers = [column_years(line) if line else () for line in lines]
+    rows = [read_row(line) if line else None for line in lines]
+    headers = [header_years(line) if line else () for line in lines]
     prose = ["" if r is not None or h else line for line, r, h in zip(lines, rows, headers)]
     # Short lines after a colon right above a table's header or row name its columns: no list.
     runs = [

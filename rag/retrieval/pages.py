@@ -19,7 +19,7 @@ from typing import Any
 
 from ingest.types import LibraryReader
 from rag.questions.request import statements_in
-from rag.tables.lines import column_years, read_word_row
+from rag.tables.lines import header_years, read_row
 from rag.text import STOPWORDS
 
 HEADING_MAX_LINES = 8  # a title, the company, "(in millions)", a date line: more is a page's body
@@ -66,8 +66,8 @@ def heading(text: str, repeated: set[str]) -> tuple[str, tuple[int, ...]]:
         line = " ".join(raw.split())
         if not line or line.isdigit() or (_key(line) in repeated and line.lower() not in STOPWORDS):
             continue  # a running header or footer; but "of" on its own line is a title's word
-        found = column_years(line)
-        if found or read_word_row(line) is not None or _is_prose(line) or counted >= HEADING_MAX_LINES:
+        found = header_years(line)
+        if found or read_row(line) is not None or _is_prose(line) or counted >= HEADING_MAX_LINES:
             years = found or _years_below(text)
             break
         lines.append(line)
@@ -77,7 +77,7 @@ def heading(text: str, repeated: set[str]) -> tuple[str, tuple[int, ...]]:
 
 def _years_below(text: str) -> tuple[int, ...]:
     for raw in text.splitlines()[:40]:
-        found = column_years(" ".join(raw.split()))
+        found = header_years(" ".join(raw.split()))
         if found:
             return found
     return ()

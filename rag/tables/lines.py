@@ -1,23 +1,23 @@
-"""One line of a table in extracted PDF text, read as a row or as a column header.
+"""One line of a table in extracted PDF text, read as a row or as a column header: the one reader
+that computed answers (rag.tables.passages), the offline answerer's units (rag.passages.units),
+retrieval's page headings and line items (rag.retrieval.pages, rag.judgement.rows) all use.
 
-Rows. A row is a label, then cells at the line's end; the label has a letter and ends neither a
-sentence nor on a stopword, a lone cell looks like an amount (1,577, 3.5, (12), 4%, $9), not like a
-year or a page number, and each cell's value is read exactly (parse_amount). Two readings:
-- read_row, as computed answers read a table (rag.tables.passages): cells as printed, a
-  parenthesis or percent sign apart from the digits included ("( 1,177 )", "(57.8)%"), dashes for
-  empty columns, a label that opens with a capital, a digit, "(" or a bullet, a capitalised heading
-  run into it dropped, a header run into it read ("... 2021 2020 Operating revenues $ 3,930");
-- read_word_row, as the offline answerer quotes rows and retrieval looks for line items: every cell
-  a word of its own ("5.3 %" and "( 1,177 )" end no such row), a label that opens with a capital,
-  or a year and a word ("2021 restructuring charges 120 32").
+Rows. A row is a label, then cells at the line's end; the label has a letter, opens with a
+capital, a digit, "(" or a bullet, and ends neither a sentence nor on a stopword; a lone cell looks
+like an amount (1,577, 3.5, (12), 4%, $9), not like a year or a page number. A cell is read as
+printed and its value exactly (parse_amount): a filing's "( 1,177 )", "(57.8)%", "$ 1,577" and
+dashes for empty columns, a percent sign printed apart ("40.1 %"); a paper's or a report's score with its deviation ("71.3(1.4)", "71.3 (1.4)"
+in a row that glues another, "71.3±1.4"), a mark after it ("71.3†", "45.2*") and "n/a". A
+capitalised heading run into a label is dropped, a header run into it read ("... 2021 2020
+Operating revenues $ 3,930").
 
 Headers. read_header reads a column header: dates, years and the words headers use ("Year Ended
 December 31, 2023 2022", "Three Months Ended October 31, 2022 2021", "Fiscal Years 2023 2022", "Q3
 2022", "1Q22 4Q21"), few other words before its years and only column names after them
-(comparison columns, "% Change", "2016 vs. 2015", may follow); each column's period carries what
-the header prints of it: year, quarter, span in months, the day it ends. column_years, which the
-offline answerer and page headings use, is looser about words ("Statements of Cash Flows 2023
-2022") and stricter about numbers: at least two years and no other number.
+(comparison columns, "% Change", "2016 vs. 2015", may follow), or a title and then only years
+("Statements of Cash Flows 2023 2022"); each column's period carries what the header prints of it:
+year, quarter, span in months, the day it ends. A header of words ("Model Accuracy F1") is known
+only by the rows under it (rag.tables.passages).
 """
 
 from __future__ import annotations
@@ -33,19 +33,25 @@ from rag.text import STOPWORDS
 _NUMBER = r"\d(?:[\d,]*\d)?(?:\.\d+)?"  # 1,577  12.5  2023
 _CURRENCY = "$\u20ac\u00a3"
 _DASH = "\u2014\u2013-"  # a dash for an empty cell
-# A cell at the end of a line: (1,311 ) ( 1,177 ) $ 1,577 -12.5 3% 4.450% 1.00, or a dash; a
-# currency or percent sign standing alone is read and dropped.
+_MARK = "*\u2020\u2021"  # a mark printed after a score: 45.2* 71.3\u2020
+# A score with its deviation glued to it or after a plus-minus sign: 62.1(0.4) 53.6(\u2212) 71.3\u00b11.4.
+_DEVIATION = rf"{_NUMBER}%?(?:\(\s*(?:{_NUMBER}|[{_DASH}\u2212])\s*\)|\s?\u00b1\s?{_NUMBER})[{_MARK}]*"
+# A cell at the end of a line: (1,311 ) ( 1,177 ) $ 1,577 -12.5 3% 4.450% 1.00 62.1(0.4) 45.2* n/a,
+# or a dash; a currency sign standing alone is read and dropped, a percent sign after a number is
+# its cell's ("40.1 %": a quoted row keeps its unit).
 _CELL = (
-    rf"(?:\(\s*[{_CURRENCY}]?\s*{_NUMBER}\s*%?\s*\)|[-\u2212]?[{_CURRENCY}]?{_NUMBER}%?"
-    rf"|[{_DASH}](?=\s|$)|[{_CURRENCY}%])"
+    rf"(?:{_DEVIATION}|\(\s*[{_CURRENCY}]?\s*{_NUMBER}\s*%?\s*\)|[-\u2212]?[{_CURRENCY}]?{_NUMBER}%?[{_MARK}]*"
+    rf"|[{_DASH}](?=\s|$)|n/a(?=\s|$)|[{_CURRENCY}%])"
 )
-_CELL_AT_END = re.compile(rf"(?<![\w,.]){_CELL}\s*$")
+# A cell starts a word of its own ("GPT-4", "ViT-B/8" end in no cell); a percent sign may follow a
+# parenthesis: "(57.8)%".
+_CELL_AT_END = re.compile(rf"(?:(?<!\S){_CELL}|(?<=\))%)\s*$", re.IGNORECASE)
+_ONE_CELL = re.compile(_CELL, re.IGNORECASE)
+_GLUED = re.compile(rf"{_NUMBER}\(")  # a row that glues a deviation to its score: "62.1(0.4)"
+_EMPTY = frozenset({"n/a"})
 _SIGNS = frozenset(_CURRENCY + "%")
-# A cell that is a word of its own: 1,577  (1,577)  -12.5  3%  $1,602  (12%).
-_WORD_CELL = re.compile(rf"[(\-\u2212]?[{_CURRENCY}]?\(?{_NUMBER}%?\)?")
 # A lone cell is an amount (1,577, 3.5, (12), 4%, $9), not a year or a page number.
 _AMOUNT_MARK = re.compile(rf"[,.()%{_CURRENCY}]")
-_YEAR_LABEL = re.compile(r"(?:19|20)\d\d\s+[A-Za-z]")  # "2021 restructuring charges": a roll-forward's row
 # Two rows extraction ran together: "Depreciation 636 604 582 Deferred income taxes (23) (20)".
 _RUN_TOGETHER = re.compile(rf"(?<=[A-Za-z)\s])((?:\s+{_CELL}){{2,}})\s+(?=\(?[A-Z][A-Za-z])")
 # "CASH FLOWS FROM OPERATING ACTIVITIES Net income": a capitalised heading run into a row's label.
@@ -53,7 +59,11 @@ _CAPS_LEAD = re.compile(r"^(?:[A-Z&'\u2019-]{2,}[,:]?\s+){2,}(?=[A-Z][a-z])")
 _LEADER = re.compile(r"(?:\s*(?:\.\s?){3,}|\s*\u2026+)\s*")  # "Trade payables........ $ 93,307"
 _AMOUNT = re.compile(
     r"^(?P<open>\()?\s*(?P<minus>[-\u2212])?\s*[$\u20ac\u00a3]?\s*(?P<digits>\d[\d,]*(?:\.\d+)?|\.\d+)"
-    r"\s*(?P<pct>%)?\s*(?P<close>\))?$"
+    r"\s*(?P<pct>%)?\s*(?P<close>\))?(?:(?<=\))%)?$"
+)
+# A score's value before its deviation or mark: "62.1(0.4)", "62.6 (2.7)", "71.3\u00b11.4", "45.2*".
+_SCORE = re.compile(
+    rf"^(?P<score>{_NUMBER})%?\s*(?:\(\s*(?:{_NUMBER}|[{_DASH}\u2212])\s*\)|\s?\u00b1\s?{_NUMBER})?[{_MARK}]*$"
 )
 DASHES = frozenset({"-", "\u2013", "\u2014", "\u2212"})
 
@@ -93,7 +103,7 @@ _TOKEN = re.compile(r"\b[1-4]Q\d\d\b|\d[\d,.]*|[A-Za-z][A-Za-z0-9.'&]*|%|\$", re
 # A footnote mark's digits after a word ("Revenue1", not a quarter's year "1Q22"), a mark "(a)",
 # and the count of "52 weeks" or "12 months": no column's numbers.
 _MARKS = re.compile(r"(?<=[A-Za-z])(?<![1-4][Qq])\d+(?:,\d+)*|\(\w\)|\b\d+(?=\s*(?:weeks|months))")
-MIN_COLUMN_YEARS = 2  # years a line names to be taken for columns' (column_years)
+MIN_COLUMN_YEARS = 2  # years a line names to be taken for columns' (HeaderLine.years, _titled)
 # Words a line with dates may have to be taken for columns' ("Fiscal years ended December 25, 2021,
 # December 26, 2020 and December 28, 2019": 7), so that a sentence with two dates is not.
 DATED_WORDS = 8
@@ -142,6 +152,13 @@ class HeaderLine:
     spans: tuple[str, ...] = ()
     comparison: bool = False
 
+    @property
+    def years(self) -> tuple[int, ...]:
+        """The columns' years, when at least MIN_COLUMN_YEARS: a line naming one year is a
+        caption's date as often as a column's."""
+        years = tuple(p.year for p in self.columns)
+        return years if len(years) >= MIN_COLUMN_YEARS else ()
+
 
 @dataclass(frozen=True)
 class Row:
@@ -161,14 +178,16 @@ class Row:
 
 
 def parse_amount(printed: str) -> Decimal | None:
-    """The value of a printed cell, or None for a dash or anything that is not one number.
-    Parentheses and a leading minus make it negative; a percent sign is kept out (4.450% is 4.450)."""
+    """The value of a printed cell, or None for a dash, "n/a" or anything that is not one number.
+    Parentheses and a leading minus make it negative; a percent sign is kept out (4.450% is 4.450);
+    a score's deviation and mark are no part of it ("62.1(0.4)" is 62.1)."""
     text = " ".join(printed.split())
-    if text in DASHES:
+    if text in DASHES or text.lower() in _EMPTY:
         return None
     found = _AMOUNT.match(text)
     if not found or bool(found["open"]) != bool(found["close"]):
-        return None
+        score = _SCORE.match(text)
+        return Decimal(score["score"].replace(",", "")) if score else None
     try:
         value = Decimal(found["digits"].replace(",", ""))
     except InvalidOperation:  # pragma: no cover - the pattern only lets digits through
@@ -177,15 +196,20 @@ def parse_amount(printed: str) -> Decimal | None:
 
 
 def _split_cells(line: str) -> tuple[str, list[tuple[int, int]]]:
-    """(label part, [start, end) of each cell at the line's end); currency and percent signs are no cells."""
+    """(label part, [start, end) of each cell at the line's end); a currency sign is no cell, a
+    percent sign after a number is that number's."""
     cells: list[tuple[int, int]] = []
     end = len(line.rstrip())
+    glued = 0  # the end of a percent sign after a number: "(57.8)%" and "40.1 %" are one cell each
     while end > 0:
         found = _CELL_AT_END.search(line, 0, end)
         if not found or (found.end() < end and line[found.end() : end].strip()):
             break
-        if line[found.start() : end].strip() not in _SIGNS:
-            cells.append((found.start(), found.start() + len(line[found.start() : end].rstrip())))
+        printed = line[found.start() : end].strip()
+        if printed not in _SIGNS:
+            cells.append((found.start(), glued or found.start() + len(line[found.start() : end].rstrip())))
+        before = line[: found.start()].rstrip()[-1:]
+        glued = found.end() if printed == "%" and (before == ")" or before.isdigit()) else 0
         end = len(line[: found.start()].rstrip())
     return line[:end], cells[::-1]
 
@@ -216,8 +240,10 @@ def _is_label(label: str, cells: list[str]) -> bool:
 
 
 def read_row(line: str) -> Row | None:
-    """The row a line holds as computed answers read tables (see the module docstring), or None."""
+    """The row a line holds (see the module docstring), or None."""
     raw, spans = _split_cells(line)
+    if any(_GLUED.match(line[a:b]) for a, b in spans):  # "62.6 (2.7)" beside "63.0(1.3)": one score
+        spans = _join_deviations(line, spans)
     printed = [line[a:b].strip() for a, b in spans]
     joined = joined_header(raw)
     header = read_header(joined) if joined is not None else None
@@ -232,37 +258,20 @@ def read_row(line: str) -> Row | None:
     return Row(label, len(raw) - len(raw.lstrip()), cells, header)
 
 
-def read_word_row(line: str) -> Row | None:
-    """The row a line holds when its cells are words of their own at its end (_WORD_CELL, a dash,
-    or a currency sign, dropped) after a label that opens with a capital, or a year and a word;
-    else None (see the module docstring)."""
-    words = _words(line)
-    i = len(words)
-    while i > 0 and _is_word_cell(words[i - 1][1]):
-        i -= 1
-    label = " ".join(w for _, w in words[:i]).rstrip(" :$")
-    cells = [(at, w) for at, w in words[i:] if w not in _CURRENCY]
-    numbers = [w for _, w in cells if w not in _DASH]
-    if not label or not numbers or not (label[0].isupper() or _YEAR_LABEL.match(label)):
-        return None
-    if not _ends_label(label) or (len(cells) == 1 and not _AMOUNT_MARK.search(numbers[0])):
-        return None
-    return Row(label, words[0][0], tuple(Cell(w, at, at + len(w), parse_amount(w)) for at, w in cells))
-
-
-def _words(line: str) -> list[tuple[int, str]]:
-    """The words of a line and where each starts, dot leaders ("Trade payables........ $ 93,307")
-    taken for spaces."""
-    found, begin = [], 0
-    for leader in [*_LEADER.finditer(line), None]:
-        end = leader.start() if leader else len(line)
-        found += [(begin + m.start(), m.group()) for m in re.finditer(r"\S+", line[begin:end])]
-        begin = leader.end() if leader else end
-    return found
-
-
-def _is_word_cell(word: str) -> bool:
-    return bool(_WORD_CELL.fullmatch(word)) or (len(word) == 1 and word in _DASH + _CURRENCY)
+def _join_deviations(line: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The cells with each parenthesised number right after a score joined to it, as its deviation."""
+    joined: list[tuple[int, int]] = []
+    for a, b in spans:
+        if (
+            joined
+            and line[a] == "("
+            and line[joined[-1][1] : a] == " "
+            and _GLUED.match(line[joined[-1][0] : b].replace(" ", ""))
+        ):
+            joined[-1] = (joined[-1][0], b)
+        else:
+            joined.append((a, b))
+    return joined
 
 
 def joined_header(raw: str) -> str | None:
@@ -295,28 +304,15 @@ def table_line(line: str) -> bool:
     """Whether a line ends as a table's row does (see TABLE_CELLS), read as a row or not."""
     tokens = line.split()
     ending = tokens[-TABLE_CELLS:]
-    return len(tokens) > TABLE_CELLS and all(t == "%" or _is_word_cell(t.removesuffix("%")) for t in ending)
-
-
-def column_years(line: str) -> tuple[int, ...]:
-    """The years a line names as a table's columns ("2023 2022 2021", "Fiscal Years 2023 2022",
-    "Year Ended December 31, 2017 2016 2015"), or (): at least MIN_COLUMN_YEARS and no other
-    number (a date's day is none), and at most DATED_WORDS words when it holds dates, as a column
-    header does and a sentence does not."""
-    undated = _DATE.sub(" ", line)
-    years = tuple(int(y) for y in YEAR.findall(undated))
-    if len(years) < MIN_COLUMN_YEARS or re.search(r"\d", YEAR.sub(" ", undated)):
-        return ()
-    if undated != line and len(re.findall(r"[A-Za-z]+", undated)) > DATED_WORDS:
-        return ()
-    return years
+    return len(tokens) > TABLE_CELLS and all(_ONE_CELL.fullmatch(t.removesuffix("%") or t) for t in ending)
 
 
 def read_header(line: str) -> HeaderLine | None:
     """The line as a column header, or None: dates, years and HEADER_WORDS, at most
     HEADER_OTHER_WORDS other words before the first year and AFTER_WORDS after it, none a
-    stopword ("Chase's 2021 Form 10-K for additional information" is prose). A line of header
-    words and no year ("Three Months Ended Six Months Ended") is one, with no columns."""
+    stopword ("Chase's 2021 Form 10-K for additional information" is prose); or a title and then
+    only years, at least MIN_COLUMN_YEARS ("Statements of Cash Flows 2023 2022", see _titled). A
+    line of header words and no year ("Three Months Ended Six Months Ended") is one, with no columns."""
     closing = line.find(")")  # a caption's parenthesis opened on the line before ends here
     text = line[closing + 1 :] if closing >= 0 and "(" not in line[:closing] else line
     offset = len(line) - len(text)
@@ -334,10 +330,12 @@ def read_header(line: str) -> HeaderLine | None:
     words = [t.group() if _is_period(t.group()) else t.group().lower().strip(".") for t in kept]
     first = next((i for i, t in enumerate(words) if _is_period(t)), len(words))
     after = [t for t in words[first:] if not _is_period(t)]
-    if first > HEADER_OTHER_WORDS or len(after) > AFTER_WORDS or any(w in STOPWORDS for w in after):
-        return None
     opening = words[first:]
     lead = next((i for i, t in enumerate(opening) if not _is_period(t)), len(opening))
+    if first > HEADER_OTHER_WORDS and not _titled(text, after, lead):
+        return None
+    if len(after) > AFTER_WORDS or any(w in STOPWORDS for w in after):
+        return None
     again = any(
         _is_period(t)
         and words[first + i - 1] not in _JOINERS
@@ -348,6 +346,16 @@ def read_header(line: str) -> HeaderLine | None:
     columns = tuple(_period(line, offset + t.start(), t.group()) for t in kept[first : first + lead])
     spans = tuple(_SPAN_NAMES.get(_span_word(m), "") for m in SPAN.finditer(line))
     return HeaderLine(columns, bool(after), again, spans, bool(_COMPARISON.search(line)))
+
+
+def _titled(text: str, after: list[str], lead: int) -> bool:
+    """Whether a header's words before its years are a title: the line ends in its years, at
+    least MIN_COLUMN_YEARS of them, and holds at most DATED_WORDS words when it holds dates (a
+    sentence with two dates is none)."""
+    if after or lead < MIN_COLUMN_YEARS:
+        return False
+    undated = _DATE.sub(" ", text)
+    return undated == text or len(re.findall(r"[A-Za-z]+", undated)) <= DATED_WORDS
 
 
 def _span_word(match: re.Match[str]) -> str:
@@ -390,3 +398,9 @@ def _end(found: re.Match[str], year: int) -> date | None:
         return date(year, month, int(found.group(2)))
     except ValueError:  # "February 29" of a year without one, or a day no month has
         return None
+
+
+def header_years(line: str) -> tuple[int, ...]:
+    """The years of a line read as a column header (read_header, HeaderLine.years), or ()."""
+    read = read_header(line)
+    return read.years if read is not None else ()

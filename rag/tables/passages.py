@@ -18,10 +18,12 @@ company's own statements (Schedule I) give no rows.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+from ingest.pdf.tables import YEAR
 from rag.questions.request import statements_in
 from rag.tables.lines import SPAN, HeaderLine, joined_header, read_header, read_row, split_rows
 from rag.text import STOPWORDS
@@ -36,6 +38,9 @@ PER_SHARE = "per share"  # the scale of a per-share row: units, never mixed with
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.IGNORECASE)
 SENTENCE_WORDS = 8  # a line of more words that is no row is prose (a note under a statement)
 MID_MONTH = 15  # a period ending before this day of a month ends the month before (52-53 week years)
+# A header of words holds at most this many words per column (its columns' names, and the label
+# column's before them); a longer line above a table's rows is prose.
+HEADER_NAMES = 2
 TITLE_WORDS = 12  # a table's title or a section heading inside it is at most this long
 # A company name's abbreviations, whose full stop ends no sentence ("Acme Holdings, Inc. Consolidated
 # Balance Sheets" is a title).
@@ -58,14 +63,16 @@ class Column:
 
 @dataclass(frozen=True)
 class TableCell:
-    """One cell as printed, [start, end) in the passage's text, its column (None: unknown) and
-    its value (rag.tables.lines.Cell: None for a dash)."""
+    """One cell as printed, [start, end) in the passage's text, its column (None: unknown), its
+    value (rag.tables.lines.Cell: None for a dash) and the column's name when a header of words
+    names it ("Rel.", "5-shot"; see headed)."""
 
     text: str
     start: int
     end: int
     column: Column | None
     value: Decimal | None = None
+    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -196,7 +203,58 @@ def scale_of(text: str) -> str:
 
 
 def table_rows(text: str, context: str = "") -> list[TableRow]:
-    """The table rows of a passage, in order (see the module docstring)."""
+    """The table rows of a passage, in order (see the module docstring), each cell named by its
+    column's words when a header of words is above its rows (headed)."""
+    return headed(text, _table_rows(text, context))
+
+
+def headed(text: str, rows: list[TableRow]) -> list[TableRow]:
+    """The rows with their cells named by a header of words: for each run of rows on consecutive
+    lines whose cells have no period column, the line above its first row, when it holds at least
+    as many words as the run's usual number of cells (its columns), names them, right to left
+    ("Model Coh. Con. Flu. Rel." over "Alpaca-7B 4.10 4.46 4.23 3.76"); the words before them name
+    the label column. A line naming a year or holding a stopword names none ("(in millions) 2023
+    2022 Change", "Results of the segments"). A row with more cells than columns has its first ones in its label's column
+    ("GPT-4 (0.5) 4.48 ..."); one with fewer is not named."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def line_of(at: int) -> int:
+        return max(i for i, s in enumerate(starts) if s <= at)
+
+    out = list(rows)
+    runs: list[list[int]] = []  # indexes into rows, a run each
+    for n, row in enumerate(rows):
+        here = line_of(row.label_start)
+        if runs and line_of(rows[runs[-1][-1]].label_start) in (here, here - 1):
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    for run in runs:
+        if any(c.column is not None for n in run for c in rows[n].cells):
+            continue  # a period's columns: the header of years names them
+        counts = Counter(len(rows[n].cells) for n in run)
+        width = max(counts, key=lambda k: (counts[k], -k))
+        above = next((x for x in reversed(lines[: line_of(rows[run[0]].label_start)]) if x.strip()), "")
+        names = above.split()
+        if width < 2 or not width <= len(names) <= HEADER_NAMES * width:
+            continue  # no header of words: too few words for the columns, or a line of prose
+        if any(YEAR.fullmatch(n.strip("()")) or n.lower().strip("().,:") in STOPWORDS for n in names):
+            continue  # a year names a period's column, a stopword a caption's or a sentence's words
+        names = names[-width:]
+        for n in run:
+            row = rows[n]
+            if len(row.cells) < width:
+                continue
+            lead = len(row.cells) - width
+            cells = row.cells[:lead] + tuple(replace(c, heading=h) for c, h in zip(row.cells[lead:], names))
+            out[n] = replace(row, cells=cells)
+    return out
+
+
+def _table_rows(text: str, context: str = "") -> list[TableRow]:
     rows: list[TableRow] = []
     header = Header([], [])
     columns, wider = context_columns(context)

@@ -424,18 +424,18 @@ def test_how_many_people_a_company_employs_is_answered_by_its_employees() -> Non
 
 
 def test_a_tables_lines_read_as_one_sentence_are_never_the_answer() -> None:
-    # Percent-change columns keep these lines from parsing as rows; run together until the full
-    # stop they hold every row's label, more of the question's words than a sentence, but they are
-    # no sentence: with nothing else, the answer is closest passages.
+    # Labels wrapped from the line above keep these lines from parsing as rows; run together until
+    # the full stop they hold every row's label, more of the question's words than a sentence, but
+    # they are no sentence: with nothing else, the answer is closest passages.
     results = evidence(
         "aaaa111",
         "Acme Corporation Results of Operations\nIn millions 2018 2017 2016 $ % $ %\n"
-        "Total revenues 194,579 184,786 177,546 9,793 5.3 % 7,240 4.1 %\n"
-        "Goodwill impairments 6,149 181 — 5,968 3,297.2 % 181 — %\n"
-        "Net income (loss) (596) 6,623 5,319 (7,219) (109.0)% 1,304 24.5 %\n"
+        "and total revenues 194,579 184,786 177,546 9,793 5.3 % 7,240 4.1 %\n"
+        "and goodwill impairments 6,149 181 — 5,968 3,297.2 % 181 — %\n"
+        "and net income (loss) (596) 6,623 5,319 (7,219) (109.0)% 1,304 24.5 %\n"
         "See accompanying notes.",
         title="Acme Corporation annual report",
     )
     text = ask("Why did Acme report a net loss despite higher revenues?", results)
     assert text.startswith(CLOSEST_PASSAGES), text
-    assert "Net income (loss) (596)" in text  # still quoted among the closest passages
+    assert "net income (loss) (596)" in text  # still quoted among the closest passages

@@ -6,7 +6,7 @@ import pytest
 
 from rag.passages.rows import context_years, quote_row
 from rag.prompts import CLOSEST_PASSAGES
-from rag.tables.lines import column_years, read_word_row
+from rag.tables.lines import header_years, read_row
 from tests.rag.test_extractive import ask, evidence
 
 
@@ -24,20 +24,20 @@ from tests.rag.test_extractive import ask, evidence
         ("See page 12", None),
     ],
 )
-def test_read_word_row(line: str, expected: tuple[str, tuple[str, ...]] | None) -> None:
-    row = read_word_row(line)
+def test_read_row(line: str, expected: tuple[str, tuple[str, ...]] | None) -> None:
+    row = read_row(line)
     assert (None if row is None else (row.label, row.printed)) == expected
 
 
-def test_column_years() -> None:
-    assert column_years("2023 2022 2021") == (2023, 2022, 2021)
-    assert column_years("Fiscal Years 2023 2022") == (2023, 2022)
-    assert column_years("Revenue 2023 2,000") == () and column_years("In 2023") == ()
+def test_header_years() -> None:
+    assert header_years("2023 2022 2021") == (2023, 2022, 2021)
+    assert header_years("Fiscal Years 2023 2022") == (2023, 2022)
+    assert header_years("Revenue 2023 2,000") == () and header_years("In 2023") == ()
     assert context_years("Consolidated Statements of Cash Flows | 2023 2022 2021") == (2023, 2022, 2021)
 
 
 def test_quote_row_names_the_column_only_when_header_and_cells_line_up() -> None:
-    row = read_word_row("Capital expenditures 1,602 1,577 1,380")
+    row = read_row("Capital expenditures 1,602 1,577 1,380")
     assert row is not None
     assert quote_row(row, (2023, 2022, 2021), (2022,)) == (
         "Capital expenditures: 1,577 in 2022 (columns 2023, 2022, 2021: 1,602 / 1,577 / 1,380)"
@@ -117,34 +117,34 @@ def test_units_carry_their_section_heading_and_table_title() -> None:
 
 
 def test_a_header_with_dates_names_its_years_and_a_sentence_with_two_dates_does_not() -> None:
-    assert column_years("Year Ended December 31, 2017 2016 2015") == (2017, 2016, 2015)
-    assert column_years("November 27, 2015 November 28, 2014") == (2015, 2014)
+    assert header_years("Year Ended December 31, 2017 2016 2015") == (2017, 2016, 2015)
+    assert header_years("November 27, 2015 November 28, 2014") == (2015, 2014)
     assert (
-        column_years("On December 9, 2021, the Board declared a dividend payable on March 1, 2022 to holders")
+        header_years("On December 9, 2021, the Board declared a dividend payable on March 1, 2022 to holders")
         == ()
     )
 
 
 def test_a_row_with_dot_leaders_is_a_row() -> None:
-    row = read_word_row("Trade payables.............................. $ 93,307 $ 68,377")
+    row = read_row("Trade payables.............................. $ 93,307 $ 68,377")
     assert row is not None and row.label == "Trade payables" and row.printed == ("93,307", "68,377")
 
 
 def test_a_roll_forward_row_that_opens_with_a_year_is_a_row_and_a_header_is_not() -> None:
-    row = read_word_row("2021 restructuring charges 120 32 95 247")
+    row = read_row("2021 restructuring charges 120 32 95 247")
     assert row is not None and row.label == "2021 restructuring charges" and row.printed[-1] == "247"
-    assert read_word_row("2021 2020 2019") is None
+    assert read_row("2021 2020 2019") is None
 
 
 def test_a_sentence_run_over_a_tables_lines_is_marked_and_a_sentence_of_years_is_not() -> None:
     from rag.passages.units import passage_units
 
-    # Percent-change columns ("(57.8)%", "5.9 %") and a wrapped label ("per share) — (5)") keep
-    # these lines from parsing as rows, so they run together as one "sentence" until a full stop.
+    # Wrapped labels ("per share) ...", "and amortization ...") keep these lines from parsing as
+    # rows, so they run together as one "sentence" until a full stop.
     text = (
         "In millions 2018 2017 2016 $ % $ %\n"
-        "Operating income 4,021 9,538 10,386 (5,517) (57.8)% (848) (8.2)%\n"
-        "Net income (loss) (596) 6,623 5,319 (7,219) (109.0)% 1,304 24.5 %\n"
+        "operating income 4,021 9,538 10,386 (5,517) (57.8)% (848) (8.2)%\n"
+        "per share) (596) 6,623 5,319 (7,219) (109.0)% 1,304 24.5 %\n"
         "See accompanying notes.\n"
         "Total demand creation expense was $4,060 million, $3,850 million and $3,114 million for the\n"
         "years ended May 31, 2023, 2022\n"
@@ -152,5 +152,5 @@ def test_a_sentence_run_over_a_tables_lines_is_marked_and_a_sentence_of_years_is
     )
     units = passage_units("aaaa111", text)
     tabular = [u.text for u in units if u.tabular]
-    assert len(tabular) == 1 and tabular[0].startswith("Operating income 4,021"), units
+    assert len(tabular) == 1 and tabular[0].startswith("operating income 4,021"), units
     assert any(u.text.startswith("Total demand creation") and not u.tabular for u in units), units

@@ -10,11 +10,10 @@ import pytest
 
 from rag.tables.lines import (
     Period,
-    column_years,
+    header_years,
     parse_amount,
     read_header,
     read_row,
-    read_word_row,
     table_line,
 )
 
@@ -108,7 +107,12 @@ def test_comparison_columns_are_more_columns_and_a_repeat_is_said() -> None:
         (
             "Effective tax rate 21.5% (3.2)%",
             "Effective tax rate",
-            (("21.5%", Decimal("21.5")), ("(3.2)", Decimal("-3.2"))),
+            (("21.5%", Decimal("21.5")), ("(3.2)%", Decimal("-3.2"))),
+        ),
+        (
+            "Effective tax rate 40.1 % 65.0 % (2.1)%",
+            "Effective tax rate",
+            (("40.1 %", Decimal("40.1")), ("65.0 %", Decimal("65.0")), ("(2.1)%", Decimal("-2.1"))),
         ),
         ("Trade payables........ $ 93,307", "Trade payables", (("93,307", 93307),)),
         (
@@ -140,16 +144,47 @@ def test_a_line_that_is_no_row(line: str) -> None:
     assert read_row(line) is None
 
 
-def test_a_word_row_has_every_cell_a_word_of_its_own() -> None:
-    row = read_word_row("Trade payables........ $ 93,307 $ 68,377")
-    assert row is not None and row.label == "Trade payables" and row.printed == ("93,307", "68,377")
-    assert [(c.text, c.value) for c in row.cells] == [("93,307", 93307), ("68,377", 68377)]
-    for line in (
-        "Operating income 4,021 (57.8)%",
-        "Total revenues 194,579 5.3 %",
-        "Interest ( 1,177 ) ( 42 )",
-    ):
-        assert read_row(line) is not None and read_word_row(line) is None, line
+@pytest.mark.parametrize(
+    ("line", "label", "cells"),
+    [
+        # a paper's scores: a deviation glued to its score, or spaced in a row that glues another
+        (
+            "InstructGPT + Rerank (L) 60.6(2.1) 62.6 (2.7) 63.3(\u2212)",
+            "InstructGPT + Rerank (L)",
+            (
+                ("60.6(2.1)", Decimal("60.6")),
+                ("62.6 (2.7)", Decimal("62.6")),
+                ("63.3(\u2212)", Decimal("63.3")),
+            ),
+        ),
+        (
+            "BERT-base 71.3\u00b11.4 68.2\u2020 n/a",
+            "BERT-base",
+            (("71.3\u00b11.4", Decimal("71.3")), ("68.2\u2020", Decimal("68.2")), ("n/a", None)),
+        ),
+        (
+            "Alpaca-7B 4.10 4.46 \u2013 3.76",
+            "Alpaca-7B",
+            (
+                ("4.10", Decimal("4.10")),
+                ("4.46", Decimal("4.46")),
+                ("\u2013", None),
+                ("3.76", Decimal("3.76")),
+            ),
+        ),
+        ("TACREV 9.1% 0.5%", "TACREV", (("9.1%", Decimal("9.1")), ("0.5%", Decimal("0.5")))),
+    ],
+)
+def test_a_papers_row_reads_its_scores(line: str, label: str, cells: tuple) -> None:
+    row = read_row(line)
+    assert row is not None and row.label == label
+    assert tuple((c.text, c.value) for c in row.cells) == cells
+    assert all(line[c.start : c.end] == c.text for c in row.cells)
+
+
+def test_a_filings_negative_after_an_amount_stays_its_own_cell() -> None:
+    row = read_row("Other income, net 10.5 (2.3)")
+    assert row is not None and [c.value for c in row.cells] == [Decimal("10.5"), Decimal("-2.3")]
 
 
 @pytest.mark.parametrize(
@@ -163,8 +198,8 @@ def test_a_word_row_has_every_cell_a_word_of_its_own() -> None:
         ("On December 9, 2021, the Board declared a dividend payable on March 1, 2022 to holders", ()),
     ],
 )
-def test_column_years(line: str, years: tuple[int, ...]) -> None:
-    assert column_years(line) == years
+def test_header_years(line: str, years: tuple[int, ...]) -> None:
+    assert header_years(line) == years
 
 
 def test_a_header_run_into_the_first_row_is_read_with_it() -> None:
@@ -183,3 +218,4 @@ def test_a_cells_value_is_exact() -> None:
 def test_a_tables_line_no_row_reads_still_ends_in_cells() -> None:
     assert table_line("Operating income 4,021 9,538 10,386 (5,517) (57.8)% (848) (8.2)%")
     assert not table_line("years ended May 31, 2023, 2022")
+    assert table_line("+ Ensemble (S) + Rerank (L) 61.3(1.9) 63.2(0.9) 63.7(1.8)")
