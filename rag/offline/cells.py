@@ -45,15 +45,15 @@ class _Found:
     table: str  # the number of the table's caption nearest the row ("4" for "Table 4: ..."), or ""
 
 
-def _share(words: Sequence[str], asked: set[str], prefix: bool) -> tuple[float, set[str]]:
-    """The share of the words the question holds, and which of them."""
+def _share(words: Sequence[str], terms: set[str], prefix: bool) -> tuple[float, set[str]]:
+    """The share of the words the question's terms hold, and which of them."""
     words = [w for w in words if w not in STOPWORDS]
     if not prefix and any(not w.isdigit() for w in words):  # a label's number held is no word of it missed
-        words = [w for w in words if not w.isdigit() or w in asked]
+        words = [w for w in words if not w.isdigit() or w in terms]
     held = {
         w
         for w in words
-        if w in asked or (prefix and len(w) >= PREFIX_CHARS and any(a.startswith(w) for a in asked))
+        if w in terms or (prefix and len(w) >= PREFIX_CHARS and any(a.startswith(w) for a in terms))
     }
     return (len(held) / len(words) if words else 0.0), held
 
