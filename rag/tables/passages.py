@@ -9,7 +9,11 @@ joined to the first row ("... December 31, 2021 2020 2019 Operating revenues $ 3
 header is the run of header lines above a table's first row; comparison columns ("$ Change 2016
 vs. 2015", "% Change") add no period; a year named twice gets its column only through a span
 named once per group ("Three Months Ended ... Six Months Ended"), else none. Rows extraction ran
-together on one line are split; a heading in capitals run into a label is dropped. A passage that
+together on one line are split; a heading in capitals run into a label is dropped. A short
+heading over a block of rows ("Revenues" over "Casino", "Rooms") is kept with each row; a line of
+cells alone that its block's rows add up to in every column is that heading's total ("Total
+Revenues"); a label set a word a line ("Operating" / "income 1,469,486") is read whole when its
+last line opens in lower case. A passage that
 starts below its header takes the header from its context line, or from the page above it
 (page_header). Nothing is guessed: a cell whose column is not known has no year, and a parent
 company's own statements (Schedule I) give no rows.
@@ -23,7 +27,16 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from rag.questions.request import statements_in
-from rag.tables.lines import SPAN, HeaderLine, joined_header, read_header, read_row, split_rows
+from rag.tables.lines import (
+    HEADER_WORDS,
+    MONTH,
+    SPAN,
+    HeaderLine,
+    joined_header,
+    read_header,
+    read_row,
+    split_rows,
+)
 from rag.text import STOPWORDS
 
 _SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
@@ -37,6 +50,7 @@ _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\bep
 SENTENCE_WORDS = 8  # a line of more words that is no row is prose (a note under a statement)
 MID_MONTH = 15  # a period ending before this day of a month ends the month before (52-53 week years)
 TITLE_WORDS = 12  # a table's title or a section heading inside it is at most this long
+HEADING_WORDS = 4  # a heading over a block of rows ("Revenues", "Operating expenses") is at most this long
 # A company name's abbreviations, whose full stop ends no sentence ("Acme Holdings, Inc. Consolidated
 # Balance Sheets" is a title).
 _ABBREVIATION = re.compile(r"\b(?:Inc|Corp|Co|Ltd|L\.P|N\.A|U\.S)\.", re.IGNORECASE)
@@ -81,6 +95,7 @@ class TableRow:
     title: str
     statement: str = ""  # the financial statement the table is (rag.questions.request.STATEMENTS), if named
     table: int = 0  # which table of its passage: a new title or header starts the next
+    heading: str = ""  # the short heading over its block of rows ("Revenues" over "Casino", "Rooms")
 
 
 YearQuarter = tuple[int, int | None]  # a column as a header groups them: its year, a "1Q22" quarter
@@ -204,11 +219,20 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
     statement = next(iter(statements_in(context)), "")
     table, parent = 0, bool(_PARENT.search(context))
     pending: tuple[int, str] | None = None  # a label's first line ("Net income attributable to")
+    heading, block = "", 0  # the heading over the rows since it, and how many rows ago it came
+    # short lines of words since the last row, and what was read before them: a label set one word
+    # a line ("Operating" / "income 1,469,486") is read whole when its last line opens in lower case
+    run: tuple[int, str, int, str, str, int] | None = None
     for start, line in _lines(text):
         scale = scale_of(line) or scale
         found = [
             f for at, piece in split_rows(line) if (f := _row(start + at, piece, header, columns, wider))
         ]
+        if not found and run is not None and line.lstrip()[:1].islower():
+            joined = text[run[0] : start + len(line)].replace("\n", " ")  # the same offsets, one line
+            if (whole := _row(run[0], joined, header, columns, wider)) is not None:
+                found = [whole]
+                _, title, table, statement, heading, block = run
         if found and pending is not None:
             label, _, cells, ended = found[0]
             found[0] = (f"{pending[1]} {label}", pending[0], cells, ended)
@@ -221,10 +245,28 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
             row_scale = PER_SHARE if per_share else scale
             if not parent:  # a parent company's own statements (Schedule I) are not the company's figures
                 end = label_start + len(label)
-                rows.append(TableRow(label, label_start, end, cells, row_scale, title, statement, table))
+                rows.append(
+                    TableRow(label, label_start, end, cells, row_scale, title, statement, table, heading)
+                )
+                block += 1
         if found:
-            header = Header([], [])
+            header, run = Header([], []), None
             continue
+        words = line.split()
+        if heading and words and not re.search(r"[A-Za-z]", line):  # cells alone close a heading's block
+            if not parent and (total := _total(start, line, heading, rows[len(rows) - block :])) is not None:
+                rows.append(total)  # "Revenues", its rows, then their sum unlabelled: "Total Revenues"
+            heading, block = "", 0
+        if words and (re.search(r"\d", line) or len(words) > HEADING_WORDS):
+            run = None
+        elif words and run is None:
+            run = (start, title, table, statement, heading, block)
+        if _heading(line):
+            heading, block = " ".join(words).rstrip(":"), 0
+        elif (
+            run is not None and heading and not block
+        ):  # a heading set a word a line: "Non-operating" / "income"
+            heading = f"{heading} {' '.join(words)}".rstrip(":")
         read = read_header(line) if line.strip() else None
         if read is None and (joined := joined_header(line)) is not None:
             read = read_header(
@@ -232,6 +274,8 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
             )  # "Years Ended December 31, 2021 2020 2019 Cash flows from operating activities"
         if read is not None:
             header.extend(read)
+            if read.columns:  # a new header's years: the heading above it is over
+                heading, block = "", 0
             if not read.columns and _PER_SHARE_TITLE.match(line):  # "Per Share Data" heads the rows below it
                 title = " ".join(line.split())
         elif re.search(r"\d", line) or line.rstrip().endswith("."):
@@ -245,6 +289,45 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
             statement = next(iter(statements_in(title)), statement)
             parent = parent or bool(_PARENT.search(title))
     return rows
+
+
+def _heading(line: str) -> bool:
+    """Whether a line heads the block of rows below it: a few words, no number, opening with a
+    capital, not only a column header's words ("Revenues", "Operating expenses"; not "Year Ended")."""
+    words = line.split()
+    if not 0 < len(words) <= HEADING_WORDS or re.search(r"\d", line) or not words[0][:1].isupper():
+        return False
+    if words[-1].lower() in STOPWORDS or line.rstrip().endswith((".", ",")):
+        return False
+    return any(
+        w.lower().strip(".,:()") not in HEADER_WORDS and not re.fullmatch(MONTH, w.lower()) for w in words
+    )
+
+
+def _total(start: int, line: str, heading: str, block: Sequence[TableRow]) -> TableRow | None:
+    """The row a line of cells alone is when a heading's rows above it add up to it in every
+    column: that heading's total ("Total Revenues"), its label printed nowhere; else None."""
+    if not heading or len(block) < 2 or re.search(r"[A-Za-z]", line):
+        return None
+    prefix = f"Total {heading} "
+    row = read_row(prefix + line)
+    if row is None or any(c.value is None for c in row.cells):
+        return None
+    width = len(row.cells)
+    if any(len(r.cells) != width for r in block):
+        return None
+    sums = [sum((r.cells[n].value or Decimal(0) for r in block), Decimal(0)) for n in range(width)]
+    if sums != [c.value for c in row.cells]:
+        return None
+    shift = start - len(prefix)
+    cells = tuple(
+        TableCell(c.text, shift + c.start, shift + c.end, above.column, c.value)
+        for c, above in zip(row.cells, block[-1].cells)
+    )
+    last = block[-1]
+    return TableRow(
+        row.label, start, start, cells, last.scale, last.title, last.statement, last.table, heading
+    )
 
 
 def _continues(line: str) -> bool:

@@ -114,6 +114,37 @@ Revenues 5,000 4,000
 Interest expense (300) (250)
 Income (loss) from discontinued operations (135) 40
 Net income 600 500"""
+# A statement whose rows sit under headings ("Revenues", then "Casino"), their total printed with
+# no label, and a label set over two lines ("Operating" / "income").
+BY_HEADING = """Acme Resorts
+Consolidated Statements of Operations
+(in millions)
+2021 2020
+Revenues
+Casino 5,000 4,000
+Rooms 2,000 1,500
+7,000 5,500
+Expenses
+Casino 3,000 2,500
+Rooms 900 700
+Operating
+income 3,100 2,300
+Interest expense (1,000) (920)"""
+SEGMENT_CASINO = """Net revenues by segment
+(in millions)
+2021 2020
+East
+Casino revenue 3,000 2,500
+West
+Casino revenue 2,000 1,500"""
+NO_SUM = """Acme Resorts
+Consolidated Statements of Operations
+(in millions)
+2021 2020
+Revenues
+Casino 5,000 4,000
+Rooms 2,000 1,500
+6,900 5,500"""
 
 CASES = [
     # (question, passages, result, unit, words the line holds); result None: refused for those words,
@@ -270,6 +301,34 @@ CASES = [
         None,
         "",
         ('"operating income"',),
+    ),
+    (  # a row under a heading is named by both ("Casino" under "Revenues"), not the expense under "Expenses"
+        "What was Acme's casino revenue in FY2021? USD millions.",
+        (SEGMENT_CASINO, BY_HEADING),
+        "5000",
+        "USD millions",
+        ("Casino, FY2021: 5,000 (USD millions) [",),
+    ),
+    (  # a heading's rows, then their sum with no label: the heading's total
+        "What were Acme's total revenues in FY2021? USD millions.",
+        (BY_HEADING,),
+        "7000",
+        "USD millions",
+        ("Total Revenues, FY2021: 7,000 (USD millions) [",),
+    ),
+    (  # cells alone that are not the sum of the rows above: no row, no figure; the passages answer
+        "What were Acme's total revenues in FY2021? USD millions.",
+        (NO_SUM,),
+        None,
+        "passages",
+        (),
+    ),
+    (  # a label set over two lines ("Operating" / "income 3,100") is one label
+        "What was Acme's FY2021 interest coverage ratio (operating income / interest expense)? Two decimals.",
+        (BY_HEADING,),
+        "3.10",
+        "ratio",
+        ("operating income 3,100 [",),
     ),
     (  # a percentage asked, and the only figure found an amount: refused, the rows found shown
         "What was Acme's FY2021 free cash flow yield, in percent?",
