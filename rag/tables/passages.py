@@ -220,8 +220,8 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
     table, parent = 0, bool(_PARENT.search(context))
     pending: tuple[int, str] | None = None  # a label's first line ("Net income attributable to")
     heading, block = "", 0  # the heading over the rows since it, and how many rows ago it came
-    # short lines of words since the last row, and what was read before them: a label set one word
-    # a line ("Operating" / "income 1,469,486") is read whole when its last line opens in lower case
+    # one-word lines since the last row, and what was read before them: a label set one word a
+    # line ("Operating" / "income 1,469,486") is read whole when its last line opens in lower case
     run: tuple[int, str, int, str, str, int] | None = None
     for start, line in _lines(text):
         scale = scale_of(line) or scale
@@ -257,8 +257,10 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
             if not parent and (total := _total(start, line, heading, rows[len(rows) - block :])) is not None:
                 rows.append(total)  # "Revenues", its rows, then their sum unlabelled: "Total Revenues"
             heading, block = "", 0
-        if words and (re.search(r"\d", line) or len(words) > HEADING_WORDS):
-            run = None
+        if words and (re.search(r"\d", line) or len(words) > 1):
+            run = None  # only a label set one word a line is read whole
+            if not _heading(line) and not _continues(line):
+                heading, block = "", 0  # a column's name, a sentence, a longer title: the block is over
         elif words and run is None:
             run = (start, title, table, statement, heading, block)
         if _heading(line):
