@@ -46,6 +46,7 @@ _PARENT = re.compile(
 )
 _PER_SHARE_TITLE = re.compile(r"^\W*(?:\w+\s+)?per\s+(?:common\s+)?share\b(?!.*\bexcept\b)", re.IGNORECASE)
 PER_SHARE = "per share"  # the scale of a per-share row: units, never mixed with amounts
+_AMOUNT_COLUMN = re.compile(r"\bamount\b", re.IGNORECASE)  # a column's name: the amount, beside its %
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.IGNORECASE)
 SENTENCE_WORDS = 8  # a line of more words that is no row is prose (a note under a statement)
 MID_MONTH = 15  # a period ending before this day of a month ends the month before (52-53 week years)
@@ -197,6 +198,17 @@ def page_header(lines: Sequence[str]) -> str:
     return " ".join([f"(in {scale})"] * bool(scale) + block)
 
 
+def header_below(lines: Sequence[str]) -> str:
+    """The column header a page prints below a table (extraction can put a table's header lines
+    last): page_header of the lines down to the last header naming years, when no row follows it; or ""."""
+    last = next(
+        (n for n in range(len(lines) - 1, -1, -1) if (r := read_header(lines[n])) and r.columns), None
+    )
+    if last is None or any(read_row(line) for line in lines[last + 1 :]):
+        return ""
+    return page_header(lines[: last + 1])
+
+
 def _lines(text: str) -> Iterator[tuple[int, str]]:
     start = 0
     for line in text.split("\n"):
@@ -210,8 +222,9 @@ def scale_of(text: str) -> str:
     return found[-1].lower() if found else ""
 
 
-def table_rows(text: str, context: str = "") -> list[TableRow]:
-    """The table rows of a passage, in order (see the module docstring)."""
+def table_rows(text: str, context: str = "", below: bool = False) -> list[TableRow]:
+    """The table rows of a passage, in order (see the module docstring); below: the context's
+    last header is the one printed below the table (an amount-and-percentage table's years)."""
     rows: list[TableRow] = []
     header = Header([], [])
     columns, wider = context_columns(context)
@@ -223,14 +236,19 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
     # one-word lines since the last row, and what was read before them: a label set one word a
     # line ("Operating" / "income 1,469,486") is read whole when its last line opens in lower case
     run: tuple[int, str, int, str, str, int] | None = None
+    paired = 0  # years whose columns each print an amount, then its percentage ("Amount % to Sales")
+    dated = False  # a header of the passage's own dated its rows
+    ever_paired = False
     for start, line in _lines(text):
         scale = scale_of(line) or scale
         found = [
-            f for at, piece in split_rows(line) if (f := _row(start + at, piece, header, columns, wider))
+            f
+            for at, piece in split_rows(line)
+            if (f := _row(start + at, piece, header, columns, wider, paired, below))
         ]
         if not found and run is not None and line.lstrip()[:1].islower():
             joined = text[run[0] : start + len(line)].replace("\n", " ")  # the same offsets, one line
-            if (whole := _row(run[0], joined, header, columns, wider)) is not None:
+            if (whole := _row(run[0], joined, header, columns, wider, paired, below)) is not None:
                 found = [whole]
                 _, title, table, statement, heading, block = run
         if found and pending is not None:
@@ -239,6 +257,7 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
         pending = None
         for label, label_start, cells, ended in found:
             if ended is not None:
+                dated = True
                 columns, wider, table = ended, header.wider, table + 1
                 header = Header([], [])
             per_share = _PER_SHARE.search(label) or _PER_SHARE_TITLE.match(title)
@@ -274,10 +293,13 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
             read = read_header(
                 joined
             )  # "Years Ended December 31, 2021 2020 2019 Cash flows from operating activities"
+        if read is None and len(_AMOUNT_COLUMN.findall(line)) > 1 and not re.search(r"\d", line):
+            paired = len(_AMOUNT_COLUMN.findall(line))  # "Amount to Sales Amount to Sales (Decrease)"
+            ever_paired = True
         if read is not None:
             header.extend(read)
             if read.columns:  # a new header's years: the heading above it is over
-                heading, block = "", 0
+                heading, block, paired = "", 0, 0
             if not read.columns and _PER_SHARE_TITLE.match(line):  # "Per Share Data" heads the rows below it
                 title = " ".join(line.split())
         elif re.search(r"\d", line) or line.rstrip().endswith("."):
@@ -290,6 +312,16 @@ def table_rows(text: str, context: str = "") -> list[TableRow]:
             title, table = " ".join(line.split()), table + 1
             statement = next(iter(statements_in(title)), statement)
             parent = parent or bool(_PARENT.search(title))
+    # columns named "Amount" and "% to Sales" with no years: the years printed under the table
+    if (
+        ever_paired
+        and not dated
+        and not below
+        and rows
+        and rows[-1].cells
+        and (under := header_below(text[rows[-1].cells[-1].end :].splitlines()))
+    ):
+        return table_rows(text, f"{context} | {under}", below=True)
     return rows
 
 
@@ -351,8 +383,12 @@ def _row(
     header: Header,
     columns: tuple[Column | None, ...],
     wider: bool,
+    paired: int = 0,
+    below: bool = False,
 ) -> tuple[str, int, tuple[TableCell, ...], tuple[Column | None, ...] | None] | None:
-    """(label, its start, cells, the header's columns when this row ends a header) or None."""
+    """(label, its start, cells, the header's columns when this row ends a header) or None;
+    paired: each column an amount then its percentage, as many as the years of the header above
+    the row or (below) of the one printed under the table."""
     row = read_row(line)
     if row is None:
         return None
@@ -361,6 +397,8 @@ def _row(
     ended = header.columns() if header.years else None
     use, more = (ended, header.wider) if ended is not None else (columns, wider)
     aligned = len(use) == len(row.cells) or (more and 0 < len(use) < len(row.cells))
+    if paired and (ended is not None or below) and paired == len(use) and len(row.cells) >= 2 * paired:
+        use, aligned = tuple(c for column in use for c in (column, None)), True
     cells = tuple(
         TableCell(
             c.text, start + c.start, start + c.end, use[n] if aligned and n < len(use) else None, c.value

@@ -145,6 +145,19 @@ Revenues
 Casino 5,000 4,000
 Rooms 2,000 1,500
 6,900 5,500"""
+# An earnings release's statement: each year's amount, then its percentage of sales; the years
+# printed under the table (extraction put the header last).
+PAIRED = """Acme Corp
+Condensed Consolidated Statement of Earnings
+(in millions)
+Percent Percent
+Amount to Sales Amount to Sales
+Sales to customers 25,530 100.0 24,020 100.0
+Research and development expense 3,829 15.0 3,703 15.4
+(1) See the reconciliation.
+SECOND QUARTER
+2023 2022
+* The quarter's other expense includes a gain."""
 
 CASES = [
     # (question, passages, result, unit, words the line holds); result None: refused for those words,
@@ -329,6 +342,13 @@ CASES = [
         "3.10",
         "ratio",
         ("operating income 3,100 [",),
+    ),
+    (  # amount and percentage columns alternate: the year's amount, not the percentage beside the year before
+        "What was Acme's research and development expense in Q2 2022? USD millions.",
+        (PAIRED,),
+        "3703",
+        "USD millions",
+        ("Research and development expense, Q2 2022: 3,703 (USD millions) [",),
     ),
     (  # a percentage asked, and the only figure found an amount: refused, the rows found shown
         "What was Acme's FY2021 free cash flow yield, in percent?",
