@@ -123,7 +123,8 @@ Consolidated Statements of Operations
 Revenues
 Casino 5,000 4,000
 Rooms 2,000 1,500
-7,000 5,500
+Entertainment, retail and other 100 80
+7,100 5,580
 Expenses
 Casino 3,000 2,500
 Rooms 900 700
@@ -322,12 +323,12 @@ CASES = [
         "USD millions",
         ("Casino, FY2021: 5,000 (USD millions) [",),
     ),
-    (  # a heading's rows, then their sum with no label: the heading's total
+    (  # a heading's rows ("... and other" ends a label), then their sum with no label: the heading's total
         "What were Acme's total revenues in FY2021? USD millions.",
         (BY_HEADING,),
-        "7000",
+        "7100",
         "USD millions",
-        ("Total Revenues, FY2021: 7,000 (USD millions) [",),
+        ("Total Revenues, FY2021: 7,100 (USD millions) [",),
     ),
     (  # cells alone that are not the sum of the rows above: no row, no figure; the passages answer
         "What were Acme's total revenues in FY2021? USD millions.",
