@@ -7,8 +7,8 @@ receivables, net of allowances ...", 2); it holds every concept of the question'
 (rag.questions.asked: "cash from operations" in "Net cash provided by operating activities", 3),
 unless it holds a qualifier the line item's name lacks ("Income from discontinued operations" is
 no operating income);
-with its table's title it does, for words no line item of the vocabulary has ("Worldwide" under
-"Segment sales results", 4). A line item of the
+with its table's title or the heading over its block it does, for words no line item of the
+vocabulary has ("Worldwide" under "Segment sales results", "Casino" under "Revenues", 4). A line item of the
 vocabulary (a statement's row) named by its words and others must be on a statement's page: "Other
 costs - Cost of products sold" in a note is not the cost of sales. Among the rows
 that name it, those of a financial statement come first (one the question names before others),
@@ -81,7 +81,7 @@ def label_rank(operand: Operand, row: TableRow) -> int | None:
         return 2
     if _holds(operand, row.label):
         return 3
-    if not operand.line_item and _holds(operand, f"{row.title} {row.label}"):
+    if not operand.line_item and _holds(operand, f"{row.title} {row.heading} {row.label}"):
         return 4
     return None
 

@@ -61,10 +61,10 @@ def gather(library: Any, question: Question, retrieval: Retrieval) -> Retrieval:
     searched: set[tuple[str, int]] = set()  # an operand two figures read is searched for once
     for each in figures:
         assert each is not None and each.year is not None
-        for operand in _missing(each, own, question.statements, retrieval.fy_ends, judged):
+        for operand, tied in _missing(each, own, question.statements, retrieval.fy_ends, judged):
             if (operand.name, year := operand.column_year(each.year)) not in searched:
                 searched.add((operand.name, year))
-                focused = _focused(question, operand, year)
+                focused = _focused(question, operand, year, tied)
                 for doc_id in named[:MAX_DOCUMENTS]:
                     evidence += search_evidence(library, focused, k=OPERAND_K, doc_ids=[doc_id]).evidence
     evidence = [_with_header(page_text, e) if e.doc_id in named else e for e in _distinct(evidence)]
@@ -77,11 +77,11 @@ def _missing(
     statements: Sequence[str],
     fy_ends: Mapping[str, int],
     printed: bool = False,
-) -> list[Operand]:
+) -> list[tuple[Operand, bool]]:
     """The operands no row of the evidence gives a cell for, in their column (and, for a line item
     of the vocabulary, on its own statement), or whose best rows tie on different values (each
-    segment's row: the statement's may settle it); printed: under one of its labels, as a
-    judgement's figures read them (rag.judgement.figures.PRINTED)."""
+    segment's row: the statement's may settle it), each with whether it tied; printed: under one
+    of its labels, as a judgement's figures read them (rag.judgement.figures.PRINTED)."""
     assert figure.year is not None
     rows = evidence_rows(evidence)
     missing = []
@@ -94,20 +94,21 @@ def _missing(
         own = STATEMENT_KINDS.get(o.statement)
         tied = {f.cell.value for f in found if f.rank == found[0].rank} if found else set()
         if not found or (own and not any(f.row.statement == own for f in found)) or len(tied) > 1:
-            missing.append(o)
+            missing.append((o, len(tied) > 1))
     return missing
 
 
-def _focused(question: Question, operand: Operand, year: int) -> Question:
+def _focused(question: Question, operand: Operand, year: int, tied: bool = False) -> Question:
     """The question as retrieval reads it, searching for one operand's row: its words and the
     labels filings print it under, its year; its statement's pages first (a line item of the
-    vocabulary), else those the question names; and the operand as the line item searched for,
+    vocabulary), else those the question names, else, when its rows tied (each segment's), the
+    primary statements' pages, where the whole's row is; and the operand as the line item searched for,
     so the chunk of those pages with a row naming it comes first (rag.retrieval.page_stage), not
     only the pages that repeat its words most (a consolidating statement's three years)."""
     words = " ".join(dict.fromkeys([operand.name, *operand.labels[:LABELS], str(year)]))
     statements = (
         (STATEMENT_KINDS[operand.statement],) if operand.statement in STATEMENT_KINDS else question.statements
-    )
+    ) or (tuple(STATEMENT_KINDS.values()) if tied else ())
     item = Input(operand.name, operand.concepts, frozenset(tokenize(operand.name)), operand.name)
     search = replace(question.search, text=words, words=words, inputs=(item,), statements=statements)
     return replace(question, search=search)

@@ -220,11 +220,12 @@ def _label(raw: str) -> str:
 
 def _ends_label(label: str) -> bool:
     """Whether a row's label can end where its cells start: it has a letter and ends in neither a
-    sentence's punctuation nor a stopword ("... in fiscal 2018, 2017 and 2016" is prose)."""
+    sentence's punctuation nor a stopword ("... in fiscal 2018, 2017 and 2016" is prose), "and
+    other" aside ("Entertainment, retail and other 518,991")."""
     return (
         any(ch.isalpha() for ch in label)
         and label[-1] not in ".!?;,"
-        and label.split()[-1].lower() not in STOPWORDS
+        and (label.split()[-1].lower() not in STOPWORDS or label.lower().endswith(" and other"))
     )
 
 

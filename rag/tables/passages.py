@@ -9,7 +9,11 @@ joined to the first row ("... December 31, 2021 2020 2019 Operating revenues $ 3
 header is the run of header lines above a table's first row; comparison columns ("$ Change 2016
 vs. 2015", "% Change") add no period; a year named twice gets its column only through a span
 named once per group ("Three Months Ended ... Six Months Ended"), else none. Rows extraction ran
-together on one line are split; a heading in capitals run into a label is dropped. A passage that
+together on one line are split; a heading in capitals run into a label is dropped. A short
+heading over a block of rows ("Revenues" over "Casino", "Rooms") is kept with each row; a line of
+cells alone that its block's rows add up to in every column is that heading's total ("Total
+Revenues"); a label set a word a line ("Operating" / "income 1,469,486") is read whole when its
+last line opens in lower case. A passage that
 starts below its header takes the header from its context line, or from the page above it
 (page_header). Nothing is guessed: a cell whose column is not known has no year, and a parent
 company's own statements (Schedule I) give no rows.
@@ -25,7 +29,16 @@ from decimal import Decimal
 
 from ingest.pdf.tables import YEAR
 from rag.questions.request import statements_in
-from rag.tables.lines import SPAN, HeaderLine, joined_header, read_header, read_row, split_rows
+from rag.tables.lines import (
+    HEADER_WORDS,
+    MONTH,
+    SPAN,
+    HeaderLine,
+    joined_header,
+    read_header,
+    read_row,
+    split_rows,
+)
 from rag.text import STOPWORDS
 
 _SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
@@ -35,6 +48,7 @@ _PARENT = re.compile(
 )
 _PER_SHARE_TITLE = re.compile(r"^\W*(?:\w+\s+)?per\s+(?:common\s+)?share\b(?!.*\bexcept\b)", re.IGNORECASE)
 PER_SHARE = "per share"  # the scale of a per-share row: units, never mixed with amounts
+_AMOUNT_COLUMN = re.compile(r"\bamount\b", re.IGNORECASE)  # a column's name: the amount, beside its %
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.IGNORECASE)
 SENTENCE_WORDS = 8  # a line of more words that is no row is prose (a note under a statement)
 MID_MONTH = 15  # a period ending before this day of a month ends the month before (52-53 week years)
@@ -42,6 +56,7 @@ MID_MONTH = 15  # a period ending before this day of a month ends the month befo
 # column's before them); a longer line above a table's rows is prose.
 HEADER_NAMES = 2
 TITLE_WORDS = 12  # a table's title or a section heading inside it is at most this long
+HEADING_WORDS = 4  # a heading over a block of rows ("Revenues", "Operating expenses") is at most this long
 # A company name's abbreviations, whose full stop ends no sentence ("Acme Holdings, Inc. Consolidated
 # Balance Sheets" is a title).
 _ABBREVIATION = re.compile(r"\b(?:Inc|Corp|Co|Ltd|L\.P|N\.A|U\.S)\.", re.IGNORECASE)
@@ -88,6 +103,7 @@ class TableRow:
     title: str
     statement: str = ""  # the financial statement the table is (rag.questions.request.STATEMENTS), if named
     table: int = 0  # which table of its passage: a new title or header starts the next
+    heading: str = ""  # the short heading over its block of rows ("Revenues" over "Casino", "Rooms")
 
 
 YearQuarter = tuple[int, int | None]  # a column as a header groups them: its year, a "1Q22" quarter
@@ -189,6 +205,17 @@ def page_header(lines: Sequence[str]) -> str:
     return " ".join([f"(in {scale})"] * bool(scale) + block)
 
 
+def header_below(lines: Sequence[str]) -> str:
+    """The column header a page prints below a table (extraction can put a table's header lines
+    last): page_header of the lines down to the last header naming years, when no row follows it; or ""."""
+    last = next(
+        (n for n in range(len(lines) - 1, -1, -1) if (r := read_header(lines[n])) and r.columns), None
+    )
+    if last is None or any(read_row(line) for line in lines[last + 1 :]):
+        return ""
+    return page_header(lines[: last + 1])
+
+
 def _lines(text: str) -> Iterator[tuple[int, str]]:
     start = 0
     for line in text.split("\n"):
@@ -202,10 +229,11 @@ def scale_of(text: str) -> str:
     return found[-1].lower() if found else ""
 
 
-def table_rows(text: str, context: str = "") -> list[TableRow]:
+def table_rows(text: str, context: str = "", below: bool = False) -> list[TableRow]:
     """The table rows of a passage, in order (see the module docstring), each cell named by its
-    column's words when a header of words is above its rows (headed)."""
-    return headed(text, _table_rows(text, context))
+    column's words when a header of words is above its rows (headed); below: the context's last
+    header is the one printed below the table (an amount-and-percentage table's years)."""
+    return headed(text, _table_rows(text, context, below))
 
 
 def headed(text: str, rows: list[TableRow]) -> list[TableRow]:
@@ -254,7 +282,7 @@ def headed(text: str, rows: list[TableRow]) -> list[TableRow]:
     return out
 
 
-def _table_rows(text: str, context: str = "") -> list[TableRow]:
+def _table_rows(text: str, context: str = "", below: bool = False) -> list[TableRow]:
     rows: list[TableRow] = []
     header = Header([], [])
     columns, wider = context_columns(context)
@@ -262,34 +290,74 @@ def _table_rows(text: str, context: str = "") -> list[TableRow]:
     statement = next(iter(statements_in(context)), "")
     table, parent = 0, bool(_PARENT.search(context))
     pending: tuple[int, str] | None = None  # a label's first line ("Net income attributable to")
+    heading, block = "", 0  # the heading over the rows since it, and how many rows ago it came
+    # one-word lines since the last row, and what was read before them: a label set one word a
+    # line ("Operating" / "income 1,469,486") is read whole when its last line opens in lower case
+    run: tuple[int, str, int, str, str, int] | None = None
+    paired = 0  # years whose columns each print an amount, then its percentage ("Amount % to Sales")
+    dated = False  # a header of the passage's own dated its rows
+    ever_paired = False
     for start, line in _lines(text):
         scale = scale_of(line) or scale
         found = [
-            f for at, piece in split_rows(line) if (f := _row(start + at, piece, header, columns, wider))
+            f
+            for at, piece in split_rows(line)
+            if (f := _row(start + at, piece, header, columns, wider, paired, below))
         ]
+        if not found and run is not None and line.lstrip()[:1].islower():
+            joined = text[run[0] : start + len(line)].replace("\n", " ")  # the same offsets, one line
+            if (whole := _row(run[0], joined, header, columns, wider, paired, below)) is not None:
+                found = [whole]
+                _, title, table, statement, heading, block = run
         if found and pending is not None:
             label, _, cells, ended = found[0]
             found[0] = (f"{pending[1]} {label}", pending[0], cells, ended)
         pending = None
         for label, label_start, cells, ended in found:
             if ended is not None:
+                dated = True
                 columns, wider, table = ended, header.wider, table + 1
                 header = Header([], [])
             per_share = _PER_SHARE.search(label) or _PER_SHARE_TITLE.match(title)
             row_scale = PER_SHARE if per_share else scale
             if not parent:  # a parent company's own statements (Schedule I) are not the company's figures
                 end = label_start + len(label)
-                rows.append(TableRow(label, label_start, end, cells, row_scale, title, statement, table))
+                rows.append(
+                    TableRow(label, label_start, end, cells, row_scale, title, statement, table, heading)
+                )
+                block += 1
         if found:
-            header = Header([], [])
+            header, run = Header([], []), None
             continue
+        words = line.split()
+        if heading and words and not re.search(r"[A-Za-z]", line):  # cells alone close a heading's block
+            if not parent and (total := _total(start, line, heading, rows[len(rows) - block :])) is not None:
+                rows.append(total)  # "Revenues", its rows, then their sum unlabelled: "Total Revenues"
+            heading, block = "", 0
+        if words and (re.search(r"\d", line) or len(words) > 1):
+            run = None  # only a label set one word a line is read whole
+            if not _heading(line) and not _continues(line):
+                heading, block = "", 0  # a column's name, a sentence, a longer title: the block is over
+        elif words and run is None:
+            run = (start, title, table, statement, heading, block)
+        if _heading(line):
+            heading, block = " ".join(words).rstrip(":"), 0
+        elif (
+            run is not None and heading and not block
+        ):  # a heading set a word a line: "Non-operating" / "income"
+            heading = f"{heading} {' '.join(words)}".rstrip(":")
         read = read_header(line) if line.strip() else None
         if read is None and (joined := joined_header(line)) is not None:
             read = read_header(
                 joined
             )  # "Years Ended December 31, 2021 2020 2019 Cash flows from operating activities"
+        if read is None and len(_AMOUNT_COLUMN.findall(line)) > 1 and not re.search(r"\d", line):
+            paired = len(_AMOUNT_COLUMN.findall(line))  # "Amount to Sales Amount to Sales (Decrease)"
+            ever_paired = True
         if read is not None:
             header.extend(read)
+            if read.columns:  # a new header's years: the heading above it is over
+                heading, block, paired = "", 0, 0
             if not read.columns and _PER_SHARE_TITLE.match(line):  # "Per Share Data" heads the rows below it
                 title = " ".join(line.split())
         elif re.search(r"\d", line) or line.rstrip().endswith("."):
@@ -302,7 +370,56 @@ def _table_rows(text: str, context: str = "") -> list[TableRow]:
             title, table = " ".join(line.split()), table + 1
             statement = next(iter(statements_in(title)), statement)
             parent = parent or bool(_PARENT.search(title))
+    # columns named "Amount" and "% to Sales" with no years: the years printed under the table
+    if (
+        ever_paired
+        and not dated
+        and not below
+        and rows
+        and rows[-1].cells
+        and (under := header_below(text[rows[-1].cells[-1].end :].splitlines()))
+    ):
+        return table_rows(text, f"{context} | {under}", below=True)
     return rows
+
+
+def _heading(line: str) -> bool:
+    """Whether a line heads the block of rows below it: a few words, no number, opening with a
+    capital, not only a column header's words ("Revenues", "Operating expenses"; not "Year Ended")."""
+    words = line.split()
+    if not 0 < len(words) <= HEADING_WORDS or re.search(r"\d", line) or not words[0][:1].isupper():
+        return False
+    if words[-1].lower() in STOPWORDS or line.rstrip().endswith((".", ",")):
+        return False
+    return any(
+        w.lower().strip(".,:()") not in HEADER_WORDS and not re.fullmatch(MONTH, w.lower()) for w in words
+    )
+
+
+def _total(start: int, line: str, heading: str, block: Sequence[TableRow]) -> TableRow | None:
+    """The row a line of cells alone is when a heading's rows above it add up to it in every
+    column: that heading's total ("Total Revenues"), its label printed nowhere; else None."""
+    if not heading or len(block) < 2 or re.search(r"[A-Za-z]", line):
+        return None
+    prefix = f"Total {heading} "
+    row = read_row(prefix + line)
+    if row is None or any(c.value is None for c in row.cells):
+        return None
+    width = len(row.cells)
+    if any(len(r.cells) != width for r in block):
+        return None
+    sums = [sum((r.cells[n].value or Decimal(0) for r in block), Decimal(0)) for n in range(width)]
+    if sums != [c.value for c in row.cells]:
+        return None
+    shift = start - len(prefix)
+    cells = tuple(
+        TableCell(c.text, shift + c.start, shift + c.end, above.column, c.value)
+        for c, above in zip(row.cells, block[-1].cells)
+    )
+    last = block[-1]
+    return TableRow(
+        row.label, start, start, cells, last.scale, last.title, last.statement, last.table, heading
+    )
 
 
 def _continues(line: str) -> bool:
@@ -324,8 +441,12 @@ def _row(
     header: Header,
     columns: tuple[Column | None, ...],
     wider: bool,
+    paired: int = 0,
+    below: bool = False,
 ) -> tuple[str, int, tuple[TableCell, ...], tuple[Column | None, ...] | None] | None:
-    """(label, its start, cells, the header's columns when this row ends a header) or None."""
+    """(label, its start, cells, the header's columns when this row ends a header) or None;
+    paired: each column an amount then its percentage, as many as the years of the header above
+    the row or (below) of the one printed under the table."""
     row = read_row(line)
     if row is None:
         return None
@@ -334,6 +455,8 @@ def _row(
     ended = header.columns() if header.years else None
     use, more = (ended, header.wider) if ended is not None else (columns, wider)
     aligned = len(use) == len(row.cells) or (more and 0 < len(use) < len(row.cells))
+    if paired and (ended is not None or below) and paired == len(use) and len(row.cells) >= 2 * paired:
+        use, aligned = tuple(c for column in use for c in (column, None)), True
     cells = tuple(
         TableCell(
             c.text, start + c.start, start + c.end, use[n] if aligned and n < len(use) else None, c.value

@@ -114,6 +114,51 @@ Revenues 5,000 4,000
 Interest expense (300) (250)
 Income (loss) from discontinued operations (135) 40
 Net income 600 500"""
+# A statement whose rows sit under headings ("Revenues", then "Casino"), their total printed with
+# no label, and a label set over two lines ("Operating" / "income").
+BY_HEADING = """Acme Resorts
+Consolidated Statements of Operations
+(in millions)
+2021 2020
+Revenues
+Casino 5,000 4,000
+Rooms 2,000 1,500
+Entertainment, retail and other 100 80
+7,100 5,580
+Expenses
+Casino 3,000 2,500
+Rooms 900 700
+Operating
+income 3,100 2,300
+Interest expense (1,000) (920)"""
+SEGMENT_CASINO = """Net revenues by segment
+(in millions)
+2021 2020
+East
+Casino revenue 3,000 2,500
+West
+Casino revenue 2,000 1,500"""
+NO_SUM = """Acme Resorts
+Consolidated Statements of Operations
+(in millions)
+2021 2020
+Revenues
+Casino 5,000 4,000
+Rooms 2,000 1,500
+6,900 5,500"""
+# An earnings release's statement: each year's amount, then its percentage of sales; the years
+# printed under the table (extraction put the header last).
+PAIRED = """Acme Corp
+Condensed Consolidated Statement of Earnings
+(in millions)
+Percent Percent
+Amount to Sales Amount to Sales
+Sales to customers 25,530 100.0 24,020 100.0
+Research and development expense 3,829 15.0 3,703 15.4
+(1) See the reconciliation.
+SECOND QUARTER
+2023 2022
+* The quarter's other expense includes a gain."""
 
 CASES = [
     # (question, passages, result, unit, words the line holds); result None: refused for those words,
@@ -270,6 +315,41 @@ CASES = [
         None,
         "",
         ('"operating income"',),
+    ),
+    (  # a row under a heading is named by both ("Casino" under "Revenues"), not the expense under "Expenses"
+        "What was Acme's casino revenue in FY2021? USD millions.",
+        (SEGMENT_CASINO, BY_HEADING),
+        "5000",
+        "USD millions",
+        ("Casino, FY2021: 5,000 (USD millions) [",),
+    ),
+    (  # a heading's rows ("... and other" ends a label), then their sum with no label: the heading's total
+        "What were Acme's total revenues in FY2021? USD millions.",
+        (BY_HEADING,),
+        "7100",
+        "USD millions",
+        ("Total Revenues, FY2021: 7,100 (USD millions) [",),
+    ),
+    (  # cells alone that are not the sum of the rows above: no row, no figure; the passages answer
+        "What were Acme's total revenues in FY2021? USD millions.",
+        (NO_SUM,),
+        None,
+        "passages",
+        (),
+    ),
+    (  # a label set over two lines ("Operating" / "income 3,100") is one label
+        "What was Acme's FY2021 interest coverage ratio (operating income / interest expense)? Two decimals.",
+        (BY_HEADING,),
+        "3.10",
+        "ratio",
+        ("operating income 3,100 [",),
+    ),
+    (  # amount and percentage columns alternate: the year's amount, not the percentage beside the year before
+        "What was Acme's research and development expense in Q2 2022? USD millions.",
+        (PAIRED,),
+        "3703",
+        "USD millions",
+        ("Research and development expense, Q2 2022: 3,703 (USD millions) [",),
     ),
     (  # a percentage asked, and the only figure found an amount: refused, the rows found shown
         "What was Acme's FY2021 free cash flow yield, in percent?",
