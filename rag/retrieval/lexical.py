@@ -22,6 +22,10 @@ from rag.retrieval import lexical_store, lexical_terms
 from rag.text import SOFT_HYPHEN, STOPWORDS, stem, tokenize
 
 logger = logging.getLogger(__name__)
+# bm25s sets its logger to DEBUG and gives it no handler, so each index build's "Building index from
+# tokens" reached the root logger's handlers whatever their level: the command line printed it
+# among its errors on stderr. Its notes are for its developers.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 __all__ = [
     "SOFT_HYPHEN",
     "STOPWORDS",
