@@ -3,7 +3,9 @@ quotes the evidence sentences and table rows most relevant to the question, each
 source id; when the evidence is related but no sentence or row answers directly, it says so
 (CLOSEST_PASSAGES) and quotes the closest passages, cited; only for unrelated evidence does it say
 the documents do not answer. A question about a named section's structure (its subsections, its
-from rag.offline.lines import holds_value, line_answer
+title) is answered from the evidence's section paths instead (rag.sections.answer). A question that
+names a table's row and column is answered with that cell (rag.offline.cells), and one asking for a
+kind of value a short line holds (an e-mail, a name) with that line (rag.offline.lines).
 
 Scoring, the same on any document: the question's content words (rag.text), with analysts'
 shorthand spelled out and fiscal periods read (rag.questions.shorthand), are "concepts"; a sentence or row
