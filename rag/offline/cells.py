@@ -67,17 +67,19 @@ def cell_answer(question: Question, sources: Sequence[Source]) -> list[Scored]:
     found: list[_Found] = []
     for source in sources:
         for row in table_rows(source.text, source.context):
-            lead = [c.text for c in row.cells if not c.heading]
+            lead = [c.text for c in row.cells if not c.column_name]
             label = (
-                " ".join([row.label, *lead]) if all(c.heading for c in row.cells[len(lead) :]) else row.label
+                " ".join([row.label, *lead])
+                if all(c.column_name for c in row.cells[len(lead) :])
+                else row.label
             )
             label_share, label_held = _share(tokenize(label), asked, False)
             if label_share < NAMED_SHARE:
                 continue
             for cell in row.cells:
-                if not cell.heading:
+                if not cell.column_name:
                     continue
-                name_share, name_held = _share(tokenize(cell.heading), asked, True)
+                name_share, name_held = _share(tokenize(cell.column_name), asked, True)
                 if name_share >= NAMED_SHARE and not name_held <= label_held:
                     table = _caption(source.text, row.label_start)
                     found.append(_Found(label_share + name_share, source.short_id, row, cell, label, table))
@@ -105,7 +107,7 @@ def _caption(text: str, at: int) -> str:
 def _quote(found: _Found) -> str:
     """ "Alpaca-7B, Rel.: 3.76 (row: Alpaca-7B 4.10 4.46 4.23 3.76; columns Coh., Con., Flu., Rel.)"."""
     row = found.row
-    named = [c for c in row.cells if c.heading]
+    named = [c for c in row.cells if c.column_name]
     cells = " ".join(c.text for c in named)
-    columns = ", ".join(c.heading for c in named)
-    return f"{found.label}, {found.cell.heading}: {found.cell.text} (row: {found.label} {cells}; columns {columns})"
+    columns = ", ".join(c.column_name for c in named)
+    return f"{found.label}, {found.cell.column_name}: {found.cell.text} (row: {found.label} {cells}; columns {columns})"

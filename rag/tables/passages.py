@@ -22,6 +22,7 @@ company's own statements (Schedule I) give no rows.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -87,7 +88,7 @@ class TableCell:
     end: int
     column: Column | None
     value: Decimal | None = None
-    heading: str = ""
+    column_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -250,7 +251,7 @@ def headed(text: str, rows: list[TableRow]) -> list[TableRow]:
         starts.append(starts[-1] + len(line) + 1)
 
     def line_of(at: int) -> int:
-        return max(i for i, s in enumerate(starts) if s <= at)
+        return bisect_right(starts, at) - 1
 
     out = list(rows)
     runs: list[list[int]] = []  # indexes into rows, a run each
@@ -277,7 +278,9 @@ def headed(text: str, rows: list[TableRow]) -> list[TableRow]:
             if len(row.cells) < width:
                 continue
             lead = len(row.cells) - width
-            cells = row.cells[:lead] + tuple(replace(c, heading=h) for c, h in zip(row.cells[lead:], names))
+            cells = row.cells[:lead] + tuple(
+                replace(c, column_name=h) for c, h in zip(row.cells[lead:], names)
+            )
             out[n] = replace(row, cells=cells)
     return out
 

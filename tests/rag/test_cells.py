@@ -25,7 +25,7 @@ FILING = "Consolidated Statements of Income (in millions)\n2023 2022 2021\nNet i
 def test_a_header_of_words_names_each_cell_and_a_setting_stays_in_the_label_column() -> None:
     rows = table_rows(PAPER)
     gpt = next(r for r in rows if r.label == "GPT-4")
-    assert [(c.text, c.heading) for c in gpt.cells] == [
+    assert [(c.text, c.column_name) for c in gpt.cells] == [
         ("(0.5)", ""),
         ("4.48", "Coh."),
         ("4.89", "Con."),
@@ -55,7 +55,7 @@ def test_two_cells_that_could_be_it_are_both_quoted() -> None:
 
 def test_a_filings_year_columns_are_not_read_as_a_header_of_words() -> None:
     rows = table_rows(FILING)
-    assert rows and all(c.heading == "" and c.column is not None for r in rows for c in r.cells)
+    assert rows and all(c.column_name == "" and c.column is not None for r in rows for c in r.cells)
     text = ask("What was net income in 2022?", evidence("aaaa111", FILING))
     assert "Rel." not in text and "917" in text
 
@@ -63,7 +63,7 @@ def test_a_filings_year_columns_are_not_read_as_a_header_of_words() -> None:
 def test_a_header_naming_a_year_or_holding_a_stopword_names_no_cells() -> None:
     for above in ("(in millions) 2023 2022 Change", "Results of the segments"):
         rows = table_rows(f"{above}\nAlpha unit 4.10 4.46 4.23\nBeta unit 3.06 3.79 3.62\n")
-        assert rows and all(c.heading == "" for r in rows for c in r.cells), above
+        assert rows and all(c.column_name == "" for r in rows for c in r.cells), above
 
 
 def test_a_question_naming_a_period_is_not_answered_from_a_header_of_words() -> None:
