@@ -296,7 +296,7 @@ def carried(periods: Periods, source: str, part: str) -> Periods:
     dropped or blanked, spaces collapsed), still writes whole, at their places in part: what a
     reader of part takes instead of reading its periods again. A period is carried when its
     characters are one run source and part share (difflib's matching blocks)."""
-    if part == source:
+    if part == source or not (periods.mentions or periods.places):
         return periods
     blocks = SequenceMatcher(None, source, part, autojunk=False).get_matching_blocks()
 
